@@ -1,0 +1,194 @@
+import { isBuiltInGranularity, parseInterval } from './interval.ts';
+import { isRecord, memberList, type Raw, snakeCase, str } from './raw.ts';
+import { type ErrorReporter, locate } from './reporter.ts';
+import { type NameIndex, parseTemplate } from './template.ts';
+import {
+  type CaseLabel,
+  type CustomGranularity,
+  DIMENSION_TYPES,
+  type Dimension,
+  type DimensionType,
+  type Interval,
+  MEASURE_TYPES,
+  type Measure,
+  type MeasureType,
+  type RollingWindow,
+  type Segment,
+  type SourceLocation,
+  type SqlTemplate,
+} from './types.ts';
+
+/** Shared context while building the members of one cube. */
+export interface MemberContext {
+  readonly cube: string;
+  readonly index: NameIndex;
+  readonly reporter: ErrorReporter;
+  readonly loc: SourceLocation;
+}
+
+function base(raw: Raw, ctx: MemberContext) {
+  const name = String(raw.name);
+  const isPublic = raw.public ?? raw.shown ?? true;
+  return {
+    cube: ctx.cube,
+    name,
+    path: `${ctx.cube}.${name}`,
+    title: str(raw.title),
+    description: str(raw.description),
+    meta: isRecord(raw.meta) ? raw.meta : null,
+    public: isPublic !== false,
+    loc: locate(raw, ctx.loc),
+  };
+}
+
+export function template(raw: Raw, key: string, ctx: MemberContext, member: string | null): SqlTemplate | null {
+  const value = raw[key];
+  if (value === undefined || value === null) return null;
+  const sql = str(value);
+  const loc = locate(raw, ctx.loc, key);
+  if (sql === null) {
+    ctx.reporter.error(loc, ctx.cube, member, `'${key}' must be a string`);
+    return null;
+  }
+  return parseTemplate(sql, ctx.cube, ctx.index, (m) => ctx.reporter.error(loc, ctx.cube, member, m));
+}
+
+export function buildMeasure(raw: Raw, ctx: MemberContext): Measure {
+  const b = base(raw, ctx);
+  const type = snakeCase(String(raw.type ?? '')) as MeasureType;
+  if (!(MEASURE_TYPES as readonly string[]).includes(type)) {
+    ctx.reporter.error(b.loc, ctx.cube, b.name, `Measure type '${String(raw.type)}' is not one of ${MEASURE_TYPES.join(', ')}`);
+  }
+  const sql = template(raw, 'sql', ctx, b.name);
+  if (sql === null && type !== 'count') ctx.reporter.error(b.loc, ctx.cube, b.name, `Measure of type ${type} needs sql`);
+  const filters: SqlTemplate[] = [];
+  for (const f of Array.isArray(raw.filters) ? raw.filters : []) {
+    const t = isRecord(f) ? template(f, 'sql', ctx, b.name) : null;
+    if (t) filters.push(t);
+    else ctx.reporter.error(b.loc, ctx.cube, b.name, 'Measure filters must be a list of {sql}');
+  }
+  const drill = raw.drill_members;
+  return Object.freeze({
+    ...b,
+    kind: 'measure',
+    type,
+    sql,
+    filters: Object.freeze(filters),
+    rollingWindow: rollingWindow(raw, type, b.name, ctx),
+    format: raw.format ?? null,
+    drillMembers: Object.freeze(Array.isArray(drill) ? drill.map(String) : []),
+  });
+}
+
+function rollingWindow(raw: Raw, type: MeasureType, member: string, ctx: MemberContext): RollingWindow | null {
+  // running_total is Cube's deprecated spelling of an unbounded trailing window
+  if (type === 'running_total') {
+    return { type: 'fixed', trailing: 'unbounded', leading: null, offset: 'end', granularity: null };
+  }
+  const rw = raw.rolling_window;
+  if (rw === undefined || rw === null) return null;
+  const loc = locate(raw, ctx.loc, 'rolling_window');
+  if (!isRecord(rw)) {
+    ctx.reporter.error(loc, ctx.cube, member, 'rolling_window must be an object');
+    return null;
+  }
+  const bound = (key: string): Interval | 'unbounded' | null => {
+    const v = str(rw[key]);
+    if (v === null) return null;
+    if (v === 'unbounded') return v;
+    const i = parseInterval(v);
+    if (!i) ctx.reporter.error(loc, ctx.cube, member, `Invalid rolling_window.${key} interval '${v}'`);
+    return i;
+  };
+  const windowType = rw.type === 'to_date' ? 'to_date' : 'fixed';
+  const granularity = str(rw.granularity);
+  if (windowType === 'to_date' && (granularity === null || !isBuiltInGranularity(granularity))) {
+    ctx.reporter.error(loc, ctx.cube, member, 'rolling_window of type to_date needs a built-in granularity');
+  }
+  return Object.freeze({
+    type: windowType,
+    trailing: bound('trailing'),
+    leading: bound('leading'),
+    offset: rw.offset === 'start' ? 'start' : 'end',
+    granularity,
+  });
+}
+
+export function buildDimension(raw: Raw, ctx: MemberContext): Dimension {
+  const b = base(raw, ctx);
+  const type = String(raw.type ?? '') as DimensionType;
+  if (!(DIMENSION_TYPES as readonly string[]).includes(type)) {
+    ctx.reporter.error(b.loc, ctx.cube, b.name, `Dimension type '${String(raw.type)}' is not one of ${DIMENSION_TYPES.join(', ')}`);
+  }
+  const caseLabel = buildCase(raw, ctx, b.name);
+  const sql = template(raw, 'sql', ctx, b.name);
+  if (sql === null && caseLabel === null && type !== 'geo') {
+    ctx.reporter.error(b.loc, ctx.cube, b.name, 'Dimension needs sql');
+  }
+  return Object.freeze({
+    ...b,
+    kind: 'dimension',
+    type,
+    sql: sql ?? Object.freeze([{ ref: 'cube', cube: ctx.cube }, `.${b.name}`]),
+    primaryKey: raw.primary_key === true,
+    subQuery: raw.sub_query === true,
+    granularities: granularities(raw, type, b.name, ctx),
+    case: caseLabel,
+    format: raw.format ?? null,
+  });
+}
+
+function granularities(raw: Raw, type: string, member: string, ctx: MemberContext): Map<string, CustomGranularity> {
+  const out = new Map<string, CustomGranularity>();
+  if (raw.granularities === undefined) return out;
+  if (type !== 'time') ctx.reporter.error(b0(raw, ctx), ctx.cube, member, 'Only time dimensions can have granularities');
+  for (const g of memberList(raw.granularities)) {
+    const loc = locate(g, ctx.loc);
+    const name = String(g.name);
+    const report = (m: string) => ctx.reporter.error(loc, ctx.cube, member, `Granularity ${name}: ${m}`);
+    if (isBuiltInGranularity(name)) report('redefines a built-in granularity');
+    if (out.has(name)) report('is defined twice');
+    const interval = parseInterval(str(g.interval) ?? '');
+    if (!interval) report(`invalid interval '${String(g.interval)}'`);
+    else if (interval.months !== 0 && (interval.days !== 0 || interval.seconds !== 0)) {
+      report(`interval '${String(g.interval)}' mixes months with days or time, which cannot be bucketed`);
+    }
+    const offset = g.offset === undefined ? null : parseInterval(str(g.offset) ?? '');
+    if (g.offset !== undefined && !offset) report(`invalid offset '${String(g.offset)}'`);
+    const origin = str(g.origin);
+    if (origin !== null && Number.isNaN(Date.parse(origin))) report(`invalid origin '${origin}'`);
+    if (origin !== null && offset) report('use either offset or origin, not both');
+    if (interval) out.set(name, Object.freeze({ name, title: str(g.title), interval, offset, origin }));
+  }
+  return out;
+}
+
+function b0(raw: Raw, ctx: MemberContext): SourceLocation {
+  return locate(raw, ctx.loc, 'granularities');
+}
+
+function buildCase(raw: Raw, ctx: MemberContext, member: string): CaseLabel | null {
+  const c = raw.case;
+  if (!isRecord(c)) return null;
+  const when: { sql: SqlTemplate; label: string }[] = [];
+  for (const w of Array.isArray(c.when) ? c.when : []) {
+    const sql = isRecord(w) ? template(w, 'sql', ctx, member) : null;
+    const label = isRecord(w) ? labelOf(w.label) : null;
+    if (sql && label !== null) when.push({ sql, label });
+    else ctx.reporter.error(locate(raw, ctx.loc, 'case'), ctx.cube, member, 'case.when entries need sql and label');
+  }
+  const elseLabel = isRecord(c.else) ? labelOf(c.else.label) : null;
+  return Object.freeze({ when: Object.freeze(when), else: elseLabel });
+}
+
+// Cube accepts `label: text` or `label: {sql: ...}`; only literal labels are supported here.
+function labelOf(label: unknown): string | null {
+  return str(label);
+}
+
+export function buildSegment(raw: Raw, ctx: MemberContext): Segment {
+  const b = base(raw, ctx);
+  const sql = template(raw, 'sql', ctx, b.name);
+  if (sql === null) ctx.reporter.error(b.loc, ctx.cube, b.name, 'Segment needs sql');
+  return Object.freeze({ ...b, kind: 'segment', sql: sql ?? Object.freeze(['1 = 1']) });
+}

@@ -1,0 +1,98 @@
+import type { FastifyRequest } from 'fastify';
+import { sha256 } from '../crypto/secrets.ts';
+import { ForbiddenError, UnauthorizedError } from '../errors/domain-errors.ts';
+import type { App } from '../http/types.ts';
+import type { ApiKeysRepository, CredentialLookup } from '../modules/api-keys/repository.ts';
+import type { TenantResolver } from '../modules/tenants/resolver.ts';
+import { parseAuthorization } from './credentials.ts';
+import { type Access, canReachDeployment, hasRole, type Principal } from './principal.ts';
+
+export interface AuthDeps {
+  tenants: TenantResolver;
+  apiKeys: ApiKeysRepository;
+}
+
+/** Writing last_used_at on every request would double the store's load; once a minute is enough. */
+const touchIntervalMs = 60_000;
+
+/**
+ * The one place where credentials are checked (spec section 5): every route declares
+ * `config.access`, and this hook answers 401 (missing, malformed, unknown, revoked, expired) or
+ * 403 (valid but not allowed: out of deployment scope, wrong credential kind, role too low).
+ */
+export function registerAuthentication(app: App, deps: AuthDeps) {
+  const lastTouched = new Map<number, number>();
+  app.decorateRequest('tenant', null);
+  app.decorateRequest('principal', null);
+
+  app.addHook('onRequest', async (request) => {
+    const access = request.routeOptions.config?.access;
+    if (!access || 'public' in access) return;
+    request.tenant = await deps.tenants.resolve(request.headers.host);
+    const credential = await authenticate(request, access, deps);
+    const principal = authorize(request, access, credential);
+    request.principal = principal;
+    const now = Date.now();
+    if (now - (lastTouched.get(principal.credentialId) ?? 0) > touchIntervalMs) {
+      lastTouched.set(principal.credentialId, now);
+      deps.apiKeys.touch(principal.credentialId).catch((err) => request.log.warn({ err }, 'last_used_at update failed'));
+    }
+  });
+}
+
+async function authenticate(
+  request: FastifyRequest,
+  access: Exclude<Access, { public: true }>,
+  deps: AuthDeps,
+): Promise<CredentialLookup> {
+  const parsed = parseAuthorization(request.headers.authorization, access.credential === 'scim');
+  if (!parsed.ok) {
+    throw parsed.reason === 'missing'
+      ? new UnauthorizedError('credential_missing', 'Send a credential in the Authorization header: Bearer <API key>')
+      : new UnauthorizedError('credential_malformed', 'The Authorization header is not "Bearer <API key>"');
+  }
+  const found = await deps.apiKeys.findByHash(sha256(parsed.key));
+  if (!found || found.tenant_id !== request.tenant?.id || found.is_deactivated) {
+    throw new UnauthorizedError('credential_invalid', 'The credential is not valid');
+  }
+  if (found.revoked_at !== null) throw new UnauthorizedError('credential_revoked', 'The credential has been revoked');
+  if (found.expires_at !== null && found.expires_at.getTime() <= Date.now()) {
+    throw new UnauthorizedError('credential_expired', 'The credential has expired');
+  }
+  return found;
+}
+
+function authorize(request: FastifyRequest, access: Exclude<Access, { public: true }>, found: CredentialLookup): Principal {
+  const principal: Principal = {
+    tenantId: found.tenant_id,
+    userId: found.user_id,
+    role: found.role,
+    credentialId: found.id,
+    credentialKind: found.kind,
+    deploymentIds: found.deployment_ids,
+  };
+  const wanted = access.credential ?? 'api';
+  // SCIM tokens only provision; an unscoped admin API key may also call SCIM (spec 5 rule 2).
+  const kindAllowed =
+    found.kind === wanted || (wanted === 'scim' && found.kind === 'api' && found.role === 'admin' && found.deployment_ids === null);
+  if (!kindAllowed) throw new ForbiddenError(`A ${found.kind} credential cannot call this API`, 'credential_kind_not_allowed');
+
+  const raw = (request.params as Record<string, unknown> | undefined)?.deploymentId;
+  if (raw !== undefined) {
+    const deploymentId = Number(raw);
+    if (Number.isInteger(deploymentId) && !canReachDeployment(principal, deploymentId)) {
+      throw new ForbiddenError(`This credential is not scoped to deployment ${raw}`, 'deployment_out_of_scope');
+    }
+  } else if (principal.deploymentIds !== null && access.scopedKeys !== 'filter') {
+    throw new ForbiddenError('Account-level operations need a credential scoped to all deployments', 'deployment_scoped_credential');
+  }
+  if (!hasRole(principal, access.role)) {
+    throw new ForbiddenError(`This operation needs the ${access.role} role`, 'insufficient_role');
+  }
+  return principal;
+}
+
+export function principalOf(request: FastifyRequest): Principal {
+  if (!request.principal) throw new UnauthorizedError('credential_missing', 'Authentication required');
+  return request.principal;
+}

@@ -1,0 +1,114 @@
+import path from 'node:path';
+import { sql } from 'kysely';
+import { generateApiKey, isWellFormedKey } from '../auth/credentials.ts';
+import { randomToken, type SecretBox, sha256 } from '../crypto/secrets.ts';
+import type { Db } from '../db/database.ts';
+import { writePrivateFile } from './secret-key.ts';
+
+export interface SeedOptions {
+  dataDir: string;
+  adminApiKey: string | null;
+  skipDemo: boolean;
+}
+
+export interface SeedResult {
+  tenantId: number;
+  adminUserId: number;
+  /** Set only when this start created the admin key: it is printed once. */
+  createdAdminKey: string | null;
+  adminKeyFile: string | null;
+  demoDeploymentId: number | null;
+}
+
+/** Arbitrary constant for pg_advisory_xact_lock: replicas starting together seed once. */
+const seedLock = 7_246_001;
+
+/**
+ * First start: a default tenant, an admin user with an admin API key (printed once and saved 0600
+ * under the data directory), and a demo deployment on the sample data. Later starts reuse them.
+ */
+export async function seed(db: Db, secrets: SecretBox, options: SeedOptions): Promise<SeedResult> {
+  return db.transaction().execute(async (trx) => {
+    await sql`select pg_advisory_xact_lock(${seedLock})`.execute(trx);
+    let tenant = await trx.selectFrom('tenants').selectAll().orderBy('id').executeTakeFirst();
+    tenant ??= await trx
+      .insertInto('tenants')
+      .values({ name: 'default', display_name: 'Default' })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+
+    let admin = await trx
+      .selectFrom('users')
+      .selectAll()
+      .where('tenant_id', '=', tenant.id)
+      .where('role', '=', 'admin')
+      .orderBy('id')
+      .executeTakeFirst();
+    admin ??= await trx
+      .insertInto('users')
+      .values({ tenant_id: tenant.id, email: 'admin@localhost', username: 'admin', first_name: 'Admin', role: 'admin' })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+
+    let createdAdminKey: string | null = null;
+    let adminKeyFile: string | null = null;
+    if (options.adminApiKey) {
+      if (!isWellFormedKey(options.adminApiKey)) {
+        throw new Error('TESSERA_ADMIN_API_KEY must look like tsk_ followed by 43 base64url characters (tessera create-api-key prints one)');
+      }
+      await trx
+        .insertInto('api_keys')
+        .values({
+          tenant_id: tenant.id,
+          user_id: admin.id,
+          name: 'bootstrap (TESSERA_ADMIN_API_KEY)',
+          kind: 'api',
+          key_hash: sha256(options.adminApiKey),
+          key_prefix: options.adminApiKey.slice(0, 12),
+          deployment_ids: null,
+        })
+        .onConflict((oc) => oc.column('key_hash').doNothing())
+        .execute();
+    } else {
+      const existing = await trx.selectFrom('api_keys').select('id').where('tenant_id', '=', tenant.id).executeTakeFirst();
+      if (!existing) {
+        const generated = generateApiKey();
+        await trx
+          .insertInto('api_keys')
+          .values({
+            tenant_id: tenant.id,
+            user_id: admin.id,
+            name: 'admin (first start)',
+            kind: 'api',
+            key_hash: generated.hash,
+            key_prefix: generated.prefix,
+            deployment_ids: null,
+          })
+          .execute();
+        createdAdminKey = generated.key;
+        adminKeyFile = path.join(options.dataDir, 'admin-api-key');
+        writePrivateFile(adminKeyFile, `${generated.key}\n`);
+      }
+    }
+
+    let demoDeploymentId: number | null = null;
+    const anyDeployment = await trx.selectFrom('deployments').select('id').where('tenant_id', '=', tenant.id).executeTakeFirst();
+    if (!anyDeployment && !options.skipDemo) {
+      const demo = await trx
+        .insertInto('deployments')
+        .values({
+          tenant_id: tenant.id,
+          name: 'Demo',
+          data_source: JSON.stringify({ type: 'duckdb', path: ':sample:' }),
+          api_secret_enc: secrets.seal(randomToken(32)),
+          base_path: '/cubejs-api',
+          creation_step: 'demo',
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await trx.insertInto('environments').values({ deployment_id: demo.id, type: 'production', branch: 'main', user_id: null }).execute();
+      demoDeploymentId = demo.id;
+    }
+    return { tenantId: tenant.id, adminUserId: admin.id, createdAdminKey, adminKeyFile, demoDeploymentId };
+  });
+}

@@ -1,0 +1,113 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../config/config.ts';
+import { SecretBox } from '../crypto/secrets.ts';
+import { unconnectedDb } from '../db/database.ts';
+import { openMigratedStore } from '../bootstrap/runtime.ts';
+import { buildApp } from '../http/app.ts';
+import { openApiText } from '../http/openapi.ts';
+import { createApiKeyCommand, createUserCommand, UsageError } from './admin.ts';
+import { startServer } from './start.ts';
+
+const usage = `Usage: tessera <command> [options]
+
+Commands:
+  start                         Run the server (PORT, HOST, DATABASE_URL, TESSERA_DATA_DIR, ...)
+  migrate [--json]              Apply database migrations and exit
+  create-user --email E [--username U] [--role admin|developer|viewer] [--json]
+  create-api-key [--email E] [--name N] [--deployments 1,2] [--kind api|scim] [--expires-at ISO] [--json]
+  openapi [--write | --check]   Print, write or check packages/server/openapi.json
+`;
+
+const committedOpenApi = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../openapi.json');
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  const { values } = parseArgs({
+    args: rest,
+    options: {
+      json: { type: 'boolean', default: false },
+      email: { type: 'string' },
+      username: { type: 'string' },
+      role: { type: 'string' },
+      name: { type: 'string' },
+      deployments: { type: 'string' },
+      kind: { type: 'string' },
+      'expires-at': { type: 'string' },
+      write: { type: 'boolean', default: false },
+      check: { type: 'boolean', default: false },
+    },
+    strict: true,
+  });
+  const out = (human: string, data: unknown) => console.log(values.json ? JSON.stringify(data) : human);
+
+  switch (command) {
+    case 'start': {
+      const server = await startServer(loadConfig());
+      const shutdown = (signal: string) => {
+        console.log(`Received ${signal}: finishing in-flight requests, then closing the store`);
+        server.stop().then(
+          () => process.exit(0),
+          (error) => {
+            console.error(error);
+            process.exit(1);
+          },
+        );
+      };
+      process.once('SIGTERM', () => shutdown('SIGTERM'));
+      process.once('SIGINT', () => shutdown('SIGINT'));
+      return -1;
+    }
+    case 'migrate': {
+      const store = await openMigratedStore(loadConfig());
+      await store.close();
+      out('Migrations applied', { ok: true });
+      return 0;
+    }
+    case 'create-user': {
+      const user = await createUserCommand(loadConfig(), values);
+      out(`Created user ${user.id} <${user.email}> with role ${user.role}`, user);
+      return 0;
+    }
+    case 'create-api-key': {
+      const key = await createApiKeyCommand(loadConfig(), { ...values, expiresAt: values['expires-at'] });
+      out(`Created API key ${key.id} (${key.name}); shown once:\n${key.key}`, key);
+      return 0;
+    }
+    case 'openapi': {
+      const config = { ...loadConfig({}), publicUrl: 'http://127.0.0.1:4000' };
+      const { app } = await buildApp({ config, db: unconnectedDb(), secrets: new SecretBox('openapi'), logger: false });
+      await app.ready();
+      const text = openApiText(app);
+      await app.close();
+      if (values.write) {
+        writeFileSync(committedOpenApi, text);
+        console.log(`Wrote ${committedOpenApi}`);
+      } else if (values.check) {
+        if (readFileSync(committedOpenApi, 'utf8') !== text) {
+          console.error('packages/server/openapi.json is out of date: run `npm run openapi:write` and commit it');
+          return 1;
+        }
+        console.log('OpenAPI document matches the routes');
+      } else {
+        process.stdout.write(text);
+      }
+      return 0;
+    }
+    default:
+      process.stderr.write(usage);
+      return command === undefined || command === 'help' || command === '--help' ? 0 : 2;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code >= 0) process.exit(code);
+  },
+  (error) => {
+    console.error(error instanceof UsageError ? error.message : error);
+    process.exit(error instanceof UsageError ? 2 : 1);
+  },
+);

@@ -1,0 +1,77 @@
+import path from 'node:path';
+
+/**
+ * Runtime configuration, read once from environment variables.
+ * Every variable is documented, with its default, in the README ("Configuration").
+ */
+export interface Config {
+  /** `development` (default) allows plain HTTP; `production` requires TLS (spec section 8). */
+  env: 'development' | 'production';
+  host: string;
+  port: number;
+  /** Where the embedded store, generated secrets and sample data live. */
+  dataDir: string;
+  /** PostgreSQL connection string; when unset the embedded PGlite store under dataDir is used. */
+  databaseUrl: string | null;
+  /** Base domain for tenant subdomains (`{tenant}.{domain}`); null serves the single tenant on any host. */
+  domain: string | null;
+  /** Public URL printed at start and used to build deployment URLs. */
+  publicUrl: string | null;
+  /** Bootstrap admin API key (automation, containers). */
+  adminApiKey: string | null;
+  /** Key for secrets at rest; generated into dataDir when unset. */
+  secretKey: string | null;
+  tlsCertFile: string | null;
+  tlsKeyFile: string | null;
+  /** Trust X-Forwarded-* headers from a proxy that terminated TLS. */
+  trustProxy: boolean;
+  /** Maximum JSON body size in bytes. */
+  bodyLimit: number;
+  /** Requests per minute per credential (or per client address when unauthenticated); 0 disables. */
+  rateLimitPerMinute: number;
+  logLevel: string;
+  /** Skip creating the demo deployment and sample data at first start. */
+  skipDemo: boolean;
+}
+
+function intFrom(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) {
+    throw new Error(`Configuration error: ${name} must be a non-negative integer, got "${value}"`);
+  }
+  return n;
+}
+
+function boolFrom(value: string | undefined): boolean {
+  return value !== undefined && ['1', 'true', 'yes', 'on'].includes(value.toLowerCase());
+}
+
+function nonEmpty(value: string | undefined): string | null {
+  return value === undefined || value === '' ? null : value;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const mode = env.TESSERA_ENV ?? (env.NODE_ENV === 'production' ? 'production' : 'development');
+  if (mode !== 'development' && mode !== 'production') {
+    throw new Error(`Configuration error: TESSERA_ENV must be "development" or "production", got "${mode}"`);
+  }
+  return {
+    env: mode,
+    host: env.HOST || '127.0.0.1',
+    port: intFrom('PORT', env.PORT, 4000),
+    dataDir: path.resolve(env.TESSERA_DATA_DIR || '.tessera'),
+    databaseUrl: nonEmpty(env.DATABASE_URL),
+    domain: nonEmpty(env.TESSERA_DOMAIN),
+    publicUrl: nonEmpty(env.TESSERA_PUBLIC_URL),
+    adminApiKey: nonEmpty(env.TESSERA_ADMIN_API_KEY),
+    secretKey: nonEmpty(env.TESSERA_SECRET_KEY),
+    tlsCertFile: nonEmpty(env.TESSERA_TLS_CERT),
+    tlsKeyFile: nonEmpty(env.TESSERA_TLS_KEY),
+    trustProxy: boolFrom(env.TESSERA_TRUST_PROXY),
+    bodyLimit: intFrom('TESSERA_BODY_LIMIT', env.TESSERA_BODY_LIMIT, 1024 * 1024),
+    rateLimitPerMinute: intFrom('TESSERA_RATE_LIMIT', env.TESSERA_RATE_LIMIT, 1200),
+    logLevel: env.LOG_LEVEL || 'info',
+    skipDemo: boolFrom(env.TESSERA_SKIP_DEMO),
+  };
+}

@@ -1,0 +1,54 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { Kysely, PostgresDialect } from 'kysely';
+import { PGliteDialect } from 'kysely-pglite-dialect';
+import pg from 'pg';
+import type { Database } from './schema.ts';
+
+export type Db = Kysely<Database>;
+
+/** The metadata store: Kysely over PGlite (embedded default) or PostgreSQL (DESIGN.md "Persistence"). */
+export interface Store {
+  db: Db;
+  kind: 'pglite' | 'postgres';
+  close(): Promise<void>;
+}
+
+export interface StoreOptions {
+  /** PostgreSQL connection string; null selects PGlite. */
+  databaseUrl: string | null;
+  /** PGlite data directory; `memory://` keeps it in memory. */
+  pgliteDir?: string;
+  /** A PGlite data-directory dump to start from (tests clone an initialised store this way). */
+  pgliteDump?: Blob;
+  poolSize?: number;
+}
+
+export async function openStore(options: StoreOptions): Promise<Store> {
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
+    // Fail fast with a clear message instead of on the first request.
+    const client = await pool.connect();
+    client.release();
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return { db, kind: 'postgres', close: () => db.destroy() };
+  }
+  const dir = options.pgliteDir ?? 'memory://';
+  if (!dir.startsWith('memory://')) mkdirSync(path.dirname(dir), { recursive: true });
+  const pglite = await PGlite.create(dir, options.pgliteDump ? { loadDataDir: options.pgliteDump } : {});
+  const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+  return {
+    db,
+    kind: 'pglite',
+    close: async () => {
+      await db.destroy();
+      if (!pglite.closed) await pglite.close();
+    },
+  };
+}
+
+/** A Kysely instance that never connects: enough to register routes (OpenAPI generation). */
+export function unconnectedDb(): Db {
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool: new pg.Pool({ max: 1 }) }) });
+}

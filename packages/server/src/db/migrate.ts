@@ -1,0 +1,20 @@
+import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
+import * as foundation from './migrations/0001-foundation.ts';
+
+/** Migrations are listed in code (not read from disk) so that they work the same from any cwd. */
+const migrations: Record<string, Migration> = {
+  '0001-foundation': foundation,
+};
+
+class StaticMigrationProvider implements MigrationProvider {
+  async getMigrations(): Promise<Record<string, Migration>> {
+    return migrations;
+  }
+}
+
+export async function migrateToLatest(db: Kysely<unknown>): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: new StaticMigrationProvider() });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error;
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

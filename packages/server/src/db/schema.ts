@@ -1,0 +1,133 @@
+import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
+
+/** Kysely table types. One migration set serves PGlite and PostgreSQL (DESIGN.md "Persistence"). */
+type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
+type UpdatedAt = ColumnType<Date, Date | string | undefined, Date | string>;
+type Json<T> = ColumnType<T, string, string>;
+
+export const accountRoles = ['admin', 'developer', 'viewer'] as const;
+export type AccountRole = (typeof accountRoles)[number];
+
+export const credentialKinds = ['api', 'scim'] as const;
+export type CredentialKind = (typeof credentialKinds)[number];
+
+export interface TenantsTable {
+  id: Generated<number>;
+  name: string;
+  display_name: string;
+  custom_domain: string | null;
+  embed_enabled: Generated<boolean>;
+  created_at: CreatedAt;
+}
+
+export interface UsersTable {
+  id: Generated<number>;
+  tenant_id: number;
+  email: string;
+  username: string;
+  first_name: string | null;
+  last_name: string | null;
+  picture: string | null;
+  role: AccountRole;
+  external_id: string | null;
+  is_deactivated: Generated<boolean>;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export interface GroupsTable {
+  id: Generated<number>;
+  tenant_id: number;
+  name: string;
+  description: string | null;
+  external_id: string | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export interface GroupMembersTable {
+  group_id: number;
+  user_id: number;
+  created_at: CreatedAt;
+}
+
+export interface ApiKeysTable {
+  id: Generated<number>;
+  tenant_id: number;
+  user_id: number;
+  name: string;
+  kind: CredentialKind;
+  key_hash: string;
+  key_prefix: string;
+  /** null: every deployment of the tenant (spec section 5 rule 1). */
+  deployment_ids: number[] | null;
+  expires_at: Date | null;
+  revoked_at: Date | null;
+  last_used_at: Date | null;
+  created_at: CreatedAt;
+}
+
+export interface DeploymentsTable {
+  id: Generated<number>;
+  tenant_id: number;
+  name: string;
+  data_source: Json<DataSourceSettings>;
+  /** The data-API JWT secret, encrypted at rest. */
+  api_secret_enc: string;
+  base_path: string;
+  creation_step: Generated<string>;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export interface DataSourceSettings {
+  type: 'duckdb' | 'postgres';
+  /** duckdb: database file path, or ':sample:' for the generated sample dataset. */
+  path?: string;
+  host?: string;
+  port?: number;
+  database?: string;
+  user?: string;
+  /** Encrypted at rest; never returned by the API. */
+  passwordEnc?: string;
+  ssl?: boolean;
+}
+
+export interface EnvironmentsTable {
+  id: Generated<number>;
+  deployment_id: number;
+  type: 'production' | 'staging' | 'development';
+  branch: string;
+  user_id: number | null;
+  created_at: CreatedAt;
+}
+
+export interface ModelFilesTable {
+  id: Generated<number>;
+  deployment_id: number;
+  branch: string;
+  path: string;
+  content: string;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export interface Database {
+  tenants: TenantsTable;
+  users: UsersTable;
+  groups: GroupsTable;
+  group_members: GroupMembersTable;
+  api_keys: ApiKeysTable;
+  deployments: DeploymentsTable;
+  environments: EnvironmentsTable;
+  model_files: ModelFilesTable;
+}
+
+export type TenantRow = Selectable<TenantsTable>;
+export type UserRow = Selectable<UsersTable>;
+export type GroupRow = Selectable<GroupsTable>;
+export type ApiKeyRow = Selectable<ApiKeysTable>;
+export type DeploymentRow = Selectable<DeploymentsTable>;
+export type EnvironmentRow = Selectable<EnvironmentsTable>;
+export type ModelFileRow = Selectable<ModelFilesTable>;
+export type NewUser = Insertable<UsersTable>;

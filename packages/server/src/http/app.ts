@@ -1,0 +1,74 @@
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyServerOptions } from 'fastify';
+import { registerAuthentication } from '../auth/authenticate.ts';
+import type { Config } from '../config/config.ts';
+import type { SecretBox } from '../crypto/secrets.ts';
+import type { Db } from '../db/database.ts';
+import { registerErrorHandling } from '../errors/error-handler.ts';
+import { apiKeyRoutes } from '../modules/api-keys/routes.ts';
+import { deploymentRoutes } from '../modules/deployments/routes.ts';
+import { groupRoutes } from '../modules/groups/routes.ts';
+import { userRoutes } from '../modules/users/routes.ts';
+import { registerHealth } from './health.ts';
+import { registerMetrics } from './metrics.ts';
+import { registerOpenApi } from './openapi.ts';
+import { registerRateLimit } from './rate-limit.ts';
+import { createServices } from './services.ts';
+import { registerTransportSecurity } from './transport-security.ts';
+import type { App } from './types.ts';
+
+export interface AppDeps {
+  config: Config;
+  db: Db;
+  secrets: SecretBox;
+  /** Pino logger options, or false to stay quiet (tests). */
+  logger?: FastifyServerOptions['logger'];
+}
+
+const requestIdPattern = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export async function buildApp(deps: AppDeps): Promise<{ app: App; services: ReturnType<typeof createServices> }> {
+  const { config } = deps;
+  const https =
+    config.tlsCertFile && config.tlsKeyFile
+      ? { https: { cert: readFileSync(config.tlsCertFile), key: readFileSync(config.tlsKeyFile) } }
+      : {};
+  const app = Fastify({
+    ...https,
+    logger: deps.logger ?? { level: config.logLevel },
+    bodyLimit: config.bodyLimit,
+    trustProxy: config.trustProxy,
+    return503OnClosing: true,
+    // Keep a caller's request id when it looks like one, so logs line up across services.
+    requestIdHeader: 'x-request-id',
+    genReqId: (req) => {
+      const incoming = req.headers['x-request-id'];
+      return typeof incoming === 'string' && requestIdPattern.test(incoming) ? incoming : randomUUID();
+    },
+    ajv: { customOptions: { allErrors: true } },
+  }) as unknown as App;
+  app.setValidatorCompiler(TypeBoxValidatorCompiler);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  const publicUrl = () => config.publicUrl ?? `${https.https ? 'https' : 'http'}://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${config.port}`;
+  const services = createServices(deps.db, deps.secrets, { domain: config.domain, publicUrl });
+
+  registerErrorHandling(app);
+  registerTransportSecurity(app, config.env === 'production');
+  registerAuthentication(app, { tenants: services.tenantResolver, apiKeys: services.repositories.apiKeys });
+  await registerRateLimit(app, config.rateLimitPerMinute);
+  await registerOpenApi(app);
+  registerMetrics(app);
+  registerHealth(app, deps.db);
+
+  deploymentRoutes(app, services.deployments);
+  apiKeyRoutes(app, services.apiKeys);
+  userRoutes(app, services.users);
+  groupRoutes(app, services.groups);
+
+  return { app, services };
+}

@@ -1,0 +1,111 @@
+import { Type } from 'typebox';
+import { CursorQuery, OffsetPaginationSchema, OffsetQuery, PageInfoSchema } from '../../pagination/page.ts';
+
+/** Shapes follow the reference's Deployments and Environments groups where the spec is silent. */
+export const dataSourceTypes = ['duckdb', 'postgres'] as const;
+export const creationSteps = ['project', 'upload', 'schema', 'github', 'ssh', 'databases', 'ready', 'demo'] as const;
+export const environmentTypes = ['production', 'staging', 'development'] as const;
+
+export const DeploymentIdParams = Type.Object({ deploymentId: Type.Integer({ minimum: 1, maximum: 2147483647 }) });
+
+const name = Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' });
+
+export const DataSourceInput = Type.Object(
+  {
+    type: Type.Enum(dataSourceTypes, { description: 'Warehouse engine' }),
+    path: Type.Optional(Type.String({ minLength: 1, maxLength: 1024, description: "DuckDB file, or ':sample:' for the generated sample data" })),
+    host: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+    port: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535 })),
+    database: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+    user: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+    password: Type.Optional(Type.String({ maxLength: 1024, description: 'Write-only; encrypted at rest' })),
+    ssl: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+
+export const DataSourceView = Type.Object({
+  type: Type.Enum(dataSourceTypes),
+  path: Type.Optional(Type.String()),
+  host: Type.Optional(Type.String()),
+  port: Type.Optional(Type.Integer()),
+  database: Type.Optional(Type.String()),
+  user: Type.Optional(Type.String()),
+  ssl: Type.Optional(Type.Boolean()),
+  hasPassword: Type.Boolean(),
+});
+
+const basePath = Type.String({
+  pattern: '^(/[A-Za-z0-9_-]+)+$',
+  maxLength: 200,
+  description: 'Data API base path under /data/{deploymentId}',
+});
+
+export const CreateDeploymentBody = Type.Object(
+  {
+    name,
+    dataSource: Type.Optional(DataSourceInput),
+    basePath: Type.Optional(basePath),
+  },
+  { additionalProperties: false },
+);
+
+export const UpdateDeploymentBody = Type.Object(
+  {
+    name: Type.Optional(name),
+    dataSource: Type.Optional(DataSourceInput),
+    basePath: Type.Optional(basePath),
+  },
+  { additionalProperties: false },
+);
+
+export const Deployment = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  deploymentUrl: Type.String({ description: 'Base URL of this deployment\'s data API' }),
+  creationStep: Type.Enum(creationSteps),
+  dataSource: DataSourceView,
+  basePath: Type.String(),
+  createdAt: Type.String({ format: 'date-time' }),
+  updatedAt: Type.String({ format: 'date-time' }),
+});
+
+export const DeploymentsListQuery = Type.Object({ ...CursorQuery, ...OffsetQuery });
+
+export const DeploymentsListResponse = Type.Object({
+  items: Type.Array(Deployment),
+  pageInfo: PageInfoSchema,
+  data: Type.Array(Deployment, { deprecated: true, description: 'Deprecated: use `items`' }),
+  count: Type.Integer({ deprecated: true, description: 'Deprecated: accessible deployments, ignoring pagination' }),
+  pagination: OffsetPaginationSchema,
+});
+
+export const DeploymentDeleteResponse = Type.Object({ success: Type.Boolean() });
+
+export const EnvironmentCredential = Type.Object({
+  type: Type.Enum(['rest', 'sql'] as const),
+  version: Type.Integer(),
+  url: Type.Union([Type.String(), Type.Null()]),
+  host: Type.Union([Type.String(), Type.Null()]),
+  port: Type.Union([Type.Integer(), Type.Null()]),
+  database: Type.Union([Type.String(), Type.Null()]),
+});
+
+export const Environment = Type.Object({
+  id: Type.String(),
+  type: Type.Enum(environmentTypes),
+  branch: Type.Union([Type.String(), Type.Null()]),
+  user: Type.Union([Type.String(), Type.Null()]),
+  api_credentials: Type.Array(EnvironmentCredential),
+});
+
+export const EnvironmentsListQuery = Type.Object(
+  { type: Type.Optional(Type.Enum(environmentTypes)), ...CursorQuery, ...OffsetQuery },
+);
+
+export const EnvironmentsListResponse = Type.Object({
+  items: Type.Array(Environment),
+  pageInfo: PageInfoSchema,
+  data: Type.Array(Environment, { deprecated: true }),
+  pagination: OffsetPaginationSchema,
+});

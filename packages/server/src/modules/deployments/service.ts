@@ -1,0 +1,154 @@
+import type { Static } from 'typebox';
+import type { Principal } from '../../auth/principal.ts';
+import { randomToken, type SecretBox } from '../../crypto/secrets.ts';
+import type { DataSourceSettings, DeploymentRow, EnvironmentRow } from '../../db/schema.ts';
+import { NotFoundError, ValidationError } from '../../errors/domain-errors.ts';
+import { type PageQuery, pageWindow, toPage } from '../../pagination/page.ts';
+import type { DeploymentsRepository } from './repository.ts';
+import type {
+  CreateDeploymentBody,
+  DataSourceInput,
+  Deployment,
+  Environment,
+  UpdateDeploymentBody,
+} from './schemas.ts';
+
+export interface DeploymentsServiceDeps {
+  repository: DeploymentsRepository;
+  secrets: SecretBox;
+  /** Public base URL of this server, e.g. `http://127.0.0.1:4000`. */
+  publicUrl: () => string;
+}
+
+export const defaultBasePath = '/cubejs-api';
+
+export class DeploymentsService {
+  constructor(private readonly deps: DeploymentsServiceDeps) {}
+
+  async list(principal: Principal, query: PageQuery) {
+    const window = pageWindow(query, 1);
+    const [rows, total] = await Promise.all([
+      this.deps.repository.list(principal.tenantId, principal.deploymentIds, window),
+      this.deps.repository.count(principal.tenantId, principal.deploymentIds),
+    ]);
+    const page = toPage(rows, window, (r) => [r.id], (r) => this.view(r));
+    return {
+      ...page,
+      data: page.items,
+      count: total,
+      pagination: { total, offset: window.mode === 'offset' ? window.offset : 0, limit: window.size },
+    };
+  }
+
+  async get(principal: Principal, id: number): Promise<Static<typeof Deployment>> {
+    return this.view(await this.require(principal.tenantId, id));
+  }
+
+  /** The stored row, with secrets still sealed; for modules that run queries. */
+  async require(tenantId: number, id: number): Promise<DeploymentRow> {
+    const row = await this.deps.repository.find(tenantId, id);
+    if (!row) throw new NotFoundError(`Deployment ${id}`, 'deployment_not_found');
+    return row;
+  }
+
+  async create(principal: Principal, input: Static<typeof CreateDeploymentBody>) {
+    const row = await this.deps.repository.insert({
+      tenantId: principal.tenantId,
+      name: input.name.trim(),
+      dataSource: this.sealDataSource(input.dataSource ?? { type: 'duckdb', path: ':sample:' }),
+      apiSecretEnc: this.deps.secrets.seal(randomToken(32)),
+      basePath: input.basePath ?? defaultBasePath,
+    });
+    return this.view(row);
+  }
+
+  async update(principal: Principal, id: number, input: Static<typeof UpdateDeploymentBody>) {
+    const current = await this.require(principal.tenantId, id);
+    let dataSource: DataSourceSettings | undefined;
+    if (input.dataSource) {
+      const previous = current.data_source as DataSourceSettings;
+      // Omitting the password keeps the stored one, so a settings form need not echo secrets back.
+      const keep = input.dataSource.password === undefined && previous.type === input.dataSource.type;
+      dataSource = this.sealDataSource(input.dataSource, keep ? previous.passwordEnc : undefined);
+    }
+    const row = await this.deps.repository.update(principal.tenantId, id, {
+      name: input.name?.trim(),
+      dataSource,
+      basePath: input.basePath,
+    });
+    if (!row) throw new NotFoundError(`Deployment ${id}`, 'deployment_not_found');
+    return this.view(row);
+  }
+
+  async delete(principal: Principal, id: number) {
+    if (!(await this.deps.repository.delete(principal.tenantId, id))) {
+      throw new NotFoundError(`Deployment ${id}`, 'deployment_not_found');
+    }
+    return { success: true };
+  }
+
+  async environments(principal: Principal, id: number, query: PageQuery & { type?: string }) {
+    const deployment = await this.require(principal.tenantId, id);
+    const window = pageWindow(query, 1);
+    const [rows, total] = await Promise.all([
+      this.deps.repository.listEnvironments(id, query.type, window),
+      this.deps.repository.countEnvironments(id, query.type),
+    ]);
+    const page = toPage(rows, window, (r) => [r.id], (r) => this.environmentView(deployment, r));
+    return {
+      ...page,
+      data: page.items,
+      pagination: { total, offset: window.mode === 'offset' ? window.offset : 0, limit: window.size },
+    };
+  }
+
+  dataUrl(row: Pick<DeploymentRow, 'id' | 'base_path'>): string {
+    return `${this.deps.publicUrl()}/data/${row.id}${row.base_path}`;
+  }
+
+  private sealDataSource(input: Static<typeof DataSourceInput>, keptPasswordEnc?: string): DataSourceSettings {
+    if (input.type === 'postgres') {
+      const missing = (['host', 'database'] as const).filter((k) => !input[k]);
+      if (missing.length > 0) {
+        throw new ValidationError(
+          'A PostgreSQL data source needs a host and a database',
+          missing.map((k) => ({ field: `body/dataSource/${k}`, message: 'is required for type postgres' })),
+        );
+      }
+    }
+    const { password, ...rest } = input;
+    const settings: DataSourceSettings = { ...rest };
+    if (input.type === 'duckdb') settings.path = input.path ?? ':sample:';
+    if (password !== undefined && password !== '') settings.passwordEnc = this.deps.secrets.seal(password);
+    else if (keptPasswordEnc) settings.passwordEnc = keptPasswordEnc;
+    return settings;
+  }
+
+  private view(row: DeploymentRow): Static<typeof Deployment> {
+    const { passwordEnc, ...source } = row.data_source as DataSourceSettings;
+    return {
+      id: row.id,
+      name: row.name,
+      deploymentUrl: this.dataUrl(row),
+      creationStep: row.creation_step as Static<typeof Deployment>['creationStep'],
+      dataSource: { ...source, hasPassword: passwordEnc !== undefined },
+      basePath: row.base_path,
+      createdAt: row.created_at.toISOString(),
+      updatedAt: row.updated_at.toISOString(),
+    };
+  }
+
+  private environmentView(deployment: DeploymentRow, row: EnvironmentRow): Static<typeof Environment> {
+    const url = new URL(this.deps.publicUrl());
+    return {
+      id: String(row.id),
+      type: row.type,
+      branch: row.branch,
+      user: row.user_id === null ? null : String(row.user_id),
+      api_credentials: [
+        { type: 'rest', version: 1, url: this.dataUrl(deployment), host: null, port: null, database: null },
+        { type: 'sql', version: 1, url: `${this.dataUrl(deployment)}/v1/cubesql`, host: url.hostname, port: null, database: null },
+      ],
+    };
+  }
+}

@@ -1,0 +1,99 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/database.ts';
+import type { GroupRow } from '../../db/schema.ts';
+import { cursorId, type PageWindow } from '../../pagination/page.ts';
+
+export type GroupWithCount = GroupRow & { user_count: number };
+
+/** Global (tenant-wide) groups, usable in access policies as `serviceCloud.groups`. */
+export class GroupsRepository {
+  constructor(private readonly db: Db) {}
+
+  private withCount(db: Db = this.db) {
+    return db
+      .selectFrom('groups as g')
+      .selectAll('g')
+      .select(sql<number>`(select count(*)::int from group_members m where m.group_id = g.id)`.as('user_count'));
+  }
+
+  list(tenantId: number, window: PageWindow): Promise<GroupWithCount[]> {
+    let q = this.withCount().where('g.tenant_id', '=', tenantId).orderBy('g.id').limit(window.size + 1);
+    if (window.mode === 'offset') q = q.offset(window.offset);
+    else if (window.after) q = q.where('g.id', '>', cursorId(window.after));
+    return q.execute();
+  }
+
+  find(tenantId: number, id: number, db: Db = this.db): Promise<GroupWithCount | undefined> {
+    return this.withCount(db).where('g.tenant_id', '=', tenantId).where('g.id', '=', id).executeTakeFirst();
+  }
+
+  /** Names that exist, compared case-insensitively as the unique index does. */
+  async existingNames(tenantId: number, names: string[]): Promise<string[]> {
+    if (names.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('groups')
+      .select('name')
+      .where('tenant_id', '=', tenantId)
+      .where(sql`lower(name)`, 'in', names.map((n) => n.toLowerCase()))
+      .execute();
+    return rows.map((r) => r.name);
+  }
+
+  async insert(tenantId: number, input: { name: string; description?: string | null; externalId?: string | null }) {
+    const row = await this.db
+      .insertInto('groups')
+      .values({ tenant_id: tenantId, name: input.name, description: input.description ?? null, external_id: input.externalId ?? null })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return { ...row, user_count: 0 };
+  }
+
+  update(tenantId: number, id: number, input: { name?: string; description?: string | null }) {
+    return this.db
+      .updateTable('groups')
+      .set({
+        ...(input.name !== undefined ? { name: input.name } : {}),
+        ...(input.description !== undefined ? { description: input.description } : {}),
+        updated_at: sql<Date>`now()`,
+      })
+      .where('tenant_id', '=', tenantId)
+      .where('id', '=', id)
+      .returning('id')
+      .executeTakeFirst();
+  }
+
+  async delete(tenantId: number, id: number): Promise<boolean> {
+    const r = await this.db.deleteFrom('groups').where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+    return r.numDeletedRows > 0n;
+  }
+
+  /** Idempotent: adding a member twice leaves one membership. */
+  async addMember(groupId: number, userId: number) {
+    await this.db
+      .insertInto('group_members')
+      .values({ group_id: groupId, user_id: userId })
+      .onConflict((oc) => oc.columns(['group_id', 'user_id']).doNothing())
+      .execute();
+  }
+
+  async removeMember(groupId: number, userId: number): Promise<boolean> {
+    const r = await this.db.deleteFrom('group_members').where('group_id', '=', groupId).where('user_id', '=', userId).executeTakeFirst();
+    return r.numDeletedRows > 0n;
+  }
+
+  memberIds(groupId: number): Promise<{ user_id: number }[]> {
+    return this.db.selectFrom('group_members').select('user_id').where('group_id', '=', groupId).orderBy('user_id').execute();
+  }
+
+  /** Group names of a user: what goes into `serviceCloud.groups`. */
+  async namesOfUser(userId: number): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('group_members as m')
+      .innerJoin('groups as g', 'g.id', 'm.group_id')
+      .select('g.name')
+      .where('m.user_id', '=', userId)
+      .orderBy('g.name')
+      .execute();
+    return rows.map((r) => r.name);
+  }
+}

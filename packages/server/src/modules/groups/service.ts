@@ -1,0 +1,81 @@
+import type { Static } from 'typebox';
+import type { Principal } from '../../auth/principal.ts';
+import { ConflictError, NotFoundError, ValidationError } from '../../errors/domain-errors.ts';
+import { type PageQuery, pageWindow, toPage } from '../../pagination/page.ts';
+import type { UsersRepository } from '../users/repository.ts';
+import type { GroupsRepository, GroupWithCount } from './repository.ts';
+import type { CreateGroupBody, Group, UpdateGroupBody } from './schemas.ts';
+
+function isUniqueViolation(error: unknown) {
+  return (error as { code?: string }).code === '23505';
+}
+
+export class GroupsService {
+  constructor(
+    private readonly repository: GroupsRepository,
+    private readonly users: UsersRepository,
+  ) {}
+
+  async list(principal: Principal, query: PageQuery) {
+    const window = pageWindow(query, 1);
+    return toPage(await this.repository.list(principal.tenantId, window), window, (r) => [r.id], groupView);
+  }
+
+  async get(principal: Principal, id: number) {
+    return groupView(await this.require(principal.tenantId, id));
+  }
+
+  async create(principal: Principal, input: Static<typeof CreateGroupBody>) {
+    try {
+      return groupView(await this.repository.insert(principal.tenantId, input));
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new ConflictError(`A group named "${input.name}" already exists`, 'group_exists');
+      throw error;
+    }
+  }
+
+  async update(principal: Principal, id: number, input: Static<typeof UpdateGroupBody>) {
+    try {
+      if (!(await this.repository.update(principal.tenantId, id, input))) throw new NotFoundError(`Group ${id}`, 'group_not_found');
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new ConflictError(`A group named "${input.name}" already exists`, 'group_exists');
+      throw error;
+    }
+    return this.get(principal, id);
+  }
+
+  async delete(principal: Principal, id: number) {
+    if (!(await this.repository.delete(principal.tenantId, id))) throw new NotFoundError(`Group ${id}`, 'group_not_found');
+    return { success: true };
+  }
+
+  async members(principal: Principal, id: number) {
+    await this.require(principal.tenantId, id);
+    return { items: (await this.repository.memberIds(id)).map((m) => ({ userId: m.user_id })) };
+  }
+
+  async addMember(principal: Principal, id: number, userId: number) {
+    await this.require(principal.tenantId, id);
+    if (!(await this.users.find(principal.tenantId, userId))) {
+      throw new ValidationError('Unknown user', [{ field: 'body/userId', message: 'is not a user of this account' }]);
+    }
+    await this.repository.addMember(id, userId);
+    return this.members(principal, id);
+  }
+
+  async removeMember(principal: Principal, id: number, userId: number) {
+    await this.require(principal.tenantId, id);
+    if (!(await this.repository.removeMember(id, userId))) throw new NotFoundError(`Member ${userId} of group ${id}`, 'member_not_found');
+    return this.members(principal, id);
+  }
+
+  private async require(tenantId: number, id: number): Promise<GroupWithCount> {
+    const row = await this.repository.find(tenantId, id);
+    if (!row) throw new NotFoundError(`Group ${id}`, 'group_not_found');
+    return row;
+  }
+}
+
+export function groupView(row: GroupWithCount): Static<typeof Group> {
+  return { id: row.id, name: row.name, description: row.description, userCount: row.user_count };
+}
