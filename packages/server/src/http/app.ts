@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifySchema, type FastifyServerOptions } from 'fastify';
 import { registerAuthentication } from '../auth/authenticate.ts';
+import type { Access } from '../auth/principal.ts';
 import type { Config } from '../config/config.ts';
 import type { SecretBox } from '../crypto/secrets.ts';
 import type { Db } from '../db/database.ts';
@@ -15,7 +16,7 @@ import { registerHealth } from './health.ts';
 import { registerMetrics } from './metrics.ts';
 import { registerOpenApi } from './openapi.ts';
 import { registerRateLimit } from './rate-limit.ts';
-import { createServices } from './services.ts';
+import { createServices, type Services } from './services.ts';
 import { registerTransportSecurity } from './transport-security.ts';
 import type { App } from './types.ts';
 
@@ -29,7 +30,15 @@ export interface AppDeps {
 
 const requestIdPattern = /^[A-Za-z0-9._:-]{1,128}$/;
 
-export async function buildApp(deps: AppDeps): Promise<{ app: App; services: ReturnType<typeof createServices> }> {
+/** A registered route, as the authorization-matrix and bad-input tests enumerate them. */
+export interface RouteInfo {
+  method: string;
+  url: string;
+  access: Access | undefined;
+  schema: FastifySchema | undefined;
+}
+
+export async function buildApp(deps: AppDeps): Promise<{ app: App; services: Services; routes: RouteInfo[] }> {
   const { config } = deps;
   const https =
     config.tlsCertFile && config.tlsKeyFile
@@ -50,6 +59,12 @@ export async function buildApp(deps: AppDeps): Promise<{ app: App; services: Ret
     ajv: { customOptions: { allErrors: true } },
   }) as unknown as App;
   app.setValidatorCompiler(TypeBoxValidatorCompiler);
+  const routes: RouteInfo[] = [];
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) {
+      if (method !== 'HEAD') routes.push({ method, url: route.url, access: route.config?.access, schema: route.schema });
+    }
+  });
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
@@ -70,5 +85,5 @@ export async function buildApp(deps: AppDeps): Promise<{ app: App; services: Ret
   userRoutes(app, services.users);
   groupRoutes(app, services.groups);
 
-  return { app, services };
+  return { app, services, routes };
 }

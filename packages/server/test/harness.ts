@@ -1,0 +1,113 @@
+import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { seed } from '../src/bootstrap/seed.ts';
+import { type Config, loadConfig } from '../src/config/config.ts';
+import { SecretBox } from '../src/crypto/secrets.ts';
+import { openStore, type Store } from '../src/db/database.ts';
+import { migrateToLatest } from '../src/db/migrate.ts';
+import { buildApp, type RouteInfo } from '../src/http/app.ts';
+import type { Services } from '../src/http/services.ts';
+import type { App } from '../src/http/types.ts';
+
+/**
+ * A real store for one test file: a copy of the migrated PGlite template, or a fresh database on
+ * the local PostgreSQL server when TESSERA_TEST_DB=postgres (CI runs the suite both ways).
+ */
+export async function openTestStore(kind = inject('testDb')): Promise<Store & { label: string }> {
+  if (kind === 'postgres') {
+    const adminUrl = inject('postgresUrl');
+    if (!adminUrl) throw new Error('PostgreSQL is not reachable');
+    const name = `tessera_test_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+    const admin = new pg.Client({ connectionString: adminUrl });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.end();
+    const url = new URL(adminUrl);
+    url.pathname = `/${name}`;
+    const store = await openStore({ databaseUrl: url.toString(), poolSize: 20 });
+    await migrateToLatest(store.db as never);
+    return {
+      ...store,
+      label: 'postgres',
+      close: async () => {
+        await store.close();
+        const drop = new pg.Client({ connectionString: adminUrl });
+        await drop.connect();
+        await drop.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await drop.end();
+      },
+    };
+  }
+  const template = new Blob([readFileSync(inject('pgliteTemplate'))]);
+  const store = await openStore({ databaseUrl: null, pgliteDir: 'memory://', pgliteDump: template });
+  return { ...store, label: 'pglite' };
+}
+
+export interface TestServer {
+  app: App;
+  store: Store & { label: string };
+  services: Services;
+  routes: RouteInfo[];
+  config: Config;
+  adminKey: string;
+  tenantId: number;
+  adminUserId: number;
+  demoDeploymentId: number;
+  close(): Promise<void>;
+}
+
+/** A full Tessera app on a real store, seeded as on first start. Requests go through app.inject. */
+export async function startTestServer(overrides: Partial<Config> = {}): Promise<TestServer> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tessera-test-'));
+  const config: Config = { ...loadConfig({}), dataDir, rateLimitPerMinute: 0, ...overrides };
+  const store = await openTestStore();
+  const secrets = new SecretBox('test-secret');
+  const seeded = await seed(store.db, secrets, { dataDir, adminApiKey: null, skipDemo: false });
+  const { app, services, routes } = await buildApp({ config, db: store.db, secrets, logger: false });
+  await app.ready();
+  return {
+    app,
+    store,
+    services,
+    routes,
+    config,
+    adminKey: seeded.createdAdminKey!,
+    tenantId: seeded.tenantId,
+    adminUserId: seeded.adminUserId,
+    demoDeploymentId: seeded.demoDeploymentId!,
+    close: async () => {
+      await app.close();
+      await store.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function bearer(key: string) {
+  return { authorization: `Bearer ${key}` };
+}
+
+/** Creates an API key through the API, as a client would. */
+export async function createKey(server: TestServer, body: Record<string, unknown>, asKey = server.adminKey): Promise<{ id: number; key: string }> {
+  const res = await server.app.inject({ method: 'POST', url: '/api/v1/api-keys', headers: bearer(asKey), payload: body });
+  if (res.statusCode !== 200) throw new Error(`creating key failed: ${res.statusCode} ${res.body}`);
+  return res.json();
+}
+
+/** Creates a user with a role and an API key of theirs. */
+export async function userWithKey(server: TestServer, role: 'admin' | 'developer' | 'viewer', extra: Record<string, unknown> = {}) {
+  const email = `${role}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+  const res = await server.app.inject({
+    method: 'POST',
+    url: '/api/v1/users',
+    headers: bearer(server.adminKey),
+    payload: { email, username: email, role },
+  });
+  if (res.statusCode !== 200) throw new Error(`creating user failed: ${res.statusCode} ${res.body}`);
+  const user = res.json();
+  const key = await createKey(server, { name: `${role} key`, userId: user.id, ...extra });
+  return { user, key: key.key, keyId: key.id };
+}
