@@ -60,13 +60,14 @@ export interface TestServer {
 }
 
 /** A full Tessera app on a real store, seeded as on first start. Requests go through app.inject. */
-export async function startTestServer(overrides: Partial<Config> = {}): Promise<TestServer> {
+export async function startTestServer(overrides: Partial<Config> = {}, beforeReady?: (app: App) => void): Promise<TestServer> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tessera-test-'));
   const config: Config = { ...loadConfig({}), dataDir, rateLimitPerMinute: 0, ...overrides };
   const store = await openTestStore();
   const secrets = new SecretBox('test-secret');
   const seeded = await seed(store.db, secrets, { dataDir, adminApiKey: null, skipDemo: false });
   const { app, services, routes } = await buildApp({ config, db: store.db, secrets, logger: false });
+  beforeReady?.(app);
   await app.ready();
   return {
     app,

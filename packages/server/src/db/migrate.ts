@@ -1,9 +1,11 @@
 import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
 import * as foundation from './migrations/0001-foundation.ts';
+import * as scim from './migrations/0002-scim.ts';
 
 /** Migrations are listed in code (not read from disk) so that they work the same from any cwd. */
 const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
+  '0002-scim': scim,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

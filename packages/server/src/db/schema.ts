@@ -131,3 +131,17 @@ export type DeploymentRow = Selectable<DeploymentsTable>;
 export type EnvironmentRow = Selectable<EnvironmentsTable>;
 export type ModelFileRow = Selectable<ModelFilesTable>;
 export type NewUser = Insertable<UsersTable>;
+
+/** The SCIM attributes without a column of their own (migration 0002-scim, modules/scim). */
+export type ScimDocument = Record<string, unknown>;
+
+/** Columns that migration 0002-scim adds to `users` and `groups`. */
+export interface ScimColumns {
+  scim: ColumnType<ScimDocument, string | undefined, string>;
+}
+
+/** The store as the SCIM module sees it: users and groups with their `scim` document. */
+export type ScimDatabase = Omit<Database, 'users' | 'groups'> & {
+  users: UsersTable & ScimColumns;
+  groups: GroupsTable & ScimColumns;
+};

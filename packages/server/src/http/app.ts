@@ -51,7 +51,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: App; services: Ser
     trustProxy: config.trustProxy,
     return503OnClosing: true,
     // Keep a caller's request id when it looks like one, so logs line up across services.
-    requestIdHeader: 'x-request-id',
+    requestIdHeader: false,
     genReqId: (req) => {
       const incoming = req.headers['x-request-id'];
       return typeof incoming === 'string' && requestIdPattern.test(incoming) ? incoming : randomUUID();
@@ -65,8 +65,15 @@ export async function buildApp(deps: AppDeps): Promise<{ app: App; services: Ser
       if (method !== 'HEAD') routes.push({ method, url: route.url, access: route.config?.access, schema: route.schema });
     }
   });
+  // Graceful shutdown: once closing, responses ask keep-alive clients to hang up, so that the
+  // server closes as soon as in-flight requests are answered instead of at the keep-alive timeout.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    if (closing) reply.header('connection', 'close');
   });
 
   const publicUrl = () => config.publicUrl ?? `${https.https ? 'https' : 'http'}://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${config.port}`;
