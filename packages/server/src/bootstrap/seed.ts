@@ -9,6 +9,8 @@ export interface SeedOptions {
   dataDir: string;
   adminApiKey: string | null;
   skipDemo: boolean;
+  /** Generate (and print) the first admin key when the tenant has none; admin commands leave it to `start`. */
+  createAdminKey?: boolean;
 }
 
 export interface SeedResult {
@@ -69,8 +71,15 @@ export async function seed(db: Db, secrets: SecretBox, options: SeedOptions): Pr
         })
         .onConflict((oc) => oc.column('key_hash').doNothing())
         .execute();
-    } else {
-      const existing = await trx.selectFrom('api_keys').select('id').where('tenant_id', '=', tenant.id).executeTakeFirst();
+    } else if (options.createAdminKey !== false) {
+      // Only an admin's key counts: keys made earlier for other users (CLI) do not open the account.
+      const existing = await trx
+        .selectFrom('api_keys as k')
+        .innerJoin('users as u', 'u.id', 'k.user_id')
+        .select('k.id')
+        .where('k.tenant_id', '=', tenant.id)
+        .where('u.role', '=', 'admin')
+        .executeTakeFirst();
       if (!existing) {
         const generated = generateApiKey();
         await trx

@@ -12,7 +12,7 @@ import { userView } from '../modules/users/service.ts';
 async function withStore<T>(config: Config, run: (ctx: { tenantId: number; users: UsersRepository; keys: ApiKeysRepository }) => Promise<T>) {
   const store = await openMigratedStore(config);
   try {
-    const seeded = await seed(store.db, secretBoxFor(config), { dataDir: config.dataDir, adminApiKey: config.adminApiKey, skipDemo: true });
+    const seeded = await seed(store.db, secretBoxFor(config), { dataDir: config.dataDir, adminApiKey: config.adminApiKey, skipDemo: true, createAdminKey: false });
     return await run({ tenantId: seeded.tenantId, users: new UsersRepository(store.db), keys: new ApiKeysRepository(store.db) });
   } finally {
     await store.close();

@@ -1,0 +1,90 @@
+import { type ChildProcessWithoutNullStreams, execFile, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { generateApiKey } from '../auth/credentials.ts';
+
+const run = promisify(execFile);
+const bin = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../bin/tessera.js');
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tessera-cli-'));
+const children: ChildProcessWithoutNullStreams[] = [];
+
+function env(extra: Record<string, string> = {}) {
+  const { DATABASE_URL: _ignored, ...rest } = process.env;
+  return { ...rest, TESSERA_DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...extra };
+}
+
+async function tessera(args: string[], extra: Record<string, string> = {}) {
+  const { stdout } = await run(process.execPath, [bin, ...args], { env: env(extra), timeout: 60_000 });
+  return stdout;
+}
+
+/** Starts `tessera start` and resolves once it printed its URLs. */
+function start(extra: Record<string, string>): Promise<{ child: ChildProcessWithoutNullStreams; output: () => string }> {
+  const child = spawn(process.execPath, [bin, 'start'], { env: env({ HOST: '127.0.0.1', ...extra }) });
+  children.push(child);
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 60_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('Management API:')) {
+        clearTimeout(timer);
+        resolve({ child, output: () => output });
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.on('exit', (code) => reject(new Error(`server exited with ${code}:\n${output}`)));
+  });
+}
+
+function exitCode(child: ChildProcessWithoutNullStreams): Promise<number | null> {
+  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+}
+
+afterAll(() => {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+});
+
+describe('the tessera CLI', () => {
+  it('migrates, then creates a user and an API key with JSON output for scripts', async () => {
+    expect(JSON.parse(await tessera(['migrate', '--json']))).toEqual({ ok: true });
+    const user = JSON.parse(await tessera(['create-user', '--email', 'ops@example.com', '--role', 'developer', '--json']));
+    expect(user).toMatchObject({ email: 'ops@example.com', role: 'developer' });
+    const key = JSON.parse(await tessera(['create-api-key', '--email', 'ops@example.com', '--name', 'deploy bot', '--json']));
+    expect(key).toMatchObject({ name: 'deploy bot', userId: user.id, revokedAt: null });
+    expect(key.key).toMatch(/^tsk_/);
+    await expect(tessera(['create-user', '--role', 'developer'])).rejects.toMatchObject({ code: 2 });
+  });
+
+  it('starts, prints where to open it and the admin key once, serves it, and stops cleanly on SIGTERM', async () => {
+    const { child, output } = await start({ PORT: '4791' });
+    expect(output()).toContain('http://127.0.0.1:4791/api/docs');
+    const keyFile = path.join(dataDir, 'admin-api-key');
+    expect(statSync(keyFile).mode & 0o777).toBe(0o600);
+    const key = readFileSync(keyFile, 'utf8').trim();
+    expect(output()).toContain(key);
+    const res = await fetch('http://127.0.0.1:4791/api/v1/deployments', { headers: { authorization: `Bearer ${key}` } });
+    expect(res.status).toBe(200);
+    expect((await res.json()).items.map((d: { name: string }) => d.name)).toEqual(['Demo']);
+    child.kill('SIGTERM');
+    expect(await exitCode(child)).toBe(0);
+    expect(output()).toContain('Received SIGTERM');
+  });
+
+  it('reuses the data on a second start and honours TESSERA_ADMIN_API_KEY', async () => {
+    const bootstrap = generateApiKey().key;
+    const { child, output } = await start({ PORT: '4792', TESSERA_ADMIN_API_KEY: bootstrap });
+    expect(output()).not.toContain('Admin API key');
+    const res = await fetch('http://127.0.0.1:4792/api/v1/users?first=100', { headers: { authorization: `Bearer ${bootstrap}` } });
+    expect(res.status).toBe(200);
+    const emails = (await res.json()).items.map((u: { email: string }) => u.email);
+    expect(emails).toEqual(['admin@localhost', 'ops@example.com']);
+    child.kill('SIGTERM');
+    expect(await exitCode(child)).toBe(0);
+  });
+});
