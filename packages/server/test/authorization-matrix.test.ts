@@ -59,7 +59,7 @@ describe('authorization matrix over every management route', () => {
       for (const [label, header] of expect401) {
         const res = await send(header);
         if (res.statusCode !== 401) failures.push(`${id} ${label}: ${res.statusCode}`);
-        else if (!res.headers['content-type']?.includes('application/problem+json')) failures.push(`${id} ${label}: not problem+json`);
+        else if (!String(res.headers['content-type']).includes('application/problem+json')) failures.push(`${id} ${label}: not problem+json`);
       }
       // Routes that narrow results to the key's scope answer 200 with only the scoped deployments.
       const filters = route.access && 'role' in route.access && route.access.scopedKeys === 'filter';

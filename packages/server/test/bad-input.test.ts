@@ -92,7 +92,7 @@ describe('bad input on every management route', () => {
           failures.push(`${where}: ${res.statusCode}`);
           continue;
         }
-        if (!res.headers['content-type']?.includes('application/problem+json')) failures.push(`${where}: not problem+json`);
+        if (!String(res.headers['content-type']).includes('application/problem+json')) failures.push(`${where}: not problem+json`);
         if (c.field && res.statusCode === 400 && !(res.json().errors ?? []).some((e: { field: string }) => e.field === c.field)) {
           failures.push(`${where}: errors do not name ${c.field}: ${res.body.slice(0, 300)}`);
         }

@@ -4,6 +4,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { seed } from '../src/bootstrap/seed.ts';
+import { InvalidationBus } from '../src/cache/invalidation-bus.ts';
 import { type Config, loadConfig } from '../src/config/config.ts';
 import { SecretBox } from '../src/crypto/secrets.ts';
 import { openStore, type Store } from '../src/db/database.ts';
@@ -66,7 +67,9 @@ export async function startTestServer(overrides: Partial<Config> = {}, beforeRea
   const store = await openTestStore();
   const secrets = new SecretBox('test-secret');
   const seeded = await seed(store.db, secrets, { dataDir, adminApiKey: null, skipDemo: false });
-  const { app, services, routes } = await buildApp({ config, db: store.db, secrets, logger: false });
+  const bus = new InvalidationBus();
+  await bus.connect(store);
+  const { app, services, routes } = await buildApp({ config, db: store.db, secrets, bus, logger: false });
   beforeReady?.(app);
   await app.ready();
   return {
@@ -81,6 +84,7 @@ export async function startTestServer(overrides: Partial<Config> = {}, beforeRea
     demoDeploymentId: seeded.demoDeploymentId!,
     close: async () => {
       await app.close();
+      await bus.close();
       await store.close();
       rmSync(dataDir, { recursive: true, force: true });
     },

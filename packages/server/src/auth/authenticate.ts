@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import type { ReadCache } from '../cache/read-cache.ts';
 import { sha256 } from '../crypto/secrets.ts';
 import { ForbiddenError, UnauthorizedError } from '../errors/domain-errors.ts';
 import type { App } from '../http/types.ts';
@@ -10,6 +11,8 @@ import { type Access, canReachDeployment, hasRole, type Principal } from './prin
 export interface AuthDeps {
   tenants: TenantResolver;
   apiKeys: ApiKeysRepository;
+  /** Credential lookups by hash, cached until a change to keys or users is announced. */
+  credentials: ReadCache<CredentialLookup | undefined>;
 }
 
 /** Writing last_used_at on every request would double the store's load; once a minute is enough. */
@@ -51,7 +54,8 @@ async function authenticate(
       ? new UnauthorizedError('credential_missing', 'Send a credential in the Authorization header: Bearer <API key>')
       : new UnauthorizedError('credential_malformed', 'The Authorization header is not "Bearer <API key>"');
   }
-  const found = await deps.apiKeys.findByHash(sha256(parsed.key));
+  const hash = sha256(parsed.key);
+  const found = await deps.credentials.get(hash, () => deps.apiKeys.findByHash(hash));
   if (!found || found.tenant_id !== request.tenant?.id || found.is_deactivated) {
     throw new UnauthorizedError('credential_invalid', 'The credential is not valid');
   }

@@ -70,7 +70,7 @@ describe('the tessera CLI', () => {
     expect(output()).toContain(key);
     const res = await fetch('http://127.0.0.1:4791/api/v1/deployments', { headers: { authorization: `Bearer ${key}` } });
     expect(res.status).toBe(200);
-    expect((await res.json()).items.map((d: { name: string }) => d.name)).toEqual(['Demo']);
+    expect(((await res.json()) as { items: { name: string }[] }).items.map((d: { name: string }) => d.name)).toEqual(['Demo']);
     child.kill('SIGTERM');
     expect(await exitCode(child)).toBe(0);
     expect(output()).toContain('Received SIGTERM');
@@ -82,7 +82,7 @@ describe('the tessera CLI', () => {
     expect(output()).not.toContain('Admin API key');
     const res = await fetch('http://127.0.0.1:4792/api/v1/users?first=100', { headers: { authorization: `Bearer ${bootstrap}` } });
     expect(res.status).toBe(200);
-    const emails = (await res.json()).items.map((u: { email: string }) => u.email);
+    const emails = ((await res.json()) as { items: { email: string }[] }).items.map((u: { email: string }) => u.email);
     expect(emails).toEqual(['admin@localhost', 'ops@example.com']);
     child.kill('SIGTERM');
     expect(await exitCode(child)).toBe(0);

@@ -1,6 +1,7 @@
 import type { Config } from '../config/config.ts';
 import { openMigratedStore, secretBoxFor } from '../bootstrap/runtime.ts';
 import { seed } from '../bootstrap/seed.ts';
+import { InvalidationBus } from '../cache/invalidation-bus.ts';
 import { buildApp } from '../http/app.ts';
 
 export interface RunningServer {
@@ -20,8 +21,11 @@ export async function startServer(config: Config, print: (line: string) => void 
     adminApiKey: config.adminApiKey,
     skipDemo: config.skipDemo,
   });
-  const { app } = await buildApp({ config, db: store.db, secrets });
+  const bus = new InvalidationBus();
+  await bus.connect(store);
+  const { app } = await buildApp({ config, db: store.db, secrets, bus });
   app.addHook('onClose', async () => {
+    await bus.close();
     await store.close();
   });
   const address = await app.listen({ host: config.host, port: config.port });

@@ -12,6 +12,8 @@ export type Db = Kysely<Database>;
 export interface Store {
   db: Db;
   kind: 'pglite' | 'postgres';
+  /** LISTEN on a channel; notifications arrive after the notifying transaction commits. */
+  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -32,7 +34,16 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     const client = await pool.connect();
     client.release();
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, kind: 'postgres', close: () => db.destroy() };
+    const listen = async (channel: string, onPayload: (payload: string) => void) => {
+      const listener = new pg.Client({ connectionString: options.databaseUrl! });
+      await listener.connect();
+      listener.on('notification', (m) => m.channel === channel && onPayload(m.payload ?? ''));
+      // A dropped listener must not take the process down; readers fall back to their TTLs.
+      listener.on('error', () => undefined);
+      await listener.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+      return () => listener.end().catch(() => undefined);
+    };
+    return { db, kind: 'postgres', listen, close: () => db.destroy() };
   }
   const dir = options.pgliteDir ?? 'memory://';
   if (!dir.startsWith('memory://')) mkdirSync(path.dirname(dir), { recursive: true });
@@ -41,6 +52,12 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   return {
     db,
     kind: 'pglite',
+    listen: async (channel, onPayload) => {
+      const unlisten = await pglite.listen(channel, onPayload);
+      return async () => {
+        if (!pglite.closed) await unlisten();
+      };
+    },
     close: async () => {
       await db.destroy();
       if (!pglite.closed) await pglite.close();

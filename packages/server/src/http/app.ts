@@ -4,6 +4,7 @@ import { TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifySchema, type FastifyServerOptions } from 'fastify';
 import { registerAuthentication } from '../auth/authenticate.ts';
 import type { Access } from '../auth/principal.ts';
+import { InvalidationBus } from '../cache/invalidation-bus.ts';
 import type { Config } from '../config/config.ts';
 import type { SecretBox } from '../crypto/secrets.ts';
 import type { Db } from '../db/database.ts';
@@ -11,6 +12,7 @@ import { registerErrorHandling } from '../errors/error-handler.ts';
 import { apiKeyRoutes } from '../modules/api-keys/routes.ts';
 import { deploymentRoutes } from '../modules/deployments/routes.ts';
 import { groupRoutes } from '../modules/groups/routes.ts';
+import { scimRoutes } from '../modules/scim/routes.ts';
 import { userRoutes } from '../modules/users/routes.ts';
 import { registerHealth } from './health.ts';
 import { registerMetrics } from './metrics.ts';
@@ -24,6 +26,8 @@ export interface AppDeps {
   config: Config;
   db: Db;
   secrets: SecretBox;
+  /** Cache invalidation; connect it to the store so that other replicas' writes are heard. */
+  bus?: InvalidationBus;
   /** Pino logger options, or false to stay quiet (tests). */
   logger?: FastifyServerOptions['logger'];
 }
@@ -77,11 +81,11 @@ export async function buildApp(deps: AppDeps): Promise<{ app: App; services: Ser
   });
 
   const publicUrl = () => config.publicUrl ?? `${https.https ? 'https' : 'http'}://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${config.port}`;
-  const services = createServices(deps.db, deps.secrets, { domain: config.domain, publicUrl });
+  const services = createServices(deps.db, deps.secrets, deps.bus ?? new InvalidationBus(), { domain: config.domain, publicUrl });
 
   registerErrorHandling(app);
   registerTransportSecurity(app, config.env === 'production');
-  registerAuthentication(app, { tenants: services.tenantResolver, apiKeys: services.repositories.apiKeys });
+  registerAuthentication(app, { tenants: services.tenantResolver, apiKeys: services.repositories.apiKeys, credentials: services.credentials });
   await registerRateLimit(app, config.rateLimitPerMinute);
   await registerOpenApi(app);
   registerMetrics(app);
@@ -91,6 +95,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: App; services: Ser
   apiKeyRoutes(app, services.apiKeys);
   userRoutes(app, services.users);
   groupRoutes(app, services.groups);
+  scimRoutes(app, { users: services.scimUsers, groups: services.scimGroups });
 
   return { app, services, routes };
 }

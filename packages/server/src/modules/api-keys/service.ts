@@ -1,5 +1,6 @@
 import type { Static } from 'typebox';
 import { generateApiKey } from '../../auth/credentials.ts';
+import type { InvalidationBus } from '../../cache/invalidation-bus.ts';
 import { hasRole, type Principal } from '../../auth/principal.ts';
 import type { ApiKeyRow } from '../../db/schema.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../errors/domain-errors.ts';
@@ -14,6 +15,7 @@ export class ApiKeysService {
   constructor(
     private readonly repository: ApiKeysRepository,
     private readonly users: UsersRepository,
+    private readonly bus: InvalidationBus,
   ) {}
 
   /** Admins see every key of the tenant; others see their own. */
@@ -70,6 +72,7 @@ export class ApiKeysService {
   async revoke(principal: Principal, id: number): Promise<ApiKeyView> {
     await this.requireVisible(principal, id);
     const row = await this.repository.revoke(principal.tenantId, id);
+    this.bus.publish('credentials');
     if (!row) throw new NotFoundError(`API key ${id}`, 'api_key_not_found');
     return apiKeyView(row);
   }

@@ -1,5 +1,7 @@
 import type { Static } from 'typebox';
 import type { Principal } from '../../auth/principal.ts';
+import type { InvalidationBus } from '../../cache/invalidation-bus.ts';
+import { ReadCache } from '../../cache/read-cache.ts';
 import { randomToken, type SecretBox } from '../../crypto/secrets.ts';
 import type { DataSourceSettings, DeploymentRow, EnvironmentRow } from '../../db/schema.ts';
 import { NotFoundError, ValidationError } from '../../errors/domain-errors.ts';
@@ -18,19 +20,36 @@ export interface DeploymentsServiceDeps {
   secrets: SecretBox;
   /** Public base URL of this server, e.g. `http://127.0.0.1:4000`. */
   publicUrl: () => string;
+  bus: InvalidationBus;
 }
 
 export const defaultBasePath = '/cubejs-api';
 
+/**
+ * Deployments are read on nearly every request (lists, scope checks, data queries) and change
+ * rarely, so reads are cached until the invalidation bus announces a change (any replica's write).
+ */
 export class DeploymentsService {
-  constructor(private readonly deps: DeploymentsServiceDeps) {}
+  private readonly pages = new ReadCache<{ rows: DeploymentRow[]; total: number }>(30_000, 1_000);
+  private readonly rows = new ReadCache<DeploymentRow | undefined>(30_000, 10_000, (row) => row !== undefined);
+
+  constructor(private readonly deps: DeploymentsServiceDeps) {
+    deps.bus.subscribe('deployments', () => {
+      this.pages.clear();
+      this.rows.clear();
+    });
+  }
 
   async list(principal: Principal, query: PageQuery) {
     const window = pageWindow(query, 1);
-    const [rows, total] = await Promise.all([
-      this.deps.repository.list(principal.tenantId, principal.deploymentIds, window),
-      this.deps.repository.count(principal.tenantId, principal.deploymentIds),
-    ]);
+    const { tenantId, deploymentIds } = principal;
+    const { rows, total } = await this.pages.get(`${tenantId}|${deploymentIds}|${JSON.stringify(window)}`, async () => {
+      const [rows, total] = await Promise.all([
+        this.deps.repository.list(tenantId, deploymentIds, window),
+        this.deps.repository.count(tenantId, deploymentIds),
+      ]);
+      return { rows, total };
+    });
     const page = toPage(rows, window, (r) => [r.id], (r) => this.view(r));
     return {
       ...page,
@@ -46,7 +65,7 @@ export class DeploymentsService {
 
   /** The stored row, with secrets still sealed; for modules that run queries. */
   async require(tenantId: number, id: number): Promise<DeploymentRow> {
-    const row = await this.deps.repository.find(tenantId, id);
+    const row = await this.rows.get(`${tenantId}|${id}`, () => this.deps.repository.find(tenantId, id));
     if (!row) throw new NotFoundError(`Deployment ${id}`, 'deployment_not_found');
     return row;
   }
@@ -59,6 +78,7 @@ export class DeploymentsService {
       apiSecretEnc: this.deps.secrets.seal(randomToken(32)),
       basePath: input.basePath ?? defaultBasePath,
     });
+    this.deps.bus.publish('deployments');
     return this.view(row);
   }
 
@@ -76,6 +96,7 @@ export class DeploymentsService {
       dataSource,
       basePath: input.basePath,
     });
+    this.deps.bus.publish('deployments');
     if (!row) throw new NotFoundError(`Deployment ${id}`, 'deployment_not_found');
     return this.view(row);
   }
@@ -84,6 +105,7 @@ export class DeploymentsService {
     if (!(await this.deps.repository.delete(principal.tenantId, id))) {
       throw new NotFoundError(`Deployment ${id}`, 'deployment_not_found');
     }
+    this.deps.bus.publish('deployments');
     return { success: true };
   }
 

@@ -1,5 +1,6 @@
 import type { Static } from 'typebox';
 import type { Principal } from '../../auth/principal.ts';
+import type { InvalidationBus } from '../../cache/invalidation-bus.ts';
 import type { Db } from '../../db/database.ts';
 import type { AccountRole, UserRow } from '../../db/schema.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors/domain-errors.ts';
@@ -13,6 +14,7 @@ export class UsersService {
     private readonly db: Db,
     private readonly repository: UsersRepository,
     private readonly apiKeys: ApiKeysRepository,
+    private readonly bus: InvalidationBus,
   ) {}
 
   async list(principal: Principal, query: PageQuery) {
@@ -44,7 +46,7 @@ export class UsersService {
   /** Deactivating a user revokes every credential they hold, in the same transaction. */
   async update(principal: Principal, id: number, input: Static<typeof UpdateUserBody>) {
     const role: AccountRole | undefined = input.role ?? (input.isAdmin === true ? 'admin' : undefined);
-    return this.db.transaction().execute(async (trx) => {
+    const updated = await this.db.transaction().execute(async (trx) => {
       const current = await this.repository.find(principal.tenantId, id, trx);
       if (!current) throw new NotFoundError(`User ${id}`, 'user_not_found');
       const demoted = input.isAdmin === false && current.role === 'admin' ? 'developer' : undefined;
@@ -63,11 +65,15 @@ export class UsersService {
       if (row.is_deactivated) await this.apiKeys.revokeAllOfUser(id, trx);
       return userView(row);
     });
+    // Role and activation are read by authentication: drop cached credentials after the commit.
+    this.bus.publish('credentials');
+    return updated;
   }
 
   async delete(principal: Principal, id: number) {
     if (id === principal.userId) throw new ConflictError('You cannot delete your own user', 'cannot_delete_self');
     if (!(await this.repository.delete(principal.tenantId, id))) throw new NotFoundError(`User ${id}`, 'user_not_found');
+    this.bus.publish('credentials');
     return { success: true };
   }
 }
