@@ -37,14 +37,18 @@ export function compileModel(files: readonly ModelFile[]): CompileModelResult {
       continue;
     }
     const parsed = parseYamlFile(file.path, file.content);
-    for (const e of parsed.errors) reporter.error({ file: file.path, line: e.line }, null, null, `YAML: ${e.message}`);
+    for (const e of parsed.errors)
+      reporter.error({ file: file.path, line: e.line }, null, null, `YAML: ${e.message}`);
     if (parsed.value === null) continue;
     const doc = normalizeKeys(parsed.value);
     if (!isRecord(doc)) {
       reporter.error(fileLoc, null, null, 'A model file must be a mapping with cubes and/or views');
       continue;
     }
-    for (const [key, target] of [['cubes', 'cube'], ['views', 'view']] as const) {
+    for (const [key, target] of [
+      ['cubes', 'cube'],
+      ['views', 'view'],
+    ] as const) {
       for (const raw of memberList(doc[key])) {
         const loc = locate(raw, fileLoc);
         const name = str(raw.name);

@@ -21,15 +21,28 @@ export function buildCube(raw: Raw, ctx: MemberContext): Cube {
   const unique = <T extends { name: string; loc: { file: string; line: number | null } }>(items: T[]) => {
     const map = new Map<string, T>();
     for (const item of items) {
-      if (ownNames.has(item.name)) reporter.error(item.loc, name, item.name, `Duplicate member name ${name}.${item.name}`);
+      if (ownNames.has(item.name))
+        reporter.error(item.loc, name, item.name, `Duplicate member name ${name}.${item.name}`);
       ownNames.add(item.name);
       map.set(item.name, item);
     }
     return map;
   };
-  const measures = unique<Measure>(memberList(raw.measures).filter(named(ctx)).map((m) => buildMeasure(m, ctx)));
-  const dimensions = unique<Dimension>(memberList(raw.dimensions).filter(named(ctx)).map((d) => buildDimension(d, ctx)));
-  const segments = unique<Segment>(memberList(raw.segments).filter(named(ctx)).map((s) => buildSegment(s, ctx)));
+  const measures = unique<Measure>(
+    memberList(raw.measures)
+      .filter(named(ctx))
+      .map((m) => buildMeasure(m, ctx)),
+  );
+  const dimensions = unique<Dimension>(
+    memberList(raw.dimensions)
+      .filter(named(ctx))
+      .map((d) => buildDimension(d, ctx)),
+  );
+  const segments = unique<Segment>(
+    memberList(raw.segments)
+      .filter(named(ctx))
+      .map((s) => buildSegment(s, ctx)),
+  );
 
   const sqlTable = str(raw.sql_table);
   const sql = template(raw, 'sql', ctx, null);
@@ -56,7 +69,13 @@ export function buildCube(raw: Raw, ctx: MemberContext): Cube {
     dimensions,
     segments,
     primaryKeys: Object.freeze([...dimensions.values()].filter((d) => d.primaryKey)),
-    accessPolicy: buildPolicies(raw.access_policy, name, ownNames, locate(raw, loc, 'access_policy'), reporter),
+    accessPolicy: buildPolicies(
+      raw.access_policy,
+      name,
+      ownNames,
+      locate(raw, loc, 'access_policy'),
+      reporter,
+    ),
     loc,
   });
 }
@@ -64,7 +83,12 @@ export function buildCube(raw: Raw, ctx: MemberContext): Cube {
 function named(ctx: MemberContext) {
   return (m: Raw): boolean => {
     if (typeof m.name === 'string' && /^[A-Za-z_]\w*$/.test(m.name)) return true;
-    ctx.reporter.error(locate(m, ctx.loc), ctx.cube, null, `Invalid or missing member name: ${String(m.name)}`);
+    ctx.reporter.error(
+      locate(m, ctx.loc),
+      ctx.cube,
+      null,
+      `Invalid or missing member name: ${String(m.name)}`,
+    );
     return false;
   };
 }
@@ -80,7 +104,12 @@ function buildJoins(raw: Raw, ctx: MemberContext): Map<string, Join> {
     }
     const relationship = RELATIONSHIP_ALIASES[snakeCase(String(j.relationship ?? ''))];
     if (!relationship) {
-      ctx.reporter.error(loc, ctx.cube, null, `Join to ${target}: unknown relationship '${String(j.relationship)}'`);
+      ctx.reporter.error(
+        loc,
+        ctx.cube,
+        null,
+        `Join to ${target}: unknown relationship '${String(j.relationship)}'`,
+      );
     }
     if (!ctx.index.cubes.has(target)) {
       ctx.reporter.error(loc, ctx.cube, null, `Join to unknown cube ${target}`);
@@ -89,7 +118,10 @@ function buildJoins(raw: Raw, ctx: MemberContext): Map<string, Join> {
     if (joins.has(target)) ctx.reporter.error(loc, ctx.cube, null, `Duplicate join to ${target}`);
     const sql = template(j, 'sql', ctx, null);
     if (sql === null) ctx.reporter.error(loc, ctx.cube, null, `Join to ${target} needs sql`);
-    joins.set(target, Object.freeze({ name: target, relationship: relationship ?? 'many_to_one', sql: sql ?? [], loc }));
+    joins.set(
+      target,
+      Object.freeze({ name: target, relationship: relationship ?? 'many_to_one', sql: sql ?? [], loc }),
+    );
   }
   return joins;
 }

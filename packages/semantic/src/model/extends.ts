@@ -27,14 +27,24 @@ export function resolveExtends(
       return entry.raw;
     }
     if (visiting.has(name)) {
-      reporter.error(locate(entry.raw, entry.loc, 'extends'), name, null, `Cycle in extends: ${name} extends itself`);
+      reporter.error(
+        locate(entry.raw, entry.loc, 'extends'),
+        name,
+        null,
+        `Cycle in extends: ${name} extends itself`,
+      );
       return null;
     }
     visiting.add(name);
     const parent = raws.has(parentName) ? visit(parentName) : null;
     visiting.delete(name);
     if (!raws.has(parentName)) {
-      reporter.error(locate(entry.raw, entry.loc, 'extends'), name, null, `Cube ${name} extends unknown cube ${parentName}`);
+      reporter.error(
+        locate(entry.raw, entry.loc, 'extends'),
+        name,
+        null,
+        `Cube ${name} extends unknown cube ${parentName}`,
+      );
     }
     const merged = parent ? merge(parent, entry.raw) : entry.raw;
     done.set(name, merged);

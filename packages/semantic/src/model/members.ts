@@ -41,10 +41,20 @@ function base(raw: Raw, ctx: MemberContext) {
   };
 }
 
-export function template(raw: Raw, key: string, ctx: MemberContext, member: string | null): SqlTemplate | null {
+/** A bare column name is prefixed with the cube, like Cube's BaseQuery.autoPrefixWithCubeName. */
+const bareColumn = /^\s*[A-Za-z_]\w*\s*$/;
+
+export function template(
+  raw: Raw,
+  key: string,
+  ctx: MemberContext,
+  member: string | null,
+  autoPrefix = false,
+): SqlTemplate | null {
   const value = raw[key];
   if (value === undefined || value === null) return null;
-  const sql = str(value);
+  let sql = str(value);
+  if (sql !== null && autoPrefix && bareColumn.test(sql)) sql = `{CUBE}.${sql.trim()}`;
   const loc = locate(raw, ctx.loc, key);
   if (sql === null) {
     ctx.reporter.error(loc, ctx.cube, member, `'${key}' must be a string`);
@@ -57,10 +67,16 @@ export function buildMeasure(raw: Raw, ctx: MemberContext): Measure {
   const b = base(raw, ctx);
   const type = snakeCase(String(raw.type ?? '')) as MeasureType;
   if (!(MEASURE_TYPES as readonly string[]).includes(type)) {
-    ctx.reporter.error(b.loc, ctx.cube, b.name, `Measure type '${String(raw.type)}' is not one of ${MEASURE_TYPES.join(', ')}`);
+    ctx.reporter.error(
+      b.loc,
+      ctx.cube,
+      b.name,
+      `Measure type '${String(raw.type)}' is not one of ${MEASURE_TYPES.join(', ')}`,
+    );
   }
-  const sql = template(raw, 'sql', ctx, b.name);
-  if (sql === null && type !== 'count') ctx.reporter.error(b.loc, ctx.cube, b.name, `Measure of type ${type} needs sql`);
+  const sql = template(raw, 'sql', ctx, b.name, true);
+  if (sql === null && type !== 'count')
+    ctx.reporter.error(b.loc, ctx.cube, b.name, `Measure of type ${type} needs sql`);
   const filters: SqlTemplate[] = [];
   for (const f of Array.isArray(raw.filters) ? raw.filters : []) {
     const t = isRecord(f) ? template(f, 'sql', ctx, b.name) : null;
@@ -80,7 +96,12 @@ export function buildMeasure(raw: Raw, ctx: MemberContext): Measure {
   });
 }
 
-function rollingWindow(raw: Raw, type: MeasureType, member: string, ctx: MemberContext): RollingWindow | null {
+function rollingWindow(
+  raw: Raw,
+  type: MeasureType,
+  member: string,
+  ctx: MemberContext,
+): RollingWindow | null {
   // running_total is Cube's deprecated spelling of an unbounded trailing window
   if (type === 'running_total') {
     return { type: 'fixed', trailing: 'unbounded', leading: null, offset: 'end', granularity: null };
@@ -118,10 +139,15 @@ export function buildDimension(raw: Raw, ctx: MemberContext): Dimension {
   const b = base(raw, ctx);
   const type = String(raw.type ?? '') as DimensionType;
   if (!(DIMENSION_TYPES as readonly string[]).includes(type)) {
-    ctx.reporter.error(b.loc, ctx.cube, b.name, `Dimension type '${String(raw.type)}' is not one of ${DIMENSION_TYPES.join(', ')}`);
+    ctx.reporter.error(
+      b.loc,
+      ctx.cube,
+      b.name,
+      `Dimension type '${String(raw.type)}' is not one of ${DIMENSION_TYPES.join(', ')}`,
+    );
   }
   const caseLabel = buildCase(raw, ctx, b.name);
-  const sql = template(raw, 'sql', ctx, b.name);
+  const sql = template(raw, 'sql', ctx, b.name, true);
   if (sql === null && caseLabel === null && type !== 'geo') {
     ctx.reporter.error(b.loc, ctx.cube, b.name, 'Dimension needs sql');
   }
@@ -138,10 +164,16 @@ export function buildDimension(raw: Raw, ctx: MemberContext): Dimension {
   });
 }
 
-function granularities(raw: Raw, type: string, member: string, ctx: MemberContext): Map<string, CustomGranularity> {
+function granularities(
+  raw: Raw,
+  type: string,
+  member: string,
+  ctx: MemberContext,
+): Map<string, CustomGranularity> {
   const out = new Map<string, CustomGranularity>();
   if (raw.granularities === undefined) return out;
-  if (type !== 'time') ctx.reporter.error(b0(raw, ctx), ctx.cube, member, 'Only time dimensions can have granularities');
+  if (type !== 'time')
+    ctx.reporter.error(b0(raw, ctx), ctx.cube, member, 'Only time dimensions can have granularities');
   for (const g of memberList(raw.granularities)) {
     const loc = locate(g, ctx.loc);
     const name = String(g.name);
@@ -175,7 +207,13 @@ function buildCase(raw: Raw, ctx: MemberContext, member: string): CaseLabel | nu
     const sql = isRecord(w) ? template(w, 'sql', ctx, member) : null;
     const label = isRecord(w) ? labelOf(w.label) : null;
     if (sql && label !== null) when.push({ sql, label });
-    else ctx.reporter.error(locate(raw, ctx.loc, 'case'), ctx.cube, member, 'case.when entries need sql and label');
+    else
+      ctx.reporter.error(
+        locate(raw, ctx.loc, 'case'),
+        ctx.cube,
+        member,
+        'case.when entries need sql and label',
+      );
   }
   const elseLabel = isRecord(c.else) ? labelOf(c.else.label) : null;
   return Object.freeze({ when: Object.freeze(when), else: elseLabel });

@@ -23,7 +23,13 @@ export function buildPolicies(
   return value.filter(isRecord).map((raw) => buildPolicy(raw, owner, known, locate(raw, loc), reporter));
 }
 
-function buildPolicy(raw: Raw, owner: string, known: ReadonlySet<string>, loc: SourceLocation, reporter: ErrorReporter) {
+function buildPolicy(
+  raw: Raw,
+  owner: string,
+  known: ReadonlySet<string>,
+  loc: SourceLocation,
+  reporter: ErrorReporter,
+) {
   const report = (m: string) => reporter.error(loc, owner, null, `access_policy: ${m}`);
   const groupsRaw = raw.groups ?? raw.group ?? raw.role ?? '*';
   const groups = (Array.isArray(groupsRaw) ? groupsRaw : [groupsRaw]).map(String);
@@ -41,9 +47,11 @@ function buildPolicy(raw: Raw, owner: string, known: ReadonlySet<string>, loc: S
   let memberLevel: AccessPolicy['memberLevel'] = null;
   if (isRecord(raw.member_level)) {
     const inc = raw.member_level.includes ?? '*';
-    const includes = inc === '*' ? '*' : (Array.isArray(inc) ? inc : [inc]).map((m) => checkMember(String(m)));
+    const includes =
+      inc === '*' ? '*' : (Array.isArray(inc) ? inc : [inc]).map((m) => checkMember(String(m)));
     const exc = raw.member_level.excludes ?? [];
-    const excludes = exc === '*' ? [...known] : (Array.isArray(exc) ? exc : [exc]).map((m) => checkMember(String(m)));
+    const excludes =
+      exc === '*' ? [...known] : (Array.isArray(exc) ? exc : [exc]).map((m) => checkMember(String(m)));
     memberLevel = { includes, excludes };
   }
   let rowLevel: AccessPolicy['rowLevel'] = null;

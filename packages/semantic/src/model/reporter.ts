@@ -1,6 +1,6 @@
 import type { ModelError } from '../errors.ts';
-import type { SourceLocation } from './types.ts';
 import { originOf } from './raw.ts';
+import type { SourceLocation } from './types.ts';
 import { locationOf } from './yaml.ts';
 
 /**

@@ -12,7 +12,13 @@ export interface NameIndex {
 }
 
 const reference = /\$?\{\s*([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)\s*\}/g;
-const UNSUPPORTED = new Set(['FILTER_PARAMS', 'FILTER_GROUP', 'SECURITY_CONTEXT', 'SQL_UTILS', 'COMPILE_CONTEXT']);
+const UNSUPPORTED = new Set([
+  'FILTER_PARAMS',
+  'FILTER_GROUP',
+  'SECURITY_CONTEXT',
+  'SQL_UTILS',
+  'COMPILE_CONTEXT',
+]);
 
 export function parseTemplate(
   sql: string,

@@ -122,7 +122,10 @@ export type PolicyFilter =
 export interface AccessPolicy {
   readonly groups: readonly string[];
   readonly conditions: readonly string[];
-  readonly memberLevel: { readonly includes: '*' | readonly string[]; readonly excludes: readonly string[] } | null;
+  readonly memberLevel: {
+    readonly includes: '*' | readonly string[];
+    readonly excludes: readonly string[];
+  } | null;
   readonly rowLevel: { readonly allowAll: boolean; readonly filters: readonly PolicyFilter[] } | null;
   readonly loc: SourceLocation;
 }

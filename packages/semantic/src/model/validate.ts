@@ -11,7 +11,12 @@ export function validateCubes(cubes: ReadonlyMap<string, Cube>, reporter: ErrorR
     for (const join of cube.joins.values()) {
       for (const ref of cubeRefs(join.sql)) {
         if (ref !== cube.name && ref !== join.name) {
-          reporter.error(join.loc, cube.name, null, `Join to ${join.name} references ${ref}, which is neither side of the join`);
+          reporter.error(
+            join.loc,
+            cube.name,
+            null,
+            `Join to ${join.name} references ${ref}, which is neither side of the join`,
+          );
         }
       }
     }
@@ -19,9 +24,15 @@ export function validateCubes(cubes: ReadonlyMap<string, Cube>, reporter: ErrorR
       for (const ref of memberRefs(dim.sql)) {
         const target = memberAt(cubes, ref.cube, ref.member);
         if (target?.kind === 'measure' && !dim.subQuery) {
-          reporter.error(dim.loc, cube.name, dim.name, `Dimension references measure ${ref.cube}.${ref.member}; mark it sub_query: true`);
+          reporter.error(
+            dim.loc,
+            cube.name,
+            dim.name,
+            `Dimension references measure ${ref.cube}.${ref.member}; mark it sub_query: true`,
+          );
         }
-        if (target?.kind === 'segment') reporter.error(dim.loc, cube.name, dim.name, 'Dimensions cannot reference segments');
+        if (target?.kind === 'segment')
+          reporter.error(dim.loc, cube.name, dim.name, 'Dimensions cannot reference segments');
       }
     }
     for (const measure of cube.measures.values()) checkMeasure(cubes, cube, measure, reporter);
@@ -33,12 +44,26 @@ export function validateCubes(cubes: ReadonlyMap<string, Cube>, reporter: ErrorR
   }
 }
 
-function checkMeasure(cubes: ReadonlyMap<string, Cube>, cube: Cube, measure: Measure, reporter: ErrorReporter) {
-  const calculated = measure.type === 'number' || measure.type === 'string' || measure.type === 'time' || measure.type === 'boolean';
+function checkMeasure(
+  cubes: ReadonlyMap<string, Cube>,
+  cube: Cube,
+  measure: Measure,
+  reporter: ErrorReporter,
+) {
+  const calculated =
+    measure.type === 'number' ||
+    measure.type === 'string' ||
+    measure.type === 'time' ||
+    measure.type === 'boolean';
   for (const ref of memberRefs(measure.sql ?? [])) {
     const target = memberAt(cubes, ref.cube, ref.member);
     if (target?.kind === 'measure' && !calculated) {
-      reporter.error(measure.loc, cube.name, measure.name, `Measure of type ${measure.type} cannot reference measure ${target.path}; use type number`);
+      reporter.error(
+        measure.loc,
+        cube.name,
+        measure.name,
+        `Measure of type ${measure.type} cannot reference measure ${target.path}; use type number`,
+      );
     }
   }
   for (const filter of measure.filters) {
@@ -56,7 +81,11 @@ function checkMeasure(cubes: ReadonlyMap<string, Cube>, cube: Cube, measure: Mea
   }
 }
 
-export function memberAt(cubes: ReadonlyMap<string, Cube>, cubeName: string, name: string): CubeMember | undefined {
+export function memberAt(
+  cubes: ReadonlyMap<string, Cube>,
+  cubeName: string,
+  name: string,
+): CubeMember | undefined {
   const cube = cubes.get(cubeName);
   return cube?.measures.get(name) ?? cube?.dimensions.get(name) ?? cube?.segments.get(name);
 }

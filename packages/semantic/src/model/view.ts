@@ -18,12 +18,20 @@ export function buildView(
   const loc = locate(raw, fallback);
   const members = new Map<string, ViewMember>();
   if (raw.measures !== undefined || raw.dimensions !== undefined || raw.segments !== undefined) {
-    reporter.error(loc, name, null, 'Members defined directly in a view are not supported; include them from cubes');
+    reporter.error(
+      loc,
+      name,
+      null,
+      'Members defined directly in a view are not supported; include them from cubes',
+    );
   }
   for (const entry of Array.isArray(raw.cubes) ? raw.cubes.filter(isRecord) : []) {
     const eloc = locate(entry, loc);
     const report = (member: string | null, m: string) => reporter.error(eloc, name, member, m);
-    const joinPath = (str(entry.join_path) ?? '').replace(/^\$?\{\s*|\s*\}$/g, '').split('.').filter(Boolean);
+    const joinPath = (str(entry.join_path) ?? '')
+      .replace(/^\$?\{\s*|\s*\}$/g, '')
+      .split('.')
+      .filter(Boolean);
     if (joinPath.length === 0) {
       report(null, 'View cube entry needs join_path');
       continue;
@@ -32,7 +40,8 @@ export function buildView(
     const cube = cubes.get(joinPath[joinPath.length - 1])!;
     const prefix = entry.prefix === true ? `${str(entry.alias) ?? cube.name}_` : '';
     const excludes = new Set((Array.isArray(entry.excludes) ? entry.excludes : []).map(String));
-    for (const exc of excludes) if (!memberOf(cube, exc)) report(exc, `View excludes unknown member ${cube.name}.${exc}`);
+    for (const exc of excludes)
+      if (!memberOf(cube, exc)) report(exc, `View excludes unknown member ${cube.name}.${exc}`);
     for (const inc of includesOf(entry.includes, cube)) {
       const target = memberOf(cube, inc.name);
       if (!target) {
@@ -71,7 +80,13 @@ export function buildView(
     meta: isRecord(raw.meta) ? raw.meta : null,
     public: isPublic !== false,
     members,
-    accessPolicy: buildPolicies(raw.access_policy, name, new Set(members.keys()), locate(raw, loc, 'access_policy'), reporter),
+    accessPolicy: buildPolicies(
+      raw.access_policy,
+      name,
+      new Set(members.keys()),
+      locate(raw, loc, 'access_policy'),
+      reporter,
+    ),
     loc,
   });
 }
@@ -101,17 +116,19 @@ interface Include {
 
 function includesOf(value: unknown, cube: Cube): Include[] {
   if (value === '*') {
-    return [...cube.measures.keys(), ...cube.dimensions.keys(), ...cube.segments.keys()].map((name) => ({ name }));
+    return [...cube.measures.keys(), ...cube.dimensions.keys(), ...cube.segments.keys()].map((name) => ({
+      name,
+    }));
   }
-  return memberList(Array.isArray(value) ? value.map((v) => (typeof v === 'string' ? { name: v } : v)) : []).map(
-    (r) => ({
-      name: String(r.name),
-      alias: str(r.alias) ?? undefined,
-      title: str(r.title) ?? undefined,
-      description: str(r.description) ?? undefined,
-      meta: isRecord(r.meta) ? r.meta : undefined,
-    }),
-  );
+  return memberList(
+    Array.isArray(value) ? value.map((v) => (typeof v === 'string' ? { name: v } : v)) : [],
+  ).map((r) => ({
+    name: String(r.name),
+    alias: str(r.alias) ?? undefined,
+    title: str(r.title) ?? undefined,
+    description: str(r.description) ?? undefined,
+    meta: isRecord(r.meta) ? r.meta : undefined,
+  }));
 }
 
 function memberOf(cube: Cube, name: string): CubeMember | undefined {

@@ -23,7 +23,11 @@ const fromNow = new RegExp(`^(\\d+)\\s+${UNIT}\\s+from\\s+now$`);
  */
 export function parseDateRange(value: unknown, tz: string, now: number): LocalRange {
   if (typeof value === 'string') return parseRelative(value, tz, now);
-  if (Array.isArray(value) && (value.length === 1 || value.length === 2) && value.every((v) => typeof v === 'string')) {
+  if (
+    Array.isArray(value) &&
+    (value.length === 1 || value.length === 2) &&
+    value.every((v) => typeof v === 'string')
+  ) {
     const from = bound(value[0], tz, now, 'from');
     const to = bound(value[value.length - 1], tz, now, 'to');
     if (from > to) throw new UserError(`Invalid date range: ${JSON.stringify(value)} starts after it ends`);
@@ -46,19 +50,25 @@ export function bound(text: string, tz: string, now: number, side: 'from' | 'to'
 
 function parseRelative(text: string, tz: string, now: number): LocalRange {
   const range = tryRelative(text.trim().toLowerCase(), tz, now);
-  if (!range) throw new UserError(`Invalid date range: '${text}' is not a date or a relative range Cube understands`);
+  if (!range)
+    throw new UserError(`Invalid date range: '${text}' is not a date or a relative range Cube understands`);
   return range;
 }
 
 function tryRelative(text: string, tz: string, now: number): LocalRange | null {
   const local = toLocal(now, tz);
-  const day = (offset: number) => ({ from: startOf(add(local, offset, 'day'), 'day'), to: endOf(add(local, offset, 'day'), 'day') });
+  const day = (offset: number) => ({
+    from: startOf(add(local, offset, 'day'), 'day'),
+    to: endOf(add(local, offset, 'day'), 'day'),
+  });
   if (text === 'today') return day(0);
   if (text === 'yesterday') return day(-1);
   if (text === 'tomorrow') return day(1);
   const absolute = parseLocal(text, tz);
   if (absolute) {
-    return absolute.hasTime ? { from: absolute.local, to: absolute.local } : { from: absolute.local, to: endOf(absolute.local, 'day') };
+    return absolute.hasTime
+      ? { from: absolute.local, to: absolute.local }
+      : { from: absolute.local, to: endOf(absolute.local, 'day') };
   }
   let m = thisLastNext.exec(text);
   if (m) {

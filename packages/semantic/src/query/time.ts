@@ -125,14 +125,18 @@ const absolute =
  * Parses an absolute date or date-time written in the query's zone (or with an explicit
  * offset). Returns the local value and whether a time part was given.
  */
-export function parseLocal(text: string, tz: string): { local: number; hasTime: boolean; hasMs: boolean } | null {
+export function parseLocal(
+  text: string,
+  tz: string,
+): { local: number; hasTime: boolean; hasMs: boolean } | null {
   const m = absolute.exec(text.trim());
   if (!m) return null;
   const [, y, mo, d, h = '0', mi = '0', s = '0', frac, zone] = m;
   const ms = frac ? Number(frac.slice(0, 3).padEnd(3, '0')) : 0;
   let local = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s), ms);
   const check = new Date(local);
-  if (check.getUTCMonth() !== Number(mo) - 1 || check.getUTCDate() !== Number(d) || Number(h) > 23) return null;
+  if (check.getUTCMonth() !== Number(mo) - 1 || check.getUTCDate() !== Number(d) || Number(h) > 23)
+    return null;
   if (zone) {
     const sign = zone === 'Z' ? 0 : zone[0] === '-' ? -1 : 1;
     const digits = zone.replace(/[^\d]/g, '');

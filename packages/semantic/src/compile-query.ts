@@ -1,0 +1,120 @@
+import type { Dialect, DialectName } from './dialect/dialect.ts';
+import { duckdb } from './dialect/duckdb.ts';
+import { postgres } from './dialect/postgres.ts';
+import { type CompiledSql, printSelect } from './dialect/print.ts';
+import { UserError } from './errors.ts';
+import type { Model } from './model/types.ts';
+import { planQuery } from './planner/plan.ts';
+import { normalizeFilter } from './query/filters.ts';
+import { normalizeQuery } from './query/normalize.ts';
+import { formatLocal } from './query/time.ts';
+import type { CubeQuery, FilterNode, ResolvedQuery } from './query/types.ts';
+import { type Annotation, buildAnnotation, memberType } from './result/annotation.ts';
+import { type OutputColumn, outputColumns } from './result/format.ts';
+import { resolveAccess } from './security/access.ts';
+import type { SecurityContext } from './security/context.ts';
+
+export const DIALECTS: Readonly<Record<DialectName, Dialect>> = { duckdb, postgres };
+
+export interface CompileQueryOptions {
+  readonly dialect: DialectName | Dialect;
+  /** Required: no query compiles without its access policies applied. Pass `{}` for none. */
+  readonly securityContext: SecurityContext;
+  /** Current time for relative date ranges; defaults to the clock. */
+  readonly now?: Date | number;
+}
+
+export interface CompiledQuery extends CompiledSql {
+  /** Count of all rows without limit/offset, when the query asked for `total`. */
+  readonly totalSql: CompiledSql | null;
+  /** Columns in select order: alias and the response keys it fills. */
+  readonly columns: readonly OutputColumn[];
+  /** SQL alias -> member key (`orders__created_at_month` -> `orders.created_at.month`). */
+  readonly aliases: Readonly<Record<string, string>>;
+  readonly annotation: Annotation;
+  /** The query with Cube's defaults applied (order, limit, timezone), as Cube echoes it. */
+  readonly normalizedQuery: CubeQuery;
+  readonly resolved: ResolvedQuery;
+}
+
+export function compileQuery(model: Model, query: CubeQuery, options: CompileQueryOptions): CompiledQuery {
+  if (typeof options?.securityContext !== 'object' || options.securityContext === null) {
+    throw new TypeError('compileQuery needs a securityContext (use {} for an anonymous context)');
+  }
+  const dialect = typeof options.dialect === 'string' ? DIALECTS[options.dialect] : options.dialect;
+  if (!dialect) throw new TypeError(`Unknown dialect: ${String(options.dialect)}`);
+  const now =
+    options.now === undefined
+      ? Date.now()
+      : typeof options.now === 'number'
+        ? options.now
+        : options.now.getTime();
+  const access = resolveAccess(model, options.securityContext);
+  const resolved = normalizeQuery(model, query, { access, now });
+  const plan = planQuery(model, resolved, (cube): FilterNode | null => {
+    const f = access.rowFilters.get(cube);
+    if (f === undefined) return null;
+    if (f === false) return { kind: 'deny' };
+    return normalizeFilter(f, { model, access, timezone: resolved.timezone, now, trusted: true });
+  });
+  const printed = printSelect(plan.select, dialect);
+  const columns = outputColumns(plan.columns, (c) => memberType(c.member));
+  return {
+    ...printed,
+    totalSql: plan.total ? printSelect(plan.total, dialect) : null,
+    columns,
+    aliases: Object.fromEntries(plan.columns.map((c) => [c.alias, c.key])),
+    annotation: buildAnnotation(model, resolved, plan.columns),
+    normalizedQuery: normalized(query, resolved),
+    resolved,
+  };
+}
+
+function normalized(query: CubeQuery, r: ResolvedQuery): CubeQuery {
+  const { renewQuery: _renew, ...rest } = query;
+  return {
+    ...rest,
+    measures: r.measures.map((m) => m.path),
+    dimensions: r.dimensions.map((d) => d.path),
+    segments: r.segments.map((s) => s.path),
+    timeDimensions: r.timeDimensions.map((t) => ({
+      dimension: t.member.path,
+      ...(t.granularity ? { granularity: t.granularity } : {}),
+      ...(t.dateRange ? { dateRange: [formatLocal(t.dateRange.from), formatLocal(t.dateRange.to)] } : {}),
+    })),
+    filters: query.filters ?? [],
+    order: r.order.map((o) => [o.id, o.desc ? 'desc' : 'asc'] as const),
+    limit: r.limit,
+    timezone: r.timezone,
+    ...(r.offset ? { offset: r.offset } : {}),
+  };
+}
+
+/**
+ * `compareDateRange` (Cube's "compare date range" queries) becomes one query per range; the
+ * data API answers them as `queryType: "compareDateRangeQuery"` results.
+ */
+export function expandCompareDateRange(query: CubeQuery): CubeQuery[] {
+  const tds = query.timeDimensions ?? [];
+  const index = tds.findIndex((t) => t.compareDateRange !== undefined);
+  if (index < 0) return [query];
+  const ranges = tds[index].compareDateRange;
+  if (!Array.isArray(ranges) || ranges.length === 0)
+    throw new UserError('compareDateRange must be a non-empty array of date ranges');
+  return ranges.map((dateRange) => ({
+    ...query,
+    timeDimensions: tds.map((t, i) => {
+      if (i !== index) return t;
+      const { compareDateRange: _c, ...rest } = t;
+      return { ...rest, dateRange };
+    }),
+  }));
+}
+
+export function compileQueries(
+  model: Model,
+  query: CubeQuery,
+  options: CompileQueryOptions,
+): CompiledQuery[] {
+  return expandCompareDateRange(query).map((q) => compileQuery(model, q, options));
+}

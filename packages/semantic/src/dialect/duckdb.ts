@@ -1,0 +1,21 @@
+import { intervalSql } from '../model/interval.ts';
+import { type Dialect, quoteWith } from './dialect.ts';
+
+/**
+ * DuckDB (with the ICU extension, built into @duckdb/node-api). Time columns are TIMESTAMP in
+ * UTC; `(ts AT TIME ZONE 'UTC') AT TIME ZONE tz` gives the wall clock in tz without depending
+ * on the session's TimeZone setting.
+ */
+export const duckdb: Dialect = {
+  name: 'duckdb',
+  quoteIdentifier: quoteWith('"'),
+  placeholder: (i) => `$${i}`,
+  timestamp: (p) => `CAST(${p} AS TIMESTAMP)`,
+  toLocal: (expr, tz) => `((${expr}) AT TIME ZONE 'UTC') AT TIME ZONE ${tz}`,
+  dateTrunc: (unit, expr) => `date_trunc('${unit}', ${expr})`,
+  timeBucket: (interval, expr, origin) =>
+    `time_bucket(INTERVAL '${intervalSql(interval)}', ${expr}, ${origin})`,
+  interval: (i) => `INTERVAL '${intervalSql(i)}'`,
+  approxCountDistinct: (arg) => `approx_count_distinct(${arg})`,
+  timestampValue: (v) => v,
+};

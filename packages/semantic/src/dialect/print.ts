@@ -1,0 +1,131 @@
+import type { Expr, JoinNode, Select, Source } from '../planner/nodes.ts';
+import type { Dialect } from './dialect.ts';
+
+export interface CompiledSql {
+  readonly sql: string;
+  readonly params: readonly unknown[];
+}
+
+/**
+ * Prints a frozen SQL tree. Every value becomes a positional parameter (equal values share one,
+ * which keeps GROUP BY expressions identical for PostgreSQL); only validated integers and
+ * model-trusted SQL are printed inline.
+ */
+export function printSelect(select: Select, dialect: Dialect): CompiledSql {
+  const params: unknown[] = [];
+  const seen = new Map<string, number>();
+  const bind = (value: unknown): string => {
+    const key = `${typeof value}:${String(value)}`;
+    let index = seen.get(key);
+    if (index === undefined) {
+      params.push(value);
+      index = params.length;
+      seen.set(key, index);
+    }
+    return dialect.placeholder(index);
+  };
+  const q = dialect.quoteIdentifier;
+
+  const expr = (e: Expr): string => {
+    switch (e.kind) {
+      case 'raw':
+        return e.parts.map((p) => (typeof p === 'string' ? p : expr(p))).join('');
+      case 'ident':
+        return e.path.map(q).join('.');
+      case 'param':
+        return bind(e.value);
+      case 'timestamp': {
+        const kind = e.local ? 'local' : 'instant';
+        return dialect.timestamp(bind(dialect.timestampValue(e.value, kind)), kind);
+      }
+      case 'integer':
+        return String(e.value);
+      case 'toLocal':
+        return dialect.toLocal(expr(e.expr), bind(e.timezone));
+      case 'dateTrunc':
+        return dialect.dateTrunc(e.unit, expr(e.expr));
+      case 'timeBucket':
+        return dialect.timeBucket(e.interval, expr(e.expr), dialect.timestamp(bind(e.origin), 'local'));
+      case 'interval':
+        return dialect.interval(e.interval);
+      case 'agg': {
+        const arg = e.arg === null ? '*' : expr(e.arg);
+        if (e.fn === 'approxCountDistinct') return dialect.approxCountDistinct(arg);
+        return `${e.fn}(${e.distinct ? 'DISTINCT ' : ''}${arg})`;
+      }
+      case 'func':
+        return `COALESCE(${e.args.map(expr).join(', ')})`;
+      case 'binary':
+        return `${operand(e.left)} ${e.op} ${operand(e.right)}`;
+      case 'logical':
+        return e.items
+          .map((i) => (i.kind === 'logical' || i.kind === 'raw' ? `(${expr(i)})` : expr(i)))
+          .join(e.op === 'and' ? ' AND ' : ' OR ');
+      case 'not':
+        return `NOT (${expr(e.expr)})`;
+      case 'isNull':
+        return `${operand(e.expr)} IS ${e.negated ? 'NOT ' : ''}NULL`;
+      case 'in':
+        return `${operand(e.expr)} ${e.negated ? 'NOT IN' : 'IN'} (${e.values.map(expr).join(', ')})`;
+      case 'like': {
+        const v = expr(e.value);
+        const pattern =
+          e.mode === 'contains'
+            ? `'%' || ${v} || '%'`
+            : e.mode === 'startsWith'
+              ? `${v} || '%'`
+              : `'%' || ${v}`;
+        return `${operand(e.expr)} ${e.negated ? 'NOT ILIKE' : 'ILIKE'} (${pattern})`;
+      }
+      case 'case': {
+        const whens = e.whens.map((w) => `WHEN ${expr(w.when)} THEN ${expr(w.result)}`).join(' ');
+        return `CASE ${whens}${e.else ? ` ELSE ${expr(e.else)}` : ''} END`;
+      }
+      case 'bool':
+        return e.value ? 'TRUE' : 'FALSE';
+    }
+  };
+  // model SQL may be any expression: keep it grouped when an operator follows
+  const operand = (e: Expr): string => {
+    const s = expr(e);
+    return (e.kind === 'raw' || e.kind === 'binary' || e.kind === 'logical') && /\s/.test(s) ? `(${s})` : s;
+  };
+
+  const source = (s: Source, indent: string): string => {
+    switch (s.kind) {
+      case 'table':
+        return `${s.sql} AS ${q(s.alias)}`;
+      case 'sql':
+        return `(${expr(s.sql)}) AS ${q(s.alias)}`;
+      case 'subquery':
+        return `(\n${selectSql(s.select, `${indent}  `)}\n${indent}) AS ${q(s.alias)}`;
+      case 'values': {
+        const rows = s.rows.map((r) => `(${r.map(expr).join(', ')})`).join(`,\n${indent}  `);
+        return `(VALUES\n${indent}  ${rows}\n${indent}) AS ${q(s.alias)} (${s.columns.map(q).join(', ')})`;
+      }
+    }
+  };
+  const join = (j: JoinNode, indent: string): string => {
+    const kind = j.type === 'left' ? 'LEFT JOIN' : j.type === 'inner' ? 'INNER JOIN' : 'FULL JOIN';
+    return `${indent}${kind} ${source(j.source, indent)} ON ${expr(j.on)}`;
+  };
+  const selectSql = (s: Select, indent: string): string => {
+    const lines = [`${indent}SELECT${s.distinct ? ' DISTINCT' : ''}`];
+    lines.push(s.items.map((i) => `${indent}  ${expr(i.expr)} AS ${q(i.alias)}`).join(',\n'));
+    lines.push(`${indent}FROM ${source(s.from, indent)}`);
+    for (const j of s.joins) lines.push(join(j, indent));
+    if (s.where) lines.push(`${indent}WHERE ${expr(s.where)}`);
+    if (s.groupBy.length > 0) lines.push(`${indent}GROUP BY ${s.groupBy.map(expr).join(', ')}`);
+    if (s.having) lines.push(`${indent}HAVING ${expr(s.having)}`);
+    if (s.orderBy.length > 0) {
+      lines.push(
+        `${indent}ORDER BY ${s.orderBy.map((o) => `${expr(o.expr)} ${o.desc ? 'DESC' : 'ASC'}`).join(', ')}`,
+      );
+    }
+    if (s.limit !== null) lines.push(`${indent}LIMIT ${s.limit}`);
+    if (s.offset !== null) lines.push(`${indent}OFFSET ${s.offset}`);
+    return lines.join('\n');
+  };
+  const sql = selectSql(select, '');
+  return { sql, params };
+}

@@ -1,0 +1,34 @@
+/**
+ * @tessera/semantic: Cube-compatible data model -> validated model -> query plan -> SQL.
+ * A pure library: no HTTP, no database connections.
+ */
+export {
+  type CompiledQuery,
+  type CompileQueryOptions,
+  compileQueries,
+  compileQuery,
+  DIALECTS,
+  expandCompareDateRange,
+} from './compile-query.ts';
+export { DIALECT_NAMES, type Dialect, type DialectName } from './dialect/dialect.ts';
+export { duckdb } from './dialect/duckdb.ts';
+export { postgres } from './dialect/postgres.ts';
+export { type CompiledSql, printSelect } from './dialect/print.ts';
+export { formatModelError, type ModelError, ModelValidationError, UserError } from './errors.ts';
+export { getMeta, type MetaCube, type MetaMember, type MetaOptions } from './meta/meta.ts';
+export {
+  type CompileModelResult,
+  compileModel,
+  compileModelOrThrow,
+  type ModelFile,
+} from './model/compile.ts';
+export type * from './model/types.ts';
+export type { PlannedColumn } from './planner/columns.ts';
+export * as sqlTree from './planner/nodes.ts';
+export { type CubeSecurity, type Plan, planQuery } from './planner/plan.ts';
+export { DEFAULT_LIMIT, MAX_LIMIT, normalizeQuery } from './query/normalize.ts';
+export type * from './query/types.ts';
+export type { Annotation, MemberAnnotation } from './result/annotation.ts';
+export { formatRow, formatTime, formatValue, type OutputColumn } from './result/format.ts';
+export { type AccessResolution, resolveAccess } from './security/access.ts';
+export type { SecurityContext } from './security/context.ts';

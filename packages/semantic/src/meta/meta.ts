@@ -1,0 +1,153 @@
+import { BUILT_IN_GRANULARITIES } from '../model/interval.ts';
+import type { Cube, CubeMember, Model, View } from '../model/types.ts';
+import { findMember } from '../query/members.ts';
+import type { QueryMember } from '../query/types.ts';
+import { memberTitles, memberType } from '../result/annotation.ts';
+import { titleize } from '../result/titles.ts';
+import { resolveAccess } from '../security/access.ts';
+import type { SecurityContext } from '../security/context.ts';
+import { connectedComponents } from './components.ts';
+
+export interface MetaOptions {
+  /** Cube's `/v1/meta?extended`: adds member SQL and cube joins. */
+  readonly extended?: boolean;
+}
+
+export type MetaMember = Record<string, unknown> & { readonly name: string };
+
+export interface MetaCube {
+  readonly name: string;
+  readonly title: string;
+  readonly type: 'cube' | 'view';
+  readonly public: boolean;
+  readonly isVisible: boolean;
+  readonly connectedComponent?: number;
+  readonly description?: string;
+  readonly meta?: Readonly<Record<string, unknown>>;
+  readonly measures: MetaMember[];
+  readonly dimensions: MetaMember[];
+  readonly segments: MetaMember[];
+  readonly joins?: { name: string; relationship: string; sql?: string }[];
+}
+
+/**
+ * Cube's `/v1/meta` for a security context: cubes and views with the members this context may
+ * see. Non-public members and members hidden by access policies are left out, as Cube's
+ * filterVisibleItemsInMeta does; a cube or view left with no member is left out too.
+ */
+export function getMeta(
+  model: Model,
+  ctx: SecurityContext,
+  options: MetaOptions = {},
+): { cubes: MetaCube[] } {
+  const access = resolveAccess(model, ctx);
+  const components = connectedComponents(model);
+  const owners: (Cube | View)[] = [...model.cubes.values(), ...model.views.values()];
+  const cubes: MetaCube[] = [];
+  for (const owner of owners) {
+    if (!owner.public) continue;
+    const members = (kind: CubeMember['kind']) =>
+      memberNames(owner, kind)
+        .map((name) => findMember(model, `${owner.name}.${name}`)!)
+        .filter((m) => visible(m) && !access.hiddenMembers.has(m.path))
+        .map((m) => describe(model, m, options.extended === true));
+    const measures = members('measure');
+    const dimensions = members('dimension');
+    const segments = members('segment');
+    if (measures.length + dimensions.length + segments.length === 0) continue;
+    cubes.push({
+      name: owner.name,
+      title: owner.title ?? titleize(owner.name),
+      type: owner.kind,
+      public: true,
+      isVisible: true,
+      ...(owner.kind === 'cube' ? { connectedComponent: components.get(owner.name) } : {}),
+      ...(owner.description ? { description: owner.description } : {}),
+      ...(owner.meta ? { meta: owner.meta } : {}),
+      measures,
+      dimensions,
+      segments,
+      ...(options.extended && owner.kind === 'cube'
+        ? {
+            joins: [...owner.joins.values()].map((j) => ({
+              name: j.name,
+              relationship: j.relationship,
+              sql: templateText(j.sql),
+            })),
+          }
+        : {}),
+    });
+  }
+  return { cubes };
+}
+
+function memberNames(owner: Cube | View, kind: CubeMember['kind']): string[] {
+  if (owner.kind === 'view')
+    return [...owner.members.values()].filter((m) => m.kind === kind).map((m) => m.name);
+  const map = kind === 'measure' ? owner.measures : kind === 'dimension' ? owner.dimensions : owner.segments;
+  return [...map.keys()];
+}
+
+function visible(m: QueryMember): boolean {
+  return m.viewMember ? m.viewMember.public : m.member.public;
+}
+
+function templateText(t: readonly (string | { ref: string; cube: string; member?: string })[]): string {
+  return t
+    .map((p) => (typeof p === 'string' ? p : p.ref === 'cube' ? `{${p.cube}}` : `{${p.cube}.${p.member}}`))
+    .join('');
+}
+
+function describe(model: Model, m: QueryMember, extended: boolean): MetaMember {
+  const member = m.member;
+  const common = {
+    name: m.path,
+    ...memberTitles(model, m),
+    ...(member.description ? { description: member.description } : {}),
+    ...(member.meta ? { meta: member.meta } : {}),
+    public: true,
+    isVisible: true,
+    ...(m.viewMember ? { aliasMember: member.path } : {}),
+  };
+  if (member.kind === 'measure') {
+    return {
+      ...common,
+      type: memberType(m),
+      aggType: member.type,
+      cumulative: member.rollingWindow !== null,
+      cumulativeTotal: member.rollingWindow !== null,
+      drillMembers: member.drillMembers.map((d) => (d.includes('.') ? d : `${member.cube}.${d}`)),
+      drillMembersGrouped: {
+        measures: [],
+        dimensions: member.drillMembers.map((d) => (d.includes('.') ? d : `${member.cube}.${d}`)),
+      },
+      ...(member.format !== null ? { format: member.format } : {}),
+      ...(extended && member.sql ? { sql: templateText(member.sql) } : {}),
+    };
+  }
+  if (member.kind === 'dimension') {
+    return {
+      ...common,
+      type: member.type,
+      primaryKey: member.primaryKey,
+      suggestFilterValues: true,
+      ...(member.format !== null ? { format: member.format } : {}),
+      ...(member.type === 'time'
+        ? {
+            granularities: [
+              ...BUILT_IN_GRANULARITIES.map((g) => ({ name: g, title: titleize(g), interval: `1 ${g}` })),
+              ...[...member.granularities.values()].map((g) => ({
+                name: g.name,
+                title: g.title ?? titleize(g.name),
+                interval: g.interval.text,
+                ...(g.offset ? { offset: g.offset.text } : {}),
+                ...(g.origin ? { origin: g.origin } : {}),
+              })),
+            ],
+          }
+        : {}),
+      ...(extended ? { sql: templateText(member.sql) } : {}),
+    };
+  }
+  return { ...common, ...(extended ? { sql: templateText(member.sql) } : {}) };
+}

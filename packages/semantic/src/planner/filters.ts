@@ -1,0 +1,92 @@
+import type { Model } from '../model/types.ts';
+import type { FilterNode, FilterValue, QueryMember } from '../query/types.ts';
+import { renderTemplate } from './member-sql.ts';
+import { and, type Expr, or } from './nodes.ts';
+
+/**
+ * Filter tree -> boolean expression, with Cube's operator semantics (BaseFilter): negative
+ * operators also keep NULL rows (`x <> $1 OR x IS NULL`), several values of `contains` are OR-ed,
+ * date operators compare the raw UTC column with UTC instants.
+ */
+export function filterExpr(model: Model, node: FilterNode, memberValue: (m: QueryMember) => Expr): Expr {
+  if (node.kind === 'deny') return { kind: 'bool', value: false };
+  if (node.kind === 'and' || node.kind === 'or') {
+    const items = node.items.map((n) => filterExpr(model, n, memberValue));
+    return node.kind === 'and' ? (and(items) ?? { kind: 'bool', value: true }) : or(items);
+  }
+  const { operator, values } = node;
+  if (operator === 'measureFilter') {
+    const m = node.member.member;
+    const filters = m.kind === 'measure' ? m.filters.map((f) => renderTemplate(model, f)) : [];
+    return and(filters) ?? { kind: 'bool', value: true };
+  }
+  const x = memberValue(node.member);
+  const v = values.map(value);
+  const isNull = (negated: boolean): Expr => ({ kind: 'isNull', expr: x, negated });
+  const cmp = (op: '<' | '<=' | '>' | '>=', i = 0): Expr => ({ kind: 'binary', op, left: x, right: v[i] });
+  switch (operator) {
+    case 'equals':
+    case 'in': {
+      const nonNull = v.filter((_, i) => values[i] !== null);
+      const parts: Expr[] = [];
+      if (nonNull.length === 1) parts.push({ kind: 'binary', op: '=', left: x, right: nonNull[0] });
+      if (nonNull.length > 1) parts.push({ kind: 'in', expr: x, values: nonNull, negated: false });
+      if (nonNull.length < v.length) parts.push(isNull(false));
+      return or(parts);
+    }
+    case 'notEquals':
+    case 'notIn': {
+      const nonNull = v.filter((_, i) => values[i] !== null);
+      const hasNull = nonNull.length < v.length;
+      const test: Expr | null =
+        nonNull.length === 0
+          ? null
+          : nonNull.length === 1
+            ? { kind: 'binary', op: '<>', left: x, right: nonNull[0] }
+            : { kind: 'in', expr: x, values: nonNull, negated: true };
+      if (test === null) return isNull(true);
+      return hasNull ? and([test, isNull(true)])! : or([test, isNull(false)]);
+    }
+    case 'contains':
+    case 'startsWith':
+    case 'endsWith':
+      return or(v.map((value) => ({ kind: 'like', expr: x, mode: operator, value, negated: false })));
+    case 'notContains':
+    case 'notStartsWith':
+    case 'notEndsWith': {
+      const mode =
+        operator === 'notContains' ? 'contains' : operator === 'notStartsWith' ? 'startsWith' : 'endsWith';
+      const all = and(v.map((value) => ({ kind: 'like', expr: x, mode, value, negated: true }) as Expr))!;
+      return or([all, isNull(false)]);
+    }
+    case 'gt':
+      return cmp('>');
+    case 'gte':
+      return cmp('>=');
+    case 'lt':
+      return cmp('<');
+    case 'lte':
+      return cmp('<=');
+    case 'set':
+      return isNull(true);
+    case 'notSet':
+      return isNull(false);
+    case 'inDateRange':
+      return and([cmp('>='), cmp('<=', 1)])!;
+    case 'notInDateRange':
+      return or([cmp('<'), cmp('>', 1)]);
+    case 'beforeDate':
+      return cmp('<');
+    case 'beforeOrOnDate':
+      return cmp('<=');
+    case 'afterDate':
+      return cmp('>');
+    case 'afterOrOnDate':
+      return cmp('>=');
+  }
+}
+
+export function value(v: FilterValue): Expr {
+  if (v !== null && typeof v === 'object') return { kind: 'timestamp', value: v.instant, local: false };
+  return { kind: 'param', value: v };
+}

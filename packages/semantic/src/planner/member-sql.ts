@@ -1,0 +1,146 @@
+import { UserError } from '../errors.ts';
+import type { Dimension, Measure, Model, SqlTemplate } from '../model/types.ts';
+import { formatLocal } from '../query/time.ts';
+import { and, type Expr, freeze, ident, param, raw } from './nodes.ts';
+
+/**
+ * Member SQL -> expressions. `{CUBE}` becomes the cube's alias (its name, as Cube does),
+ * `{dimension}` inlines that dimension's SQL, `{measure}` (in calculated measures) asks `leaf`
+ * for the measure's value, which is an aggregate or a column of a pre-aggregated subquery.
+ */
+export function renderTemplate(model: Model, t: SqlTemplate, leaf?: (m: Measure) => Expr): Expr {
+  const parts: (string | Expr)[] = [];
+  for (const p of t) {
+    if (typeof p === 'string') parts.push(p);
+    else if (p.ref === 'cube') parts.push(ident(p.cube));
+    else {
+      const cube = model.cubes.get(p.cube)!;
+      const dim = cube.dimensions.get(p.member);
+      if (dim) parts.push(dimensionExpr(model, dim));
+      else {
+        const measure = cube.measures.get(p.member);
+        if (measure && leaf) parts.push(measureValue(model, measure, leaf));
+        else if (measure) throw new UserError(`Measure ${measure.path} cannot be used here`);
+        else parts.push(renderTemplate(model, cube.segments.get(p.member)!.sql));
+      }
+    }
+  }
+  return { kind: 'raw', parts };
+}
+
+const dimensionCache = new WeakMap<Dimension, Expr>();
+
+export function dimensionExpr(model: Model, dim: Dimension): Expr {
+  const hit = dimensionCache.get(dim);
+  if (hit) return hit;
+  if (dim.subQuery)
+    throw new UserError(`Dimension ${dim.path} is a sub_query dimension, which is not supported yet`);
+  if (dim.type === 'geo')
+    throw new UserError(`Dimension ${dim.path} is a geo dimension, which is not supported yet`);
+  let expr: Expr;
+  if (dim.case) {
+    expr = {
+      kind: 'case',
+      whens: dim.case.when.map((w) => ({ when: renderTemplate(model, w.sql), result: param(w.label) })),
+      else: dim.case.else === null ? null : param(dim.case.else),
+    };
+  } else expr = renderTemplate(model, dim.sql);
+  freeze(expr);
+  dimensionCache.set(dim, expr);
+  return expr;
+}
+
+/** A time dimension in the query zone, truncated to a built-in or custom granularity. */
+export function timeExpr(model: Model, dim: Dimension, granularity: string | null, timezone: string): Expr {
+  const local: Expr = { kind: 'toLocal', expr: dimensionExpr(model, dim), timezone };
+  if (granularity === null) return local;
+  const custom = dim.granularities.get(granularity);
+  if (!custom) return { kind: 'dateTrunc', unit: granularity, expr: local };
+  // Without origin, buckets count from 1970-01-01 shifted by `offset`.
+  const o = custom.offset;
+  const origin =
+    custom.origin !== null
+      ? custom.origin
+      : formatLocal(Date.UTC(1970, o?.months ?? 0, 1 + (o?.days ?? 0)) + (o?.seconds ?? 0) * 1000);
+  return { kind: 'timeBucket', interval: custom.interval, origin, expr: local };
+}
+
+export function isCalculated(m: Measure): boolean {
+  return m.type === 'number' || m.type === 'string' || m.type === 'time' || m.type === 'boolean';
+}
+
+/** Calculated measures referencing other measures are computed from those ("leaves"). */
+export function referencesMeasures(model: Model, m: Measure): boolean {
+  if (!isCalculated(m) || m.sql === null) return false;
+  return m.sql.some(
+    (p) => typeof p !== 'string' && p.ref === 'member' && model.cubes.get(p.cube)!.measures.has(p.member),
+  );
+}
+
+export function leavesOf(model: Model, m: Measure, out: Measure[] = []): Measure[] {
+  if (!referencesMeasures(model, m)) {
+    if (!out.includes(m)) out.push(m);
+    return out;
+  }
+  for (const p of m.sql!) {
+    if (typeof p === 'string' || p.ref !== 'member') continue;
+    const target = model.cubes.get(p.cube)!.measures.get(p.member);
+    if (target) leavesOf(model, target, out);
+  }
+  return out;
+}
+
+/** Value of a measure given its leaves' values. */
+export function measureValue(model: Model, m: Measure, leaf: (m: Measure) => Expr): Expr {
+  if (!referencesMeasures(model, m)) return leaf(m);
+  return renderTemplate(model, m.sql!, leaf);
+}
+
+/** The row-level argument of a measure, with its `filters` folded in as CASE WHEN. */
+export function measureArg(model: Model, m: Measure, countValue: Expr): Expr {
+  const base = m.sql === null ? countValue : renderTemplate(model, m.sql);
+  if (m.filters.length === 0) return base;
+  const when = and(m.filters.map((f) => renderTemplate(model, f)))!;
+  return { kind: 'case', whens: [{ when, result: base }], else: null };
+}
+
+/**
+ * The aggregate of a leaf measure. `count` without sql counts the primary key, as Cube does, so
+ * that rows a LEFT JOIN adds for a missing match are not counted (`count(*)` without a key);
+ * filters become `count(CASE WHEN ... THEN pk END)`. `count_distinct_approx` prints as
+ * approx_count_distinct where the dialect has it.
+ */
+export function aggregate(model: Model, m: Measure): Expr {
+  if (isCalculated(m)) return renderTemplate(model, m.sql!);
+  const pk = countKey(model, m);
+  if (m.type === 'count' && m.sql === null && m.filters.length === 0)
+    return { kind: 'agg', fn: 'count', distinct: false, arg: pk };
+  const arg = measureArg(model, m, pk ?? raw('1'));
+  switch (m.type) {
+    case 'count':
+      return { kind: 'agg', fn: 'count', distinct: false, arg };
+    case 'count_distinct':
+      return { kind: 'agg', fn: 'count', distinct: true, arg };
+    case 'count_distinct_approx':
+      return { kind: 'agg', fn: 'approxCountDistinct', distinct: false, arg };
+    case 'avg':
+    case 'min':
+    case 'max':
+    case 'sum':
+      return { kind: 'agg', fn: m.type, distinct: false, arg };
+    default:
+      // running_total and rolling windows outside a time series fall back to a sum
+      return { kind: 'agg', fn: 'sum', distinct: false, arg };
+  }
+}
+
+function countKey(model: Model, m: Measure): Expr | null {
+  const pks = model.cubes.get(m.cube)!.primaryKeys;
+  return pks.length === 1 ? dimensionExpr(model, pks[0]) : null;
+}
+
+/** Ungrouped queries return measures row by row: the argument instead of the aggregate. */
+export function ungroupedValue(model: Model, m: Measure): Expr {
+  if (isCalculated(m)) return renderTemplate(model, m.sql!);
+  return measureArg(model, m, raw('1'));
+}

@@ -1,0 +1,29 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { compileQuery, DIALECT_NAMES } from '../src/index.ts';
+import { ADMIN, fixtureModel, NOW } from './fixtures/model.ts';
+import { queries } from './queries.ts';
+
+// Golden SQL per dialect: SQL changes show up in review. UPDATE_GOLDEN=1 rewrites the files.
+const dir = join(import.meta.dirname, 'golden');
+const update = process.env.UPDATE_GOLDEN === '1';
+const model = fixtureModel();
+
+describe('golden SQL', () => {
+  for (const [name, query] of Object.entries(queries)) {
+    for (const dialect of DIALECT_NAMES) {
+      it(`${name} (${dialect})`, () => {
+        const compiled = compileQuery(model, query, { dialect, securityContext: ADMIN, now: NOW });
+        let text = `${compiled.sql}\n-- params: ${JSON.stringify(compiled.params)}\n`;
+        if (compiled.totalSql) {
+          text += `-- total:\n${compiled.totalSql.sql}\n-- total params: ${JSON.stringify(compiled.totalSql.params)}\n`;
+        }
+        const file = join(dir, `${name}.${dialect}.golden.sql`);
+        if (update) writeFileSync(file, text);
+        expect(existsSync(file), `missing ${file}: run with UPDATE_GOLDEN=1`).toBe(true);
+        expect(text).toBe(readFileSync(file, 'utf8'));
+      });
+    }
+  }
+});

@@ -1,0 +1,7 @@
+SELECT
+  count("orders".id) AS "orders__count",
+  sum("orders".amount) AS "orders__total_amount"
+FROM orders AS "orders"
+WHERE "orders".created_at >= $1::timestamptz AND "orders".created_at <= $2::timestamptz
+LIMIT 10000
+-- params: ["2024-02-01T00:00:00.000Z","2024-02-29T23:59:59.999Z"]

@@ -1,0 +1,24 @@
+SELECT
+  "q_0"."orders__created_at_week" AS "orders__created_at_week",
+  "q_0"."orders__amount_mtd" AS "orders__amount_mtd"
+FROM (
+  SELECT
+    "series"."date_from" AS "orders__created_at_week",
+    sum("base"."__m") AS "orders__amount_mtd"
+  FROM (VALUES
+    ($1::timestamp, $2::timestamp),
+    ($3::timestamp, $4::timestamp),
+    ($5::timestamp, $6::timestamp),
+    ($7::timestamp, $8::timestamp)
+  ) AS "series" ("date_from", "date_to")
+  LEFT JOIN (
+    SELECT
+      ("orders".created_at)::timestamptz AT TIME ZONE $9::text AS "__t",
+      "orders".amount AS "__m"
+    FROM orders AS "orders"
+  ) AS "base" ON "base"."__t" >= date_trunc('month', "series"."date_from") AND "base"."__t" <= "series"."date_to"
+  GROUP BY 1
+) AS "q_0"
+ORDER BY 1 ASC
+LIMIT 10000
+-- params: ["2024-01-29T00:00:00.000","2024-02-04T23:59:59.999","2024-02-05T00:00:00.000","2024-02-11T23:59:59.999","2024-02-12T00:00:00.000","2024-02-18T23:59:59.999","2024-02-19T00:00:00.000","2024-02-25T23:59:59.999","UTC"]
