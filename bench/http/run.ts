@@ -111,7 +111,9 @@ function report(engine: string, base: Result, ours: Result) {
 }
 
 async function main() {
-  console.log(`bench/http: GET /api/v1/deployments, ${connections} connections, ${seconds}s per run, node ${process.version}`);
+  console.log(
+    `bench/http: GET /api/v1/deployments, ${connections} connections, ${seconds}s per run, node ${process.version}`,
+  );
   const pglite = await openStore({ databaseUrl: null });
   await migrateToLatest(pglite.db as never);
   const p = await tessera(pglite);

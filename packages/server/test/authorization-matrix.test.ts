@@ -17,13 +17,24 @@ describe('authorization matrix over every management route', () => {
     server = await startTestServer();
     fixtures = await createFixtures(server);
     const revoked = await createKey(server, { name: 'revoked' });
-    await server.app.inject({ method: 'DELETE', url: `/api/v1/api-keys/${revoked.id}`, headers: bearer(server.adminKey) });
+    await server.app.inject({
+      method: 'DELETE',
+      url: `/api/v1/api-keys/${revoked.id}`,
+      headers: bearer(server.adminKey),
+    });
     keys.revoked = revoked.key;
-    const expired = await createKey(server, { name: 'expired', expiresAt: new Date(Date.now() + 60_000).toISOString() });
+    const expired = await createKey(server, {
+      name: 'expired',
+      expiresAt: new Date(Date.now() + 60_000).toISOString(),
+    });
     // Move the expiry into the past directly in the store: the API rightly refuses past expiries.
-    await sql`update api_keys set expires_at = now() - interval '1 minute' where id = ${expired.id}`.execute(server.store.db);
+    await sql`update api_keys set expires_at = now() - interval '1 minute' where id = ${expired.id}`.execute(
+      server.store.db,
+    );
     keys.expired = expired.key;
-    keys.otherScope = (await createKey(server, { name: 'other scope', deploymentIds: [fixtures.otherDeploymentId] })).key;
+    keys.otherScope = (
+      await createKey(server, { name: 'other scope', deploymentIds: [fixtures.otherDeploymentId] })
+    ).key;
     keys.viewer = (await userWithKey(server, 'viewer')).key;
   });
   afterAll(() => server?.close());
@@ -59,14 +70,19 @@ describe('authorization matrix over every management route', () => {
       for (const [label, header] of expect401) {
         const res = await send(header);
         if (res.statusCode !== 401) failures.push(`${id} ${label}: ${res.statusCode}`);
-        else if (!String(res.headers['content-type']).includes('application/problem+json')) failures.push(`${id} ${label}: not problem+json`);
+        else if (!String(res.headers['content-type']).includes('application/problem+json'))
+          failures.push(`${id} ${label}: not problem+json`);
       }
       // Routes that narrow results to the key's scope answer 200 with only the scoped deployments.
       const filters = route.access && 'role' in route.access && route.access.scopedKeys === 'filter';
       const scoped = await send(`Bearer ${keys.otherScope}`);
       if (filters) {
-        if (scoped.statusCode !== 200) failures.push(`${id} other scope: ${scoped.statusCode}, expected 200 (filtered)`);
-        else if (route.url === '/api/v1/deployments' && scoped.json().items.some((d: { id: number }) => d.id !== fixtures.otherDeploymentId)) {
+        if (scoped.statusCode !== 200)
+          failures.push(`${id} other scope: ${scoped.statusCode}, expected 200 (filtered)`);
+        else if (
+          route.url === '/api/v1/deployments' &&
+          scoped.json().items.some((d: { id: number }) => d.id !== fixtures.otherDeploymentId)
+        ) {
           failures.push(`${id} other scope: listed a deployment outside the key's scope`);
         }
       } else if (scoped.statusCode !== 403) {
@@ -78,7 +94,8 @@ describe('authorization matrix over every management route', () => {
         if (viewer.statusCode !== 403) failures.push(`${id} viewer: ${viewer.statusCode}`);
       }
       const ok = await send(`Bearer ${server.adminKey}`);
-      if (ok.statusCode < 200 || ok.statusCode > 299) failures.push(`${id} valid: ${ok.statusCode} ${ok.body.slice(0, 200)}`);
+      if (ok.statusCode < 200 || ok.statusCode > 299)
+        failures.push(`${id} valid: ${ok.statusCode} ${ok.body.slice(0, 200)}`);
     }
     expect(failures).toEqual([]);
   });

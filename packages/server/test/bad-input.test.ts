@@ -1,5 +1,5 @@
-import { Value } from 'typebox/value';
 import type { TSchema } from 'typebox';
+import { Value } from 'typebox/value';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, startTestServer, type TestServer } from './harness.ts';
 import { createFixtures, type Fixtures, managementRoutes, routeSamples } from './route-samples.ts';
@@ -44,9 +44,24 @@ describe('bad input on every management route', () => {
 
   /** Every row of every table: compared before and after the bad requests. */
   async function snapshot(): Promise<string> {
-    const tables = ['tenants', 'users', 'groups', 'group_members', 'api_keys', 'deployments', 'environments', 'model_files'] as const;
+    const tables = [
+      'tenants',
+      'users',
+      'groups',
+      'group_members',
+      'api_keys',
+      'deployments',
+      'environments',
+      'model_files',
+    ] as const;
     const parts = await Promise.all(
-      tables.map((t) => server.store.db.selectFrom(t).selectAll().execute().then((rows) => JSON.stringify(rows.map(stripUsage)))),
+      tables.map((t) =>
+        server.store.db
+          .selectFrom(t)
+          .selectAll()
+          .execute()
+          .then((rows) => JSON.stringify(rows.map(stripUsage))),
+      ),
     );
     return parts.join('\n');
   }
@@ -66,17 +81,49 @@ describe('bad input on every management route', () => {
         const body = sample.payload ?? {};
         cases.push({ label: 'malformed JSON', url: sample.url, raw: '{"name": "x",' });
         cases.push({ label: 'not an object', url: sample.url, payload: [1, 2, 3] });
-        if ((schema.body.required ?? []).length > 0) cases.push({ label: 'missing required', url: sample.url, payload: {}, field: `body/${schema.body.required![0]}` });
+        if ((schema.body.required ?? []).length > 0)
+          cases.push({
+            label: 'missing required',
+            url: sample.url,
+            payload: {},
+            field: `body/${schema.body.required![0]}`,
+          });
         for (const [name, prop] of Object.entries(schema.body.properties ?? {})) {
-          for (const wrong of wrongTypes(prop)) cases.push({ label: `wrong type ${name}=${JSON.stringify(wrong)}`, url: sample.url, payload: { ...body, [name]: wrong }, field: `body/${name}` });
-          if (prop.enum) cases.push({ label: `unknown enum ${name}`, url: sample.url, payload: { ...body, [name]: 'no-such-value' }, field: `body/${name}` });
-          if (isStringy(prop)) cases.push({ label: `huge ${name}`, url: sample.url, payload: { ...body, [name]: 'x'.repeat((maxLengthOf(prop) ?? 2_000_000) + 1) } });
+          for (const wrong of wrongTypes(prop))
+            cases.push({
+              label: `wrong type ${name}=${JSON.stringify(wrong)}`,
+              url: sample.url,
+              payload: { ...body, [name]: wrong },
+              field: `body/${name}`,
+            });
+          if (prop.enum)
+            cases.push({
+              label: `unknown enum ${name}`,
+              url: sample.url,
+              payload: { ...body, [name]: 'no-such-value' },
+              field: `body/${name}`,
+            });
+          if (isStringy(prop))
+            cases.push({
+              label: `huge ${name}`,
+              url: sample.url,
+              payload: { ...body, [name]: 'x'.repeat((maxLengthOf(prop) ?? 2_000_000) + 1) },
+            });
         }
       }
       for (const [name, prop] of Object.entries(schema.querystring?.properties ?? {})) {
         const base = sample.url.split('?')[0];
-        const bad = prop.enum ? 'no-such-value' : isStringy(prop) ? 'x'.repeat((maxLengthOf(prop) ?? 100_000) + 1) : 'not-a-number';
-        cases.push({ label: `bad query ${name}`, url: `${base}?${name}=${bad}`, payload: sample.payload, field: `querystring/${name}` });
+        const bad = prop.enum
+          ? 'no-such-value'
+          : isStringy(prop)
+            ? 'x'.repeat((maxLengthOf(prop) ?? 100_000) + 1)
+            : 'not-a-number';
+        cases.push({
+          label: `bad query ${name}`,
+          url: `${base}?${name}=${bad}`,
+          payload: sample.payload,
+          field: `querystring/${name}`,
+        });
       }
 
       for (const c of cases) {
@@ -85,15 +132,24 @@ describe('bad input on every management route', () => {
           method: route.method as 'POST',
           url: c.url,
           headers: { ...bearer(server.adminKey), 'content-type': 'application/json' },
-          ...(c.raw !== undefined ? { payload: c.raw } : c.payload !== undefined ? { payload: JSON.stringify(c.payload) } : {}),
+          ...(c.raw !== undefined
+            ? { payload: c.raw }
+            : c.payload !== undefined
+              ? { payload: JSON.stringify(c.payload) }
+              : {}),
         });
         const where = `${id} ${c.label}`;
         if (res.statusCode < 400 || res.statusCode >= 500) {
           failures.push(`${where}: ${res.statusCode}`);
           continue;
         }
-        if (!String(res.headers['content-type']).includes('application/problem+json')) failures.push(`${where}: not problem+json`);
-        if (c.field && res.statusCode === 400 && !(res.json().errors ?? []).some((e: { field: string }) => e.field === c.field)) {
+        if (!String(res.headers['content-type']).includes('application/problem+json'))
+          failures.push(`${where}: not problem+json`);
+        if (
+          c.field &&
+          res.statusCode === 400 &&
+          !(res.json().errors ?? []).some((e: { field: string }) => e.field === c.field)
+        ) {
           failures.push(`${where}: errors do not name ${c.field}: ${res.body.slice(0, 300)}`);
         }
       }
@@ -112,7 +168,9 @@ describe('bad input on every management route', () => {
     });
     expect(res.statusCode).toBe(400);
     const fields = res.json().errors.map((e: { field: string }) => e.field);
-    expect(fields).toEqual(expect.arrayContaining(['body/email', 'body/username', 'body/role', 'body/firstName']));
+    expect(fields).toEqual(
+      expect.arrayContaining(['body/email', 'body/username', 'body/role', 'body/firstName']),
+    );
   });
 
   it('answers an oversized body with 413', async () => {

@@ -47,7 +47,10 @@ export default async function setup(project: TestProject) {
   if (testDb === 'postgres' && !reachable) {
     throw new Error(`TESSERA_TEST_DB=postgres but PostgreSQL is not reachable at ${postgresUrl}`);
   }
-  if (!reachable) console.warn(`PostgreSQL not reachable at ${postgresUrl}: PostgreSQL-only tests are skipped (CI runs them).`);
+  if (!reachable)
+    console.warn(
+      `PostgreSQL not reachable at ${postgresUrl}: PostgreSQL-only tests are skipped (CI runs them).`,
+    );
   project.provide('postgresUrl', reachable ? postgresUrl : null);
   project.provide('testDb', testDb);
 }

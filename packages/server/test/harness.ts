@@ -1,4 +1,4 @@
-import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -61,7 +61,10 @@ export interface TestServer {
 }
 
 /** A full Tessera app on a real store, seeded as on first start. Requests go through app.inject. */
-export async function startTestServer(overrides: Partial<Config> = {}, beforeReady?: (app: App) => void): Promise<TestServer> {
+export async function startTestServer(
+  overrides: Partial<Config> = {},
+  beforeReady?: (app: App) => void,
+): Promise<TestServer> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tessera-test-'));
   const config: Config = { ...loadConfig({}), dataDir, rateLimitPerMinute: 0, ...overrides };
   const store = await openTestStore();
@@ -96,14 +99,27 @@ export function bearer(key: string) {
 }
 
 /** Creates an API key through the API, as a client would. */
-export async function createKey(server: TestServer, body: Record<string, unknown>, asKey = server.adminKey): Promise<{ id: number; key: string }> {
-  const res = await server.app.inject({ method: 'POST', url: '/api/v1/api-keys', headers: bearer(asKey), payload: body });
+export async function createKey(
+  server: TestServer,
+  body: Record<string, unknown>,
+  asKey = server.adminKey,
+): Promise<{ id: number; key: string }> {
+  const res = await server.app.inject({
+    method: 'POST',
+    url: '/api/v1/api-keys',
+    headers: bearer(asKey),
+    payload: body,
+  });
   if (res.statusCode !== 200) throw new Error(`creating key failed: ${res.statusCode} ${res.body}`);
   return res.json();
 }
 
 /** Creates a user with a role and an API key of theirs. */
-export async function userWithKey(server: TestServer, role: 'admin' | 'developer' | 'viewer', extra: Record<string, unknown> = {}) {
+export async function userWithKey(
+  server: TestServer,
+  role: 'admin' | 'developer' | 'viewer',
+  extra: Record<string, unknown> = {},
+) {
   const email = `${role}-${Math.random().toString(36).slice(2, 8)}@example.com`;
   const res = await server.app.inject({
     method: 'POST',

@@ -38,7 +38,9 @@ export function registerAuthentication(app: App, deps: AuthDeps) {
     const now = Date.now();
     if (now - (lastTouched.get(principal.credentialId) ?? 0) > touchIntervalMs) {
       lastTouched.set(principal.credentialId, now);
-      deps.apiKeys.touch(principal.credentialId).catch((err) => request.log.warn({ err }, 'last_used_at update failed'));
+      deps.apiKeys
+        .touch(principal.credentialId)
+        .catch((err) => request.log.warn({ err }, 'last_used_at update failed'));
     }
   });
 }
@@ -51,7 +53,10 @@ async function authenticate(
   const parsed = parseAuthorization(request.headers.authorization, access.credential === 'scim');
   if (!parsed.ok) {
     throw parsed.reason === 'missing'
-      ? new UnauthorizedError('credential_missing', 'Send a credential in the Authorization header: Bearer <API key>')
+      ? new UnauthorizedError(
+          'credential_missing',
+          'Send a credential in the Authorization header: Bearer <API key>',
+        )
       : new UnauthorizedError('credential_malformed', 'The Authorization header is not "Bearer <API key>"');
   }
   const hash = sha256(parsed.key);
@@ -59,14 +64,19 @@ async function authenticate(
   if (!found || found.tenant_id !== request.tenant?.id || found.is_deactivated) {
     throw new UnauthorizedError('credential_invalid', 'The credential is not valid');
   }
-  if (found.revoked_at !== null) throw new UnauthorizedError('credential_revoked', 'The credential has been revoked');
+  if (found.revoked_at !== null)
+    throw new UnauthorizedError('credential_revoked', 'The credential has been revoked');
   if (found.expires_at !== null && found.expires_at.getTime() <= Date.now()) {
     throw new UnauthorizedError('credential_expired', 'The credential has expired');
   }
   return found;
 }
 
-function authorize(request: FastifyRequest, access: Exclude<Access, { public: true }>, found: CredentialLookup): Principal {
+function authorize(
+  request: FastifyRequest,
+  access: Exclude<Access, { public: true }>,
+  found: CredentialLookup,
+): Principal {
   const principal: Principal = {
     tenantId: found.tenant_id,
     userId: found.user_id,
@@ -78,17 +88,28 @@ function authorize(request: FastifyRequest, access: Exclude<Access, { public: tr
   const wanted = access.credential ?? 'api';
   // SCIM tokens only provision; an unscoped admin API key may also call SCIM (spec 5 rule 2).
   const kindAllowed =
-    found.kind === wanted || (wanted === 'scim' && found.kind === 'api' && found.role === 'admin' && found.deployment_ids === null);
-  if (!kindAllowed) throw new ForbiddenError(`A ${found.kind} credential cannot call this API`, 'credential_kind_not_allowed');
+    found.kind === wanted ||
+    (wanted === 'scim' && found.kind === 'api' && found.role === 'admin' && found.deployment_ids === null);
+  if (!kindAllowed)
+    throw new ForbiddenError(
+      `A ${found.kind} credential cannot call this API`,
+      'credential_kind_not_allowed',
+    );
 
   const raw = (request.params as Record<string, unknown> | undefined)?.deploymentId;
   if (raw !== undefined) {
     const deploymentId = Number(raw);
     if (Number.isInteger(deploymentId) && !canReachDeployment(principal, deploymentId)) {
-      throw new ForbiddenError(`This credential is not scoped to deployment ${raw}`, 'deployment_out_of_scope');
+      throw new ForbiddenError(
+        `This credential is not scoped to deployment ${raw}`,
+        'deployment_out_of_scope',
+      );
     }
   } else if (principal.deploymentIds !== null && access.scopedKeys !== 'filter') {
-    throw new ForbiddenError('Account-level operations need a credential scoped to all deployments', 'deployment_scoped_credential');
+    throw new ForbiddenError(
+      'Account-level operations need a credential scoped to all deployments',
+      'deployment_scoped_credential',
+    );
   }
   if (!hasRole(principal, access.role)) {
     throw new ForbiddenError(`This operation needs the ${access.role} role`, 'insufficient_role');

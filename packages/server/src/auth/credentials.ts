@@ -15,17 +15,19 @@ export function isWellFormedKey(key: string): boolean {
   return keyPattern.test(key);
 }
 
-export type ParsedAuthorization =
-  | { ok: true; key: string }
-  | { ok: false; reason: 'missing' | 'malformed' };
+export type ParsedAuthorization = { ok: true; key: string } | { ok: false; reason: 'missing' | 'malformed' };
 
 /** Parses `Authorization: Bearer <key>` (spec section 5); `Api-Key <key>` where the family allows it. */
-export function parseAuthorization(header: string | undefined, allowApiKeyScheme: boolean): ParsedAuthorization {
+export function parseAuthorization(
+  header: string | undefined,
+  allowApiKeyScheme: boolean,
+): ParsedAuthorization {
   if (header === undefined || header.trim() === '') return { ok: false, reason: 'missing' };
   const match = /^(\S+)\s+(\S+)$/.exec(header.trim());
   if (!match) return { ok: false, reason: 'malformed' };
   const scheme = match[1].toLowerCase();
-  if (scheme !== 'bearer' && !(allowApiKeyScheme && scheme === 'api-key')) return { ok: false, reason: 'malformed' };
+  if (scheme !== 'bearer' && !(allowApiKeyScheme && scheme === 'api-key'))
+    return { ok: false, reason: 'malformed' };
   if (!isWellFormedKey(match[2])) return { ok: false, reason: 'malformed' };
   return { ok: true, key: match[2] };
 }

@@ -7,7 +7,10 @@ import { resolveSecretKey } from './secret-key.ts';
 
 /** Opens the configured store and brings its schema up to date. */
 export async function openMigratedStore(config: Config): Promise<Store> {
-  const store = await openStore({ databaseUrl: config.databaseUrl, pgliteDir: path.join(config.dataDir, 'pgdata') });
+  const store = await openStore({
+    databaseUrl: config.databaseUrl,
+    pgliteDir: path.join(config.dataDir, 'pgdata'),
+  });
   try {
     await migrateToLatest(store.db as never);
   } catch (error) {

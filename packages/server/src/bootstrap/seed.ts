@@ -48,7 +48,13 @@ export async function seed(db: Db, secrets: SecretBox, options: SeedOptions): Pr
       .executeTakeFirst();
     admin ??= await trx
       .insertInto('users')
-      .values({ tenant_id: tenant.id, email: 'admin@localhost', username: 'admin', first_name: 'Admin', role: 'admin' })
+      .values({
+        tenant_id: tenant.id,
+        email: 'admin@localhost',
+        username: 'admin',
+        first_name: 'Admin',
+        role: 'admin',
+      })
       .returningAll()
       .executeTakeFirstOrThrow();
 
@@ -56,7 +62,9 @@ export async function seed(db: Db, secrets: SecretBox, options: SeedOptions): Pr
     let adminKeyFile: string | null = null;
     if (options.adminApiKey) {
       if (!isWellFormedKey(options.adminApiKey)) {
-        throw new Error('TESSERA_ADMIN_API_KEY must look like tsk_ followed by 43 base64url characters (tessera create-api-key prints one)');
+        throw new Error(
+          'TESSERA_ADMIN_API_KEY must look like tsk_ followed by 43 base64url characters (tessera create-api-key prints one)',
+        );
       }
       await trx
         .insertInto('api_keys')
@@ -101,7 +109,11 @@ export async function seed(db: Db, secrets: SecretBox, options: SeedOptions): Pr
     }
 
     let demoDeploymentId: number | null = null;
-    const anyDeployment = await trx.selectFrom('deployments').select('id').where('tenant_id', '=', tenant.id).executeTakeFirst();
+    const anyDeployment = await trx
+      .selectFrom('deployments')
+      .select('id')
+      .where('tenant_id', '=', tenant.id)
+      .executeTakeFirst();
     if (!anyDeployment && !options.skipDemo) {
       const demo = await trx
         .insertInto('deployments')
@@ -115,7 +127,10 @@ export async function seed(db: Db, secrets: SecretBox, options: SeedOptions): Pr
         })
         .returning('id')
         .executeTakeFirstOrThrow();
-      await trx.insertInto('environments').values({ deployment_id: demo.id, type: 'production', branch: 'main', user_id: null }).execute();
+      await trx
+        .insertInto('environments')
+        .values({ deployment_id: demo.id, type: 'production', branch: 'main', user_id: null })
+        .execute();
       demoDeploymentId = demo.id;
     }
     return { tenantId: tenant.id, adminUserId: admin.id, createdAdminKey, adminKeyFile, demoDeploymentId };

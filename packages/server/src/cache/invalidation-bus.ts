@@ -18,8 +18,8 @@ export class InvalidationBus {
   private unlisten: (() => Promise<void>) | null = null;
 
   subscribe(topic: CacheTopic, onChange: () => void): void {
-    let set = this.subscribers.get(topic);
-    if (!set) this.subscribers.set(topic, (set = new Set()));
+    const set = this.subscribers.get(topic) ?? new Set();
+    this.subscribers.set(topic, set);
     set.add(onChange);
   }
 

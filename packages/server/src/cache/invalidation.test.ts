@@ -17,7 +17,15 @@ describe('cache invalidation across replicas', () => {
     server = await startTestServer();
     replicaBus = new InvalidationBus();
     await replicaBus.connect(server.store);
-    replica = (await buildApp({ config: server.config, db: server.store.db, secrets: new SecretBox('test-secret'), bus: replicaBus, logger: false })).app;
+    replica = (
+      await buildApp({
+        config: server.config,
+        db: server.store.db,
+        secrets: new SecretBox('test-secret'),
+        bus: replicaBus,
+        logger: false,
+      })
+    ).app;
     await replica.ready();
   });
   afterAll(async () => {
@@ -37,16 +45,37 @@ describe('cache invalidation across replicas', () => {
 
   it('refuses a key on the other replica soon after it is revoked here', async () => {
     const key = await createKey(server, { name: 'replicated' });
-    expect((await replica.inject({ url: '/api/v1/deployments', headers: bearer(key.key) })).statusCode).toBe(200);
-    await server.app.inject({ method: 'DELETE', url: `/api/v1/api-keys/${key.id}`, headers: bearer(server.adminKey) });
-    const refused = await eventually(async () => (await replica.inject({ url: '/api/v1/deployments', headers: bearer(key.key) })).statusCode === 401);
+    expect((await replica.inject({ url: '/api/v1/deployments', headers: bearer(key.key) })).statusCode).toBe(
+      200,
+    );
+    await server.app.inject({
+      method: 'DELETE',
+      url: `/api/v1/api-keys/${key.id}`,
+      headers: bearer(server.adminKey),
+    });
+    const refused = await eventually(
+      async () =>
+        (await replica.inject({ url: '/api/v1/deployments', headers: bearer(key.key) })).statusCode === 401,
+    );
     expect(refused).toBe(true);
   });
 
-  it('shows a deployment created here in the other replica\'s list', async () => {
-    const before = (await replica.inject({ url: '/api/v1/deployments', headers: bearer(server.adminKey) })).json().count;
-    await server.app.inject({ method: 'POST', url: '/api/v1/deployments', headers: bearer(server.adminKey), payload: { name: 'fresh' } });
-    const seen = await eventually(async () => (await replica.inject({ url: '/api/v1/deployments', headers: bearer(server.adminKey) })).json().count === before + 1);
+  it("shows a deployment created here in the other replica's list", async () => {
+    const before = (
+      await replica.inject({ url: '/api/v1/deployments', headers: bearer(server.adminKey) })
+    ).json().count;
+    await server.app.inject({
+      method: 'POST',
+      url: '/api/v1/deployments',
+      headers: bearer(server.adminKey),
+      payload: { name: 'fresh' },
+    });
+    const seen = await eventually(
+      async () =>
+        (await replica.inject({ url: '/api/v1/deployments', headers: bearer(server.adminKey) })).json()
+          .count ===
+        before + 1,
+    );
     expect(seen).toBe(true);
   });
 });

@@ -23,7 +23,9 @@ async function tessera(args: string[], extra: Record<string, string> = {}) {
 }
 
 /** Starts `tessera start` and resolves once it printed its URLs. */
-function start(extra: Record<string, string>): Promise<{ child: ChildProcessWithoutNullStreams; output: () => string }> {
+function start(
+  extra: Record<string, string>,
+): Promise<{ child: ChildProcessWithoutNullStreams; output: () => string }> {
   const child = spawn(process.execPath, [bin, 'start'], { env: env({ HOST: '127.0.0.1', ...extra }) });
   children.push(child);
   let output = '';
@@ -53,9 +55,13 @@ afterAll(() => {
 describe('the tessera CLI', () => {
   it('migrates, then creates a user and an API key with JSON output for scripts', async () => {
     expect(JSON.parse(await tessera(['migrate', '--json']))).toEqual({ ok: true });
-    const user = JSON.parse(await tessera(['create-user', '--email', 'ops@example.com', '--role', 'developer', '--json']));
+    const user = JSON.parse(
+      await tessera(['create-user', '--email', 'ops@example.com', '--role', 'developer', '--json']),
+    );
     expect(user).toMatchObject({ email: 'ops@example.com', role: 'developer' });
-    const key = JSON.parse(await tessera(['create-api-key', '--email', 'ops@example.com', '--name', 'deploy bot', '--json']));
+    const key = JSON.parse(
+      await tessera(['create-api-key', '--email', 'ops@example.com', '--name', 'deploy bot', '--json']),
+    );
     expect(key).toMatchObject({ name: 'deploy bot', userId: user.id, revokedAt: null });
     expect(key.key).toMatch(/^tsk_/);
     await expect(tessera(['create-user', '--role', 'developer'])).rejects.toMatchObject({ code: 2 });
@@ -68,9 +74,13 @@ describe('the tessera CLI', () => {
     expect(statSync(keyFile).mode & 0o777).toBe(0o600);
     const key = readFileSync(keyFile, 'utf8').trim();
     expect(output()).toContain(key);
-    const res = await fetch('http://127.0.0.1:4791/api/v1/deployments', { headers: { authorization: `Bearer ${key}` } });
+    const res = await fetch('http://127.0.0.1:4791/api/v1/deployments', {
+      headers: { authorization: `Bearer ${key}` },
+    });
     expect(res.status).toBe(200);
-    expect(((await res.json()) as { items: { name: string }[] }).items.map((d: { name: string }) => d.name)).toEqual(['Demo']);
+    expect(
+      ((await res.json()) as { items: { name: string }[] }).items.map((d: { name: string }) => d.name),
+    ).toEqual(['Demo']);
     child.kill('SIGTERM');
     expect(await exitCode(child)).toBe(0);
     expect(output()).toContain('Received SIGTERM');
@@ -80,9 +90,13 @@ describe('the tessera CLI', () => {
     const bootstrap = generateApiKey().key;
     const { child, output } = await start({ PORT: '4792', TESSERA_ADMIN_API_KEY: bootstrap });
     expect(output()).not.toContain('Admin API key');
-    const res = await fetch('http://127.0.0.1:4792/api/v1/users?first=100', { headers: { authorization: `Bearer ${bootstrap}` } });
+    const res = await fetch('http://127.0.0.1:4792/api/v1/users?first=100', {
+      headers: { authorization: `Bearer ${bootstrap}` },
+    });
     expect(res.status).toBe(200);
-    const emails = ((await res.json()) as { items: { email: string }[] }).items.map((u: { email: string }) => u.email);
+    const emails = ((await res.json()) as { items: { email: string }[] }).items.map(
+      (u: { email: string }) => u.email,
+    );
     expect(emails).toEqual(['admin@localhost', 'ops@example.com']);
     child.kill('SIGTERM');
     expect(await exitCode(child)).toBe(0);

@@ -2,10 +2,10 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { openMigratedStore } from '../bootstrap/runtime.ts';
 import { loadConfig } from '../config/config.ts';
 import { SecretBox } from '../crypto/secrets.ts';
 import { unconnectedDb } from '../db/database.ts';
-import { openMigratedStore } from '../bootstrap/runtime.ts';
 import { buildApp } from '../http/app.ts';
 import { openApiText } from '../http/openapi.ts';
 import { createApiKeyCommand, createUserCommand, UsageError } from './admin.ts';
@@ -78,7 +78,12 @@ async function main(argv: string[]): Promise<number> {
     }
     case 'openapi': {
       const config = { ...loadConfig({}), publicUrl: 'http://127.0.0.1:4000' };
-      const { app } = await buildApp({ config, db: unconnectedDb(), secrets: new SecretBox('openapi'), logger: false });
+      const { app } = await buildApp({
+        config,
+        db: unconnectedDb(),
+        secrets: new SecretBox('openapi'),
+        logger: false,
+      });
       await app.ready();
       const text = openApiText(app);
       await app.close();
@@ -87,7 +92,9 @@ async function main(argv: string[]): Promise<number> {
         console.log(`Wrote ${committedOpenApi}`);
       } else if (values.check) {
         if (readFileSync(committedOpenApi, 'utf8') !== text) {
-          console.error('packages/server/openapi.json is out of date: run `npm run openapi:write` and commit it');
+          console.error(
+            'packages/server/openapi.json is out of date: run `npm run openapi:write` and commit it',
+          );
           return 1;
         }
         console.log('OpenAPI document matches the routes');

@@ -1,7 +1,7 @@
-import type { Config } from '../config/config.ts';
 import { openMigratedStore, secretBoxFor } from '../bootstrap/runtime.ts';
 import { seed } from '../bootstrap/seed.ts';
 import { InvalidationBus } from '../cache/invalidation-bus.ts';
+import type { Config } from '../config/config.ts';
 import { buildApp } from '../http/app.ts';
 
 export interface RunningServer {
@@ -13,7 +13,10 @@ export interface RunningServer {
  * `tessera start`: store, migrations, first-start seed, HTTP server. Stopping closes the HTTP
  * server first (in-flight requests finish, new ones get 503) and then the store.
  */
-export async function startServer(config: Config, print: (line: string) => void = console.log): Promise<RunningServer> {
+export async function startServer(
+  config: Config,
+  print: (line: string) => void = console.log,
+): Promise<RunningServer> {
   const store = await openMigratedStore(config);
   const secrets = secretBoxFor(config);
   const seeded = await seed(store.db, secrets, {
@@ -32,12 +35,15 @@ export async function startServer(config: Config, print: (line: string) => void 
   const url = config.publicUrl ?? address.replace('[::1]', 'localhost');
 
   print('');
-  print(`Tessera is running (${store.kind === 'pglite' ? `embedded store in ${config.dataDir}` : 'PostgreSQL store'})`);
+  print(
+    `Tessera is running (${store.kind === 'pglite' ? `embedded store in ${config.dataDir}` : 'PostgreSQL store'})`,
+  );
   print(`  Web UI:         ${url}/`);
   print(`  API reference:  ${url}/api/docs`);
   print(`  OpenAPI:        ${url}/api/openapi.json`);
   print(`  Management API: ${url}/api/v1/deployments`);
-  if (seeded.demoDeploymentId) print(`  Demo data API:  ${url}/data/${seeded.demoDeploymentId}/cubejs-api/v1/meta`);
+  if (seeded.demoDeploymentId)
+    print(`  Demo data API:  ${url}/data/${seeded.demoDeploymentId}/cubejs-api/v1/meta`);
   if (seeded.createdAdminKey) {
     print('');
     print('  Admin API key (shown once; also saved with 0600 permissions):');

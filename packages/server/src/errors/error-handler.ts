@@ -39,7 +39,10 @@ function validationProblems(context: string | undefined, errors: AjvLikeError[])
 }
 
 /** Maps any error to problem+json. The only place where errors become HTTP responses. */
-export function toProblem(error: FastifyError | Error): { problem: Problem; headers?: Record<string, string> } {
+export function toProblem(error: FastifyError | Error): {
+  problem: Problem;
+  headers?: Record<string, string>;
+} {
   if (error instanceof RateLimitedError) {
     return {
       problem: problem(429, error.code, error.message),
@@ -62,9 +65,13 @@ export function toProblem(error: FastifyError | Error): { problem: Problem; head
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return { problem: problem(400, 'malformed_body', 'The request body is empty but declared as JSON') };
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return { problem: problem(413, 'body_too_large', 'The request body is larger than the server accepts') };
+      return {
+        problem: problem(413, 'body_too_large', 'The request body is larger than the server accepts'),
+      };
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return { problem: problem(415, 'unsupported_media_type', 'Send JSON with Content-Type: application/json') };
+      return {
+        problem: problem(415, 'unsupported_media_type', 'Send JSON with Content-Type: application/json'),
+      };
   }
   if (error instanceof SyntaxError && fe.statusCode === 400) {
     return { problem: problem(400, 'malformed_body', 'The request body is not valid JSON') };
@@ -96,6 +103,9 @@ export function registerErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((error, request, reply) => sendProblem(request, reply, error as Error));
   app.setNotFoundHandler((request, reply) => {
     const body = problem(404, 'route_not_found', `No route ${request.method} ${request.url.split('?')[0]}`);
-    return reply.code(404).type(problemContentType).send({ ...body, requestId: request.id });
+    return reply
+      .code(404)
+      .type(problemContentType)
+      .send({ ...body, requestId: request.id });
   });
 }

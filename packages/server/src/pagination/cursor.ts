@@ -11,7 +11,12 @@ export function encodeCursor(values: CursorValue[]): string {
 }
 
 export function decodeCursor(cursor: string, arity: number): CursorValue[] {
-  const invalid = () => new ValidationError('Invalid cursor', [{ field: 'querystring/after', message: 'is not a cursor this list issued' }], 'invalid_cursor');
+  const invalid = () =>
+    new ValidationError(
+      'Invalid cursor',
+      [{ field: 'querystring/after', message: 'is not a cursor this list issued' }],
+      'invalid_cursor',
+    );
   if (!/^[A-Za-z0-9_-]{1,512}$/.test(cursor)) throw invalid();
   let parsed: unknown;
   try {

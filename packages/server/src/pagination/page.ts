@@ -7,8 +7,12 @@ export const defaultPageSize = 50;
 export const maxPageSize = 1000;
 
 export const CursorQuery = {
-  first: Type.Optional(Type.Integer({ minimum: 1, maximum: maxPageSize, description: 'Page size for cursor pagination' })),
-  after: Type.Optional(Type.String({ maxLength: 512, description: 'Opaque cursor: the `endCursor` of the previous page' })),
+  first: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: maxPageSize, description: 'Page size for cursor pagination' }),
+  ),
+  after: Type.Optional(
+    Type.String({ maxLength: 512, description: 'Opaque cursor: the `endCursor` of the previous page' }),
+  ),
 };
 
 /** `offset`/`limit`, accepted where the reference lists them (deployments, environments). */
@@ -62,7 +66,12 @@ export function pageWindow(query: PageQuery, cursorArity: number): PageWindow {
 
 export interface Page<T> {
   items: T[];
-  pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null };
+  pageInfo: {
+    hasNextPage: boolean;
+    hasPreviousPage: boolean;
+    startCursor: string | null;
+    endCursor: string | null;
+  };
 }
 
 /** Builds the page from `size + 1` fetched rows: the extra row only tells that a next page exists. */
@@ -90,7 +99,11 @@ export function toPage<Row, Item>(
 export function cursorId(values: CursorValue[]): number {
   const id = values[values.length - 1];
   if (typeof id !== 'number' || !Number.isInteger(id)) {
-    throw new ValidationError('Invalid cursor', [{ field: 'querystring/after', message: 'is not a cursor this list issued' }], 'invalid_cursor');
+    throw new ValidationError(
+      'Invalid cursor',
+      [{ field: 'querystring/after', message: 'is not a cursor this list issued' }],
+      'invalid_cursor',
+    );
   }
   return id;
 }

@@ -121,7 +121,11 @@ export class ApiKeysRepository {
   }
 
   touch(id: number) {
-    return this.db.updateTable('api_keys').set({ last_used_at: sql<Date>`now()` }).where('id', '=', id).execute();
+    return this.db
+      .updateTable('api_keys')
+      .set({ last_used_at: sql<Date>`now()` })
+      .where('id', '=', id)
+      .execute();
   }
 }
 

@@ -1,6 +1,13 @@
 import { principalOf } from '../../auth/authenticate.ts';
 import type { App } from '../../http/types.ts';
-import { ApiKey, ApiKeyIdParams, ApiKeysListQuery, ApiKeysListResponse, CreateApiKeyBody, CreatedApiKey } from './schemas.ts';
+import {
+  ApiKey,
+  ApiKeyIdParams,
+  ApiKeysListQuery,
+  ApiKeysListResponse,
+  CreateApiKeyBody,
+  CreatedApiKey,
+} from './schemas.ts';
 import type { ApiKeysService } from './service.ts';
 
 const tags = ['API Keys'];
@@ -9,7 +16,13 @@ export function apiKeyRoutes(app: App, service: ApiKeysService) {
   app.get(
     '/api/v1/api-keys',
     {
-      schema: { tags, operationId: 'listApiKeys', summary: 'List API keys (admins: all; others: their own)', querystring: ApiKeysListQuery, response: { 200: ApiKeysListResponse } },
+      schema: {
+        tags,
+        operationId: 'listApiKeys',
+        summary: 'List API keys (admins: all; others: their own)',
+        querystring: ApiKeysListQuery,
+        response: { 200: ApiKeysListResponse },
+      },
       config: { access: { role: 'viewer' } },
     },
     (request) => service.list(principalOf(request), request.query),
@@ -18,7 +31,13 @@ export function apiKeyRoutes(app: App, service: ApiKeysService) {
   app.post(
     '/api/v1/api-keys',
     {
-      schema: { tags, operationId: 'createApiKey', summary: 'Create an API key; the key is shown once', body: CreateApiKeyBody, response: { 200: CreatedApiKey } },
+      schema: {
+        tags,
+        operationId: 'createApiKey',
+        summary: 'Create an API key; the key is shown once',
+        body: CreateApiKeyBody,
+        response: { 200: CreatedApiKey },
+      },
       config: { access: { role: 'viewer' } },
     },
     (request) => service.create(principalOf(request), request.body),
@@ -27,7 +46,13 @@ export function apiKeyRoutes(app: App, service: ApiKeysService) {
   app.get(
     '/api/v1/api-keys/:apiKeyId',
     {
-      schema: { tags, operationId: 'getApiKey', summary: 'Get an API key (never the secret)', params: ApiKeyIdParams, response: { 200: ApiKey } },
+      schema: {
+        tags,
+        operationId: 'getApiKey',
+        summary: 'Get an API key (never the secret)',
+        params: ApiKeyIdParams,
+        response: { 200: ApiKey },
+      },
       config: { access: { role: 'viewer' } },
     },
     (request) => service.get(principalOf(request), request.params.apiKeyId),
@@ -36,7 +61,13 @@ export function apiKeyRoutes(app: App, service: ApiKeysService) {
   app.delete(
     '/api/v1/api-keys/:apiKeyId',
     {
-      schema: { tags, operationId: 'revokeApiKey', summary: 'Revoke an API key', params: ApiKeyIdParams, response: { 200: ApiKey } },
+      schema: {
+        tags,
+        operationId: 'revokeApiKey',
+        summary: 'Revoke an API key',
+        params: ApiKeyIdParams,
+        response: { 200: ApiKey },
+      },
       config: { access: { role: 'viewer' } },
     },
     (request) => service.revoke(principalOf(request), request.params.apiKeyId),

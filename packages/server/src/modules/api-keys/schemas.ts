@@ -7,14 +7,34 @@ export const ApiKeyIdParams = Type.Object({ apiKeyId: Type.Integer({ minimum: 1,
 export const CreateApiKeyBody = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' }),
-    kind: Type.Optional(Type.Enum(credentialKinds, { description: '`api` for the management API (default), `scim` for provisioning' })),
-    deploymentIds: Type.Optional(
-      Type.Union([Type.Array(Type.Integer({ minimum: 1, maximum: 2147483647 }), { minItems: 1, maxItems: 1000, uniqueItems: true }), Type.Null()], {
-        description: 'Deployments the key may act on; omitted or null for all (spec section 5 rule 1)',
+    kind: Type.Optional(
+      Type.Enum(credentialKinds, {
+        description: '`api` for the management API (default), `scim` for provisioning',
       }),
     ),
+    deploymentIds: Type.Optional(
+      Type.Union(
+        [
+          Type.Array(Type.Integer({ minimum: 1, maximum: 2147483647 }), {
+            minItems: 1,
+            maxItems: 1000,
+            uniqueItems: true,
+          }),
+          Type.Null(),
+        ],
+        {
+          description: 'Deployments the key may act on; omitted or null for all (spec section 5 rule 1)',
+        },
+      ),
+    ),
     expiresAt: Type.Optional(Type.Union([Type.String({ format: 'date-time' }), Type.Null()])),
-    userId: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647, description: 'Owner; admins only, default the caller' })),
+    userId: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 2147483647,
+        description: 'Owner; admins only, default the caller',
+      }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -1,7 +1,7 @@
 import type { Static } from 'typebox';
 import { generateApiKey } from '../../auth/credentials.ts';
-import type { InvalidationBus } from '../../cache/invalidation-bus.ts';
 import { hasRole, type Principal } from '../../auth/principal.ts';
+import type { InvalidationBus } from '../../cache/invalidation-bus.ts';
 import type { ApiKeyRow } from '../../db/schema.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../errors/domain-errors.ts';
 import { type PageQuery, pageWindow, toPage } from '../../pagination/page.ts';
@@ -40,19 +40,26 @@ export class ApiKeysService {
   async create(principal: Principal, input: Static<typeof CreateApiKeyBody>) {
     const ownerId = input.userId ?? principal.userId;
     const isAdmin = hasRole(principal, 'admin');
-    if (ownerId !== principal.userId && !isAdmin) throw new ForbiddenError('Only admins create keys for other users', 'insufficient_role');
-    if (input.kind === 'scim' && !isAdmin) throw new ForbiddenError('Only admins create SCIM tokens', 'insufficient_role');
+    if (ownerId !== principal.userId && !isAdmin)
+      throw new ForbiddenError('Only admins create keys for other users', 'insufficient_role');
+    if (input.kind === 'scim' && !isAdmin)
+      throw new ForbiddenError('Only admins create SCIM tokens', 'insufficient_role');
     const problems = [];
     const owner = await this.users.find(principal.tenantId, ownerId);
-    if (!owner || owner.is_deactivated) problems.push({ field: 'body/userId', message: 'is not an active user of this account' });
+    if (!owner || owner.is_deactivated)
+      problems.push({ field: 'body/userId', message: 'is not an active user of this account' });
     const deploymentIds = input.deploymentIds ?? null;
     if (deploymentIds) {
-      const existing = new Set(await this.repository.existingDeploymentIds(principal.tenantId, deploymentIds));
+      const existing = new Set(
+        await this.repository.existingDeploymentIds(principal.tenantId, deploymentIds),
+      );
       const unknown = deploymentIds.filter((id) => !existing.has(id));
-      if (unknown.length > 0) problems.push({ field: 'body/deploymentIds', message: `unknown deployments: ${unknown.join(', ')}` });
+      if (unknown.length > 0)
+        problems.push({ field: 'body/deploymentIds', message: `unknown deployments: ${unknown.join(', ')}` });
     }
     const expiresAt = input.expiresAt ? new Date(input.expiresAt) : null;
-    if (expiresAt && expiresAt.getTime() <= Date.now()) problems.push({ field: 'body/expiresAt', message: 'must be in the future' });
+    if (expiresAt && expiresAt.getTime() <= Date.now())
+      problems.push({ field: 'body/expiresAt', message: 'must be in the future' });
     if (problems.length > 0) throw new ValidationError('The API key cannot be created', problems);
 
     const generated = generateApiKey();

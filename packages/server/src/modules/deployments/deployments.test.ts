@@ -8,8 +8,18 @@ describe('deployments and environments', () => {
   });
   afterAll(() => server?.close());
 
-  const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown, key = server.adminKey) =>
-    server.app.inject({ method, url, headers: bearer(key), ...(payload === undefined ? {} : { payload: payload as object }) });
+  const call = (
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    url: string,
+    payload?: unknown,
+    key = server.adminKey,
+  ) =>
+    server.app.inject({
+      method,
+      url,
+      headers: bearer(key),
+      ...(payload === undefined ? {} : { payload: payload as object }),
+    });
 
   it('lists the demo deployment created at first start', async () => {
     const res = await call('GET', '/api/v1/deployments');
@@ -26,18 +36,40 @@ describe('deployments and environments', () => {
   it('creates, reads, updates and deletes a deployment, keeping the password write-only', async () => {
     const created = await call('POST', '/api/v1/deployments', {
       name: 'Warehouse',
-      dataSource: { type: 'postgres', host: 'db.internal', database: 'analytics', user: 'bi', password: 's3cret' },
+      dataSource: {
+        type: 'postgres',
+        host: 'db.internal',
+        database: 'analytics',
+        user: 'bi',
+        password: 's3cret',
+      },
     });
     expect(created.statusCode).toBe(200);
     const dep = created.json();
-    expect(dep.dataSource).toEqual({ type: 'postgres', host: 'db.internal', database: 'analytics', user: 'bi', hasPassword: true });
+    expect(dep.dataSource).toEqual({
+      type: 'postgres',
+      host: 'db.internal',
+      database: 'analytics',
+      user: 'bi',
+      hasPassword: true,
+    });
     expect(created.body).not.toContain('s3cret');
-    const stored = await server.store.db.selectFrom('deployments').select(['data_source', 'api_secret_enc']).where('id', '=', dep.id).executeTakeFirstOrThrow();
+    const stored = await server.store.db
+      .selectFrom('deployments')
+      .select(['data_source', 'api_secret_enc'])
+      .where('id', '=', dep.id)
+      .executeTakeFirstOrThrow();
     expect(JSON.stringify(stored)).not.toContain('s3cret');
 
-    const renamed = await call('PUT', `/api/v1/deployments/${dep.id}`, { name: 'Warehouse EU', dataSource: { type: 'postgres', host: 'db2', database: 'analytics' } });
+    const renamed = await call('PUT', `/api/v1/deployments/${dep.id}`, {
+      name: 'Warehouse EU',
+      dataSource: { type: 'postgres', host: 'db2', database: 'analytics' },
+    });
     expect(renamed.statusCode).toBe(200);
-    expect(renamed.json()).toMatchObject({ name: 'Warehouse EU', dataSource: { host: 'db2', hasPassword: true } });
+    expect(renamed.json()).toMatchObject({
+      name: 'Warehouse EU',
+      dataSource: { host: 'db2', hasPassword: true },
+    });
 
     expect((await call('GET', `/api/v1/deployments/${dep.id}`)).json().name).toBe('Warehouse EU');
     const envs = await call('GET', `/api/v1/deployments/${dep.id}/environments`);
@@ -52,11 +84,15 @@ describe('deployments and environments', () => {
   it('rejects a PostgreSQL data source without host and database, naming both fields', async () => {
     const res = await call('POST', '/api/v1/deployments', { name: 'x', dataSource: { type: 'postgres' } });
     expect(res.statusCode).toBe(400);
-    expect(res.json().errors.map((e: { field: string }) => e.field)).toEqual(['body/dataSource/host', 'body/dataSource/database']);
+    expect(res.json().errors.map((e: { field: string }) => e.field)).toEqual([
+      'body/dataSource/host',
+      'body/dataSource/database',
+    ]);
   });
 
   it('pages with first/after and with offset/limit, and rejects bad cursors and ranges', async () => {
-    for (let i = 0; i < 5; i++) expect((await call('POST', '/api/v1/deployments', { name: `page ${i}` })).statusCode).toBe(200);
+    for (let i = 0; i < 5; i++)
+      expect((await call('POST', '/api/v1/deployments', { name: `page ${i}` })).statusCode).toBe(200);
     const seen: number[] = [];
     let after: string | undefined;
     for (;;) {
@@ -67,7 +103,9 @@ describe('deployments and environments', () => {
       if (!body.pageInfo.hasNextPage) break;
       after = body.pageInfo.endCursor;
     }
-    const all = (await call('GET', '/api/v1/deployments?first=100')).json().items.map((d: { id: number }) => d.id);
+    const all = (await call('GET', '/api/v1/deployments?first=100'))
+      .json()
+      .items.map((d: { id: number }) => d.id);
     expect(seen).toEqual(all);
     expect(all.length).toBe(6);
 
@@ -75,7 +113,15 @@ describe('deployments and environments', () => {
     expect(offset.items.map((d: { id: number }) => d.id)).toEqual(all.slice(2, 4));
     expect(offset.pagination).toEqual({ total: 6, offset: 2, limit: 2 });
 
-    for (const query of ['after=not-a-cursor!', 'after=eyJ2Ijo5fQ', 'first=0', 'first=100000', 'offset=-1', 'first=abc', 'first=2&offset=1']) {
+    for (const query of [
+      'after=not-a-cursor!',
+      'after=eyJ2Ijo5fQ',
+      'first=0',
+      'first=100000',
+      'offset=-1',
+      'first=abc',
+      'first=2&offset=1',
+    ]) {
       const res = await call('GET', `/api/v1/deployments?${query}`);
       expect(res.statusCode, query).toBe(400);
       expect(res.headers['content-type']).toContain('application/problem+json');
@@ -88,8 +134,12 @@ describe('deployments and environments', () => {
     const list = (await call('GET', '/api/v1/deployments', undefined, scoped.key)).json();
     expect(list.items.map((d: { id: number }) => d.id)).toEqual([server.demoDeploymentId]);
     expect(list.count).toBe(1);
-    expect((await call('GET', `/api/v1/deployments/${other.id}`, undefined, scoped.key)).statusCode).toBe(403);
-    expect((await call('GET', `/api/v1/deployments/${server.demoDeploymentId}`, undefined, scoped.key)).statusCode).toBe(200);
+    expect((await call('GET', `/api/v1/deployments/${other.id}`, undefined, scoped.key)).statusCode).toBe(
+      403,
+    );
+    expect(
+      (await call('GET', `/api/v1/deployments/${server.demoDeploymentId}`, undefined, scoped.key)).statusCode,
+    ).toBe(200);
   });
 
   it('lets viewers read but not change deployments', async () => {

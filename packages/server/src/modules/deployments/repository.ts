@@ -29,7 +29,10 @@ export class DeploymentsRepository {
   }
 
   list(tenantId: number, scope: number[] | null, window: PageWindow): Promise<DeploymentRow[]> {
-    let q = this.scoped(tenantId, scope).selectAll().orderBy('id').limit(window.size + 1);
+    let q = this.scoped(tenantId, scope)
+      .selectAll()
+      .orderBy('id')
+      .limit(window.size + 1);
     if (window.mode === 'offset') q = q.offset(window.offset);
     else if (window.after) q = q.where('id', '>', cursorId(window.after));
     return q.execute();
@@ -98,7 +101,11 @@ export class DeploymentsRepository {
     return result.numDeletedRows > 0n;
   }
 
-  listEnvironments(deploymentId: number, type: string | undefined, window: PageWindow): Promise<EnvironmentRow[]> {
+  listEnvironments(
+    deploymentId: number,
+    type: string | undefined,
+    window: PageWindow,
+  ): Promise<EnvironmentRow[]> {
     let q = this.db
       .selectFrom('environments')
       .selectAll()

@@ -19,7 +19,13 @@ export function deploymentRoutes(app: App, service: DeploymentsService) {
   app.get(
     '/api/v1/deployments',
     {
-      schema: { tags, operationId: 'getDeployments', summary: 'List deployments', querystring: DeploymentsListQuery, response: { 200: DeploymentsListResponse } },
+      schema: {
+        tags,
+        operationId: 'getDeployments',
+        summary: 'List deployments',
+        querystring: DeploymentsListQuery,
+        response: { 200: DeploymentsListResponse },
+      },
       config: { access: { role: 'viewer', scopedKeys: 'filter' } },
     },
     (request) => service.list(principalOf(request), request.query),
@@ -28,7 +34,13 @@ export function deploymentRoutes(app: App, service: DeploymentsService) {
   app.post(
     '/api/v1/deployments',
     {
-      schema: { tags, operationId: 'createDeployment', summary: 'Create a deployment', body: CreateDeploymentBody, response: { 200: Deployment } },
+      schema: {
+        tags,
+        operationId: 'createDeployment',
+        summary: 'Create a deployment',
+        body: CreateDeploymentBody,
+        response: { 200: Deployment },
+      },
       config: { access: { role: 'admin' } },
     },
     (request) => service.create(principalOf(request), request.body),
@@ -37,7 +49,13 @@ export function deploymentRoutes(app: App, service: DeploymentsService) {
   app.get(
     '/api/v1/deployments/:deploymentId',
     {
-      schema: { tags, operationId: 'getDeployment', summary: 'Get deployment', params: DeploymentIdParams, response: { 200: Deployment } },
+      schema: {
+        tags,
+        operationId: 'getDeployment',
+        summary: 'Get deployment',
+        params: DeploymentIdParams,
+        response: { 200: Deployment },
+      },
       config: { access: { role: 'viewer' } },
     },
     (request) => service.get(principalOf(request), request.params.deploymentId),
@@ -62,7 +80,13 @@ export function deploymentRoutes(app: App, service: DeploymentsService) {
   app.delete(
     '/api/v1/deployments/:deploymentId',
     {
-      schema: { tags, operationId: 'deleteDeployment', summary: 'Delete deployment', params: DeploymentIdParams, response: { 200: DeploymentDeleteResponse } },
+      schema: {
+        tags,
+        operationId: 'deleteDeployment',
+        summary: 'Delete deployment',
+        params: DeploymentIdParams,
+        response: { 200: DeploymentDeleteResponse },
+      },
       config: { access: { role: 'admin' } },
     },
     (request) => service.delete(principalOf(request), request.params.deploymentId),

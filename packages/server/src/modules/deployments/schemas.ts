@@ -3,17 +3,34 @@ import { CursorQuery, OffsetPaginationSchema, OffsetQuery, PageInfoSchema } from
 
 /** Shapes follow the reference's Deployments and Environments groups where the spec is silent. */
 export const dataSourceTypes = ['duckdb', 'postgres'] as const;
-export const creationSteps = ['project', 'upload', 'schema', 'github', 'ssh', 'databases', 'ready', 'demo'] as const;
+export const creationSteps = [
+  'project',
+  'upload',
+  'schema',
+  'github',
+  'ssh',
+  'databases',
+  'ready',
+  'demo',
+] as const;
 export const environmentTypes = ['production', 'staging', 'development'] as const;
 
-export const DeploymentIdParams = Type.Object({ deploymentId: Type.Integer({ minimum: 1, maximum: 2147483647 }) });
+export const DeploymentIdParams = Type.Object({
+  deploymentId: Type.Integer({ minimum: 1, maximum: 2147483647 }),
+});
 
 const name = Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' });
 
 export const DataSourceInput = Type.Object(
   {
     type: Type.Enum(dataSourceTypes, { description: 'Warehouse engine' }),
-    path: Type.Optional(Type.String({ minLength: 1, maxLength: 1024, description: "DuckDB file, or ':sample:' for the generated sample data" })),
+    path: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 1024,
+        description: "DuckDB file, or ':sample:' for the generated sample data",
+      }),
+    ),
     host: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
     port: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535 })),
     database: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
@@ -62,7 +79,7 @@ export const UpdateDeploymentBody = Type.Object(
 export const Deployment = Type.Object({
   id: Type.Integer(),
   name: Type.String(),
-  deploymentUrl: Type.String({ description: 'Base URL of this deployment\'s data API' }),
+  deploymentUrl: Type.String({ description: "Base URL of this deployment's data API" }),
   creationStep: Type.Enum(creationSteps),
   dataSource: DataSourceView,
   basePath: Type.String(),
@@ -76,7 +93,10 @@ export const DeploymentsListResponse = Type.Object({
   items: Type.Array(Deployment),
   pageInfo: PageInfoSchema,
   data: Type.Array(Deployment, { deprecated: true, description: 'Deprecated: use `items`' }),
-  count: Type.Integer({ deprecated: true, description: 'Deprecated: accessible deployments, ignoring pagination' }),
+  count: Type.Integer({
+    deprecated: true,
+    description: 'Deprecated: accessible deployments, ignoring pagination',
+  }),
   pagination: OffsetPaginationSchema,
 });
 
@@ -99,9 +119,11 @@ export const Environment = Type.Object({
   api_credentials: Type.Array(EnvironmentCredential),
 });
 
-export const EnvironmentsListQuery = Type.Object(
-  { type: Type.Optional(Type.Enum(environmentTypes)), ...CursorQuery, ...OffsetQuery },
-);
+export const EnvironmentsListQuery = Type.Object({
+  type: Type.Optional(Type.Enum(environmentTypes)),
+  ...CursorQuery,
+  ...OffsetQuery,
+});
 
 export const EnvironmentsListResponse = Type.Object({
   items: Type.Array(Environment),

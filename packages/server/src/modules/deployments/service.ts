@@ -31,7 +31,11 @@ export const defaultBasePath = '/cubejs-api';
  */
 export class DeploymentsService {
   private readonly pages = new ReadCache<{ rows: DeploymentRow[]; total: number }>(30_000, 1_000);
-  private readonly rows = new ReadCache<DeploymentRow | undefined>(30_000, 10_000, (row) => row !== undefined);
+  private readonly rows = new ReadCache<DeploymentRow | undefined>(
+    30_000,
+    10_000,
+    (row) => row !== undefined,
+  );
 
   constructor(private readonly deps: DeploymentsServiceDeps) {
     deps.bus.subscribe('deployments', () => {
@@ -43,14 +47,22 @@ export class DeploymentsService {
   async list(principal: Principal, query: PageQuery) {
     const window = pageWindow(query, 1);
     const { tenantId, deploymentIds } = principal;
-    const { rows, total } = await this.pages.get(`${tenantId}|${deploymentIds}|${JSON.stringify(window)}`, async () => {
-      const [rows, total] = await Promise.all([
-        this.deps.repository.list(tenantId, deploymentIds, window),
-        this.deps.repository.count(tenantId, deploymentIds),
-      ]);
-      return { rows, total };
-    });
-    const page = toPage(rows, window, (r) => [r.id], (r) => this.view(r));
+    const { rows, total } = await this.pages.get(
+      `${tenantId}|${deploymentIds}|${JSON.stringify(window)}`,
+      async () => {
+        const [rows, total] = await Promise.all([
+          this.deps.repository.list(tenantId, deploymentIds, window),
+          this.deps.repository.count(tenantId, deploymentIds),
+        ]);
+        return { rows, total };
+      },
+    );
+    const page = toPage(
+      rows,
+      window,
+      (r) => [r.id],
+      (r) => this.view(r),
+    );
     return {
       ...page,
       data: page.items,
@@ -116,7 +128,12 @@ export class DeploymentsService {
       this.deps.repository.listEnvironments(id, query.type, window),
       this.deps.repository.countEnvironments(id, query.type),
     ]);
-    const page = toPage(rows, window, (r) => [r.id], (r) => this.environmentView(deployment, r));
+    const page = toPage(
+      rows,
+      window,
+      (r) => [r.id],
+      (r) => this.environmentView(deployment, r),
+    );
     return {
       ...page,
       data: page.items,
@@ -128,7 +145,10 @@ export class DeploymentsService {
     return `${this.deps.publicUrl()}/data/${row.id}${row.base_path}`;
   }
 
-  private sealDataSource(input: Static<typeof DataSourceInput>, keptPasswordEnc?: string): DataSourceSettings {
+  private sealDataSource(
+    input: Static<typeof DataSourceInput>,
+    keptPasswordEnc?: string,
+  ): DataSourceSettings {
     if (input.type === 'postgres') {
       const missing = (['host', 'database'] as const).filter((k) => !input[k]);
       if (missing.length > 0) {
@@ -169,7 +189,14 @@ export class DeploymentsService {
       user: row.user_id === null ? null : String(row.user_id),
       api_credentials: [
         { type: 'rest', version: 1, url: this.dataUrl(deployment), host: null, port: null, database: null },
-        { type: 'sql', version: 1, url: `${this.dataUrl(deployment)}/v1/cubesql`, host: url.hostname, port: null, database: null },
+        {
+          type: 'sql',
+          version: 1,
+          url: `${this.dataUrl(deployment)}/v1/cubesql`,
+          host: url.hostname,
+          port: null,
+          database: null,
+        },
       ],
     };
   }

@@ -13,11 +13,16 @@ export class GroupsRepository {
     return db
       .selectFrom('groups as g')
       .selectAll('g')
-      .select(sql<number>`(select count(*)::int from group_members m where m.group_id = g.id)`.as('user_count'));
+      .select(
+        sql<number>`(select count(*)::int from group_members m where m.group_id = g.id)`.as('user_count'),
+      );
   }
 
   list(tenantId: number, window: PageWindow): Promise<GroupWithCount[]> {
-    let q = this.withCount().where('g.tenant_id', '=', tenantId).orderBy('g.id').limit(window.size + 1);
+    let q = this.withCount()
+      .where('g.tenant_id', '=', tenantId)
+      .orderBy('g.id')
+      .limit(window.size + 1);
     if (window.mode === 'offset') q = q.offset(window.offset);
     else if (window.after) q = q.where('g.id', '>', cursorId(window.after));
     return q.execute();
@@ -34,15 +39,27 @@ export class GroupsRepository {
       .selectFrom('groups')
       .select('name')
       .where('tenant_id', '=', tenantId)
-      .where(sql`lower(name)`, 'in', names.map((n) => n.toLowerCase()))
+      .where(
+        sql`lower(name)`,
+        'in',
+        names.map((n) => n.toLowerCase()),
+      )
       .execute();
     return rows.map((r) => r.name);
   }
 
-  async insert(tenantId: number, input: { name: string; description?: string | null; externalId?: string | null }) {
+  async insert(
+    tenantId: number,
+    input: { name: string; description?: string | null; externalId?: string | null },
+  ) {
     const row = await this.db
       .insertInto('groups')
-      .values({ tenant_id: tenantId, name: input.name, description: input.description ?? null, external_id: input.externalId ?? null })
+      .values({
+        tenant_id: tenantId,
+        name: input.name,
+        description: input.description ?? null,
+        external_id: input.externalId ?? null,
+      })
       .returningAll()
       .executeTakeFirstOrThrow();
     return { ...row, user_count: 0 };
@@ -63,7 +80,11 @@ export class GroupsRepository {
   }
 
   async delete(tenantId: number, id: number): Promise<boolean> {
-    const r = await this.db.deleteFrom('groups').where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+    const r = await this.db
+      .deleteFrom('groups')
+      .where('tenant_id', '=', tenantId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     return r.numDeletedRows > 0n;
   }
 
@@ -77,12 +98,21 @@ export class GroupsRepository {
   }
 
   async removeMember(groupId: number, userId: number): Promise<boolean> {
-    const r = await this.db.deleteFrom('group_members').where('group_id', '=', groupId).where('user_id', '=', userId).executeTakeFirst();
+    const r = await this.db
+      .deleteFrom('group_members')
+      .where('group_id', '=', groupId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
     return r.numDeletedRows > 0n;
   }
 
   memberIds(groupId: number): Promise<{ user_id: number }[]> {
-    return this.db.selectFrom('group_members').select('user_id').where('group_id', '=', groupId).orderBy('user_id').execute();
+    return this.db
+      .selectFrom('group_members')
+      .select('user_id')
+      .where('group_id', '=', groupId)
+      .orderBy('user_id')
+      .execute();
   }
 
   /** Group names of a user: what goes into `serviceCloud.groups`. */

@@ -20,36 +20,118 @@ const Success = Type.Object({ success: Type.Boolean() });
 export function groupRoutes(app: App, service: GroupsService) {
   const read = { access: { role: 'viewer' as const } };
   const write = { access: { role: 'admin' as const } };
-  app.get('/api/v1/groups', { schema: { tags, operationId: 'listGroups', summary: 'List global groups', querystring: GroupsListQuery, response: { 200: GroupsListResponse } }, config: read }, (r) =>
-    service.list(principalOf(r), r.query),
+  app.get(
+    '/api/v1/groups',
+    {
+      schema: {
+        tags,
+        operationId: 'listGroups',
+        summary: 'List global groups',
+        querystring: GroupsListQuery,
+        response: { 200: GroupsListResponse },
+      },
+      config: read,
+    },
+    (r) => service.list(principalOf(r), r.query),
   );
-  app.post('/api/v1/groups', { schema: { tags, operationId: 'createGroup', summary: 'Create a global group', body: CreateGroupBody, response: { 200: Group } }, config: write }, (r) =>
-    service.create(principalOf(r), r.body),
+  app.post(
+    '/api/v1/groups',
+    {
+      schema: {
+        tags,
+        operationId: 'createGroup',
+        summary: 'Create a global group',
+        body: CreateGroupBody,
+        response: { 200: Group },
+      },
+      config: write,
+    },
+    (r) => service.create(principalOf(r), r.body),
   );
-  app.get('/api/v1/groups/:groupId', { schema: { tags, operationId: 'getGroup', summary: 'Get a group', params: GroupIdParams, response: { 200: Group } }, config: read }, (r) =>
-    service.get(principalOf(r), r.params.groupId),
+  app.get(
+    '/api/v1/groups/:groupId',
+    {
+      schema: {
+        tags,
+        operationId: 'getGroup',
+        summary: 'Get a group',
+        params: GroupIdParams,
+        response: { 200: Group },
+      },
+      config: read,
+    },
+    (r) => service.get(principalOf(r), r.params.groupId),
   );
   app.put(
     '/api/v1/groups/:groupId',
-    { schema: { tags, operationId: 'updateGroup', summary: 'Rename or describe a group', params: GroupIdParams, body: UpdateGroupBody, response: { 200: Group } }, config: write },
+    {
+      schema: {
+        tags,
+        operationId: 'updateGroup',
+        summary: 'Rename or describe a group',
+        params: GroupIdParams,
+        body: UpdateGroupBody,
+        response: { 200: Group },
+      },
+      config: write,
+    },
     (r) => service.update(principalOf(r), r.params.groupId, r.body),
   );
-  app.delete('/api/v1/groups/:groupId', { schema: { tags, operationId: 'deleteGroup', summary: 'Delete a group', params: GroupIdParams, response: { 200: Success } }, config: write }, (r) =>
-    service.delete(principalOf(r), r.params.groupId),
+  app.delete(
+    '/api/v1/groups/:groupId',
+    {
+      schema: {
+        tags,
+        operationId: 'deleteGroup',
+        summary: 'Delete a group',
+        params: GroupIdParams,
+        response: { 200: Success },
+      },
+      config: write,
+    },
+    (r) => service.delete(principalOf(r), r.params.groupId),
   );
   app.get(
     '/api/v1/groups/:groupId/members',
-    { schema: { tags, operationId: 'listGroupMembers', summary: 'Members of a group', params: GroupIdParams, response: { 200: GroupMembersResponse } }, config: read },
+    {
+      schema: {
+        tags,
+        operationId: 'listGroupMembers',
+        summary: 'Members of a group',
+        params: GroupIdParams,
+        response: { 200: GroupMembersResponse },
+      },
+      config: read,
+    },
     (r) => service.members(principalOf(r), r.params.groupId),
   );
   app.post(
     '/api/v1/groups/:groupId/members',
-    { schema: { tags, operationId: 'addGroupMember', summary: 'Add a user to a group (idempotent)', params: GroupIdParams, body: AddMemberBody, response: { 200: GroupMembersResponse } }, config: write },
+    {
+      schema: {
+        tags,
+        operationId: 'addGroupMember',
+        summary: 'Add a user to a group (idempotent)',
+        params: GroupIdParams,
+        body: AddMemberBody,
+        response: { 200: GroupMembersResponse },
+      },
+      config: write,
+    },
     (r) => service.addMember(principalOf(r), r.params.groupId, r.body.userId),
   );
   app.delete(
     '/api/v1/groups/:groupId/members/:userId',
-    { schema: { tags, operationId: 'removeGroupMember', summary: 'Remove a user from a group', params: GroupMemberParams, response: { 200: GroupMembersResponse } }, config: write },
+    {
+      schema: {
+        tags,
+        operationId: 'removeGroupMember',
+        summary: 'Remove a user from a group',
+        params: GroupMemberParams,
+        response: { 200: GroupMembersResponse },
+      },
+      config: write,
+    },
     (r) => service.removeMember(principalOf(r), r.params.groupId, r.params.userId),
   );
 }

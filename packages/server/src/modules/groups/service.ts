@@ -29,23 +29,27 @@ export class GroupsService {
     try {
       return groupView(await this.repository.insert(principal.tenantId, input));
     } catch (error) {
-      if (isUniqueViolation(error)) throw new ConflictError(`A group named "${input.name}" already exists`, 'group_exists');
+      if (isUniqueViolation(error))
+        throw new ConflictError(`A group named "${input.name}" already exists`, 'group_exists');
       throw error;
     }
   }
 
   async update(principal: Principal, id: number, input: Static<typeof UpdateGroupBody>) {
     try {
-      if (!(await this.repository.update(principal.tenantId, id, input))) throw new NotFoundError(`Group ${id}`, 'group_not_found');
+      if (!(await this.repository.update(principal.tenantId, id, input)))
+        throw new NotFoundError(`Group ${id}`, 'group_not_found');
     } catch (error) {
-      if (isUniqueViolation(error)) throw new ConflictError(`A group named "${input.name}" already exists`, 'group_exists');
+      if (isUniqueViolation(error))
+        throw new ConflictError(`A group named "${input.name}" already exists`, 'group_exists');
       throw error;
     }
     return this.get(principal, id);
   }
 
   async delete(principal: Principal, id: number) {
-    if (!(await this.repository.delete(principal.tenantId, id))) throw new NotFoundError(`Group ${id}`, 'group_not_found');
+    if (!(await this.repository.delete(principal.tenantId, id)))
+      throw new NotFoundError(`Group ${id}`, 'group_not_found');
     return { success: true };
   }
 
@@ -57,7 +61,9 @@ export class GroupsService {
   async addMember(principal: Principal, id: number, userId: number) {
     await this.require(principal.tenantId, id);
     if (!(await this.users.find(principal.tenantId, userId))) {
-      throw new ValidationError('Unknown user', [{ field: 'body/userId', message: 'is not a user of this account' }]);
+      throw new ValidationError('Unknown user', [
+        { field: 'body/userId', message: 'is not a user of this account' },
+      ]);
     }
     await this.repository.addMember(id, userId);
     return this.members(principal, id);
@@ -65,7 +71,8 @@ export class GroupsService {
 
   async removeMember(principal: Principal, id: number, userId: number) {
     await this.require(principal.tenantId, id);
-    if (!(await this.repository.removeMember(id, userId))) throw new NotFoundError(`Member ${userId} of group ${id}`, 'member_not_found');
+    if (!(await this.repository.removeMember(id, userId)))
+      throw new NotFoundError(`Member ${userId} of group ${id}`, 'member_not_found');
     return this.members(principal, id);
   }
 

@@ -12,10 +12,18 @@ export class TenantsRepository {
     return this.db.selectFrom('tenants').selectAll().where('name', '=', name).executeTakeFirst();
   }
 
-  async create(input: { name: string; displayName: string; customDomain?: string | null }): Promise<TenantRow> {
+  async create(input: {
+    name: string;
+    displayName: string;
+    customDomain?: string | null;
+  }): Promise<TenantRow> {
     return this.db
       .insertInto('tenants')
-      .values({ name: input.name, display_name: input.displayName, custom_domain: input.customDomain ?? null })
+      .values({
+        name: input.name,
+        display_name: input.displayName,
+        custom_domain: input.customDomain ?? null,
+      })
       .returningAll()
       .executeTakeFirstOrThrow();
   }

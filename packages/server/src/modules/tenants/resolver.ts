@@ -1,5 +1,5 @@
-import { NotFoundError } from '../../errors/domain-errors.ts';
 import type { TenantRow } from '../../db/schema.ts';
+import { NotFoundError } from '../../errors/domain-errors.ts';
 import type { TenantsRepository } from './repository.ts';
 
 /**
@@ -25,10 +25,15 @@ export class TenantResolver {
   async resolve(hostHeader: string | undefined): Promise<TenantRow> {
     await this.refresh();
     const host = (hostHeader ?? '').toLowerCase().replace(/:\d+$/, '');
-    const byDomain = this.tenants.find((t) => t.custom_domain !== null && t.custom_domain.toLowerCase() === host);
+    const byDomain = this.tenants.find(
+      (t) => t.custom_domain !== null && t.custom_domain.toLowerCase() === host,
+    );
     if (byDomain) return byDomain;
     if (this.domain && host.endsWith(`.${this.domain}`)) {
-      const name = host.slice(0, -(this.domain.length + 1)).split('.').pop();
+      const name = host
+        .slice(0, -(this.domain.length + 1))
+        .split('.')
+        .pop();
       const bySubdomain = this.tenants.find((t) => t.name === name);
       if (bySubdomain) return bySubdomain;
     }

@@ -25,7 +25,12 @@ export class UsersRepository {
   constructor(private readonly db: Db) {}
 
   find(tenantId: number, id: number, db: Db = this.db): Promise<UserRow | undefined> {
-    return db.selectFrom('users').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+    return db
+      .selectFrom('users')
+      .selectAll()
+      .where('tenant_id', '=', tenantId)
+      .where('id', '=', id)
+      .executeTakeFirst();
   }
 
   findByEmail(tenantId: number, email: string): Promise<UserRow | undefined> {
@@ -38,7 +43,12 @@ export class UsersRepository {
   }
 
   list(tenantId: number, window: PageWindow): Promise<UserRow[]> {
-    let q = this.db.selectFrom('users').selectAll().where('tenant_id', '=', tenantId).orderBy('id').limit(window.size + 1);
+    let q = this.db
+      .selectFrom('users')
+      .selectAll()
+      .where('tenant_id', '=', tenantId)
+      .orderBy('id')
+      .limit(window.size + 1);
     if (window.mode === 'offset') q = q.offset(window.offset);
     else if (window.after) q = q.where('id', '>', cursorId(window.after));
     return q.execute();
@@ -79,7 +89,11 @@ export class UsersRepository {
   }
 
   async delete(tenantId: number, id: number): Promise<boolean> {
-    const r = await this.db.deleteFrom('users').where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+    const r = await this.db
+      .deleteFrom('users')
+      .where('tenant_id', '=', tenantId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     return r.numDeletedRows > 0n;
   }
 

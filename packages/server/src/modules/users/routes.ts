@@ -1,7 +1,14 @@
 import { Type } from 'typebox';
 import { principalOf } from '../../auth/authenticate.ts';
 import type { App } from '../../http/types.ts';
-import { CreateUserBody, UpdateUserBody, User, UserIdParams, UsersListQuery, UsersListResponse } from './schemas.ts';
+import {
+  CreateUserBody,
+  UpdateUserBody,
+  User,
+  UserIdParams,
+  UsersListQuery,
+  UsersListResponse,
+} from './schemas.ts';
 import type { UsersService } from './service.ts';
 
 const tags = ['Users Admin'];
@@ -11,7 +18,13 @@ export function userRoutes(app: App, service: UsersService) {
   app.get(
     '/api/v1/users',
     {
-      schema: { tags, operationId: 'listUsers', summary: 'List users', querystring: UsersListQuery, response: { 200: UsersListResponse } },
+      schema: {
+        tags,
+        operationId: 'listUsers',
+        summary: 'List users',
+        querystring: UsersListQuery,
+        response: { 200: UsersListResponse },
+      },
       config: { access: { role: 'admin' } },
     },
     (request) => service.list(principalOf(request), request.query),
@@ -19,7 +32,12 @@ export function userRoutes(app: App, service: UsersService) {
   app.get(
     '/api/v1/users/me',
     {
-      schema: { tags: ['Users'], operationId: 'getMe', summary: 'The user behind the credential', response: { 200: User } },
+      schema: {
+        tags: ['Users'],
+        operationId: 'getMe',
+        summary: 'The user behind the credential',
+        response: { 200: User },
+      },
       config: { access: { role: 'viewer', scopedKeys: 'filter' } },
     },
     (request) => service.get(principalOf(request), principalOf(request).userId),
@@ -27,7 +45,13 @@ export function userRoutes(app: App, service: UsersService) {
   app.post(
     '/api/v1/users',
     {
-      schema: { tags, operationId: 'createUser', summary: 'Create user', body: CreateUserBody, response: { 200: User } },
+      schema: {
+        tags,
+        operationId: 'createUser',
+        summary: 'Create user',
+        body: CreateUserBody,
+        response: { 200: User },
+      },
       config: { access: { role: 'admin' } },
     },
     (request) => service.create(principalOf(request), request.body),
@@ -35,7 +59,13 @@ export function userRoutes(app: App, service: UsersService) {
   app.get(
     '/api/v1/users/:id',
     {
-      schema: { tags, operationId: 'getUser', summary: 'Get user', params: UserIdParams, response: { 200: User } },
+      schema: {
+        tags,
+        operationId: 'getUser',
+        summary: 'Get user',
+        params: UserIdParams,
+        response: { 200: User },
+      },
       config: { access: { role: 'admin' } },
     },
     (request) => service.get(principalOf(request), request.params.id),
@@ -43,7 +73,14 @@ export function userRoutes(app: App, service: UsersService) {
   app.put(
     '/api/v1/users/:id',
     {
-      schema: { tags, operationId: 'updateUser', summary: 'Update user; deactivating revokes their credentials', params: UserIdParams, body: UpdateUserBody, response: { 200: User } },
+      schema: {
+        tags,
+        operationId: 'updateUser',
+        summary: 'Update user; deactivating revokes their credentials',
+        params: UserIdParams,
+        body: UpdateUserBody,
+        response: { 200: User },
+      },
       config: { access: { role: 'admin' } },
     },
     (request) => service.update(principalOf(request), request.params.id, request.body),
@@ -51,7 +88,13 @@ export function userRoutes(app: App, service: UsersService) {
   app.delete(
     '/api/v1/users/:id',
     {
-      schema: { tags, operationId: 'deleteUser', summary: 'Delete user', params: UserIdParams, response: { 200: Success } },
+      schema: {
+        tags,
+        operationId: 'deleteUser',
+        summary: 'Delete user',
+        params: UserIdParams,
+        response: { 200: Success },
+      },
       config: { access: { role: 'admin' } },
     },
     (request) => service.delete(principalOf(request), request.params.id),

@@ -4,7 +4,8 @@ import { CursorQuery, PageInfoSchema } from '../../pagination/page.ts';
 
 export const UserIdParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2147483647 }) });
 
-const optionalText = (max: number) => Type.Optional(Type.Union([Type.String({ maxLength: max }), Type.Null()]));
+const optionalText = (max: number) =>
+  Type.Optional(Type.Union([Type.String({ maxLength: max }), Type.Null()]));
 
 /** Follows the reference's UserCreateInput; `role` extends `isAdmin` with the developer and viewer roles. */
 export const CreateUserBody = Type.Object(
@@ -16,7 +17,9 @@ export const CreateUserBody = Type.Object(
     picture: optionalText(2048),
     externalId: optionalText(256),
     isAdmin: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
-    role: Type.Optional(Type.Enum(accountRoles, { description: 'Account role; default viewer (admin when isAdmin)' })),
+    role: Type.Optional(
+      Type.Enum(accountRoles, { description: 'Account role; default viewer (admin when isAdmin)' }),
+    ),
   },
   { additionalProperties: false },
 );

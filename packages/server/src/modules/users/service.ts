@@ -30,8 +30,15 @@ export class UsersService {
 
   async create(principal: Principal, input: Static<typeof CreateUserBody>) {
     const role: AccountRole = input.role ?? (input.isAdmin ? 'admin' : 'viewer');
-    if (input.role && input.isAdmin !== undefined && input.isAdmin !== null && input.isAdmin !== (input.role === 'admin')) {
-      throw new ValidationError('isAdmin contradicts role', [{ field: 'body/isAdmin', message: 'contradicts role' }]);
+    if (
+      input.role &&
+      input.isAdmin !== undefined &&
+      input.isAdmin !== null &&
+      input.isAdmin !== (input.role === 'admin')
+    ) {
+      throw new ValidationError('isAdmin contradicts role', [
+        { field: 'body/isAdmin', message: 'contradicts role' },
+      ]);
     }
     try {
       return userView(await this.repository.insert(principal.tenantId, { ...input, role }));
@@ -71,8 +78,10 @@ export class UsersService {
   }
 
   async delete(principal: Principal, id: number) {
-    if (id === principal.userId) throw new ConflictError('You cannot delete your own user', 'cannot_delete_self');
-    if (!(await this.repository.delete(principal.tenantId, id))) throw new NotFoundError(`User ${id}`, 'user_not_found');
+    if (id === principal.userId)
+      throw new ConflictError('You cannot delete your own user', 'cannot_delete_self');
+    if (!(await this.repository.delete(principal.tenantId, id)))
+      throw new NotFoundError(`User ${id}`, 'user_not_found');
     this.bus.publish('credentials');
     return { success: true };
   }

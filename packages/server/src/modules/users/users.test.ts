@@ -8,17 +8,34 @@ describe('users, roles and groups', () => {
   });
   afterAll(() => server?.close());
 
-  const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object, key = server.adminKey) =>
-    server.app.inject({ method, url, headers: bearer(key), ...(payload ? { payload } : {}) });
+  const call = (
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    url: string,
+    payload?: object,
+    key = server.adminKey,
+  ) => server.app.inject({ method, url, headers: bearer(key), ...(payload ? { payload } : {}) });
 
   it('creates users with roles and refuses duplicate emails case-insensitively', async () => {
-    const res = await call('POST', '/api/v1/users', { email: 'Ada@Example.com', username: 'ada', role: 'developer' });
+    const res = await call('POST', '/api/v1/users', {
+      email: 'Ada@Example.com',
+      username: 'ada',
+      role: 'developer',
+    });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ email: 'Ada@Example.com', role: 'developer', isAdmin: false, isDeactivated: false });
+    expect(res.json()).toMatchObject({
+      email: 'Ada@Example.com',
+      role: 'developer',
+      isAdmin: false,
+      isDeactivated: false,
+    });
     const dup = await call('POST', '/api/v1/users', { email: 'ada@example.com', username: 'ada2' });
     expect(dup.statusCode).toBe(409);
     expect(dup.json().code).toBe('user_exists');
-    const admin = await call('POST', '/api/v1/users', { email: 'boss@example.com', username: 'boss', isAdmin: true });
+    const admin = await call('POST', '/api/v1/users', {
+      email: 'boss@example.com',
+      username: 'boss',
+      isAdmin: true,
+    });
     expect(admin.json()).toMatchObject({ role: 'admin', isAdmin: true });
   });
 
@@ -35,12 +52,21 @@ describe('users, roles and groups', () => {
     const res = await call('PUT', `/api/v1/users/${dev.user.id}`, { isDeactivated: true });
     expect(res.json().isDeactivated).toBe(true);
     expect((await call('GET', '/api/v1/deployments', undefined, dev.key)).statusCode).toBe(401);
-    const keys = await server.store.db.selectFrom('api_keys').select('revoked_at').where('user_id', '=', dev.user.id).execute();
+    const keys = await server.store.db
+      .selectFrom('api_keys')
+      .select('revoked_at')
+      .where('user_id', '=', dev.user.id)
+      .execute();
     expect(keys.every((k) => k.revoked_at !== null)).toBe(true);
 
     const solo = await startTestServer();
     try {
-      const last = await solo.app.inject({ method: 'PUT', url: `/api/v1/users/${solo.adminUserId}`, headers: bearer(solo.adminKey), payload: { role: 'viewer' } });
+      const last = await solo.app.inject({
+        method: 'PUT',
+        url: `/api/v1/users/${solo.adminUserId}`,
+        headers: bearer(solo.adminKey),
+        payload: { role: 'viewer' },
+      });
       expect(last.statusCode).toBe(409);
       expect(last.json().code).toBe('last_admin');
       const still = await solo.app.inject({ url: '/api/v1/users/me', headers: bearer(solo.adminKey) });
@@ -57,11 +83,17 @@ describe('users, roles and groups', () => {
     const dev = await userWithKey(server, 'developer');
     await call('POST', `/api/v1/groups/${group.id}/members`, { userId: dev.user.id });
     await call('POST', `/api/v1/groups/${group.id}/members`, { userId: dev.user.id });
-    expect((await call('GET', `/api/v1/groups/${group.id}/members`)).json().items).toEqual([{ userId: dev.user.id }]);
+    expect((await call('GET', `/api/v1/groups/${group.id}/members`)).json().items).toEqual([
+      { userId: dev.user.id },
+    ]);
     expect((await call('GET', `/api/v1/groups/${group.id}`)).json().userCount).toBe(1);
     expect(await server.services.repositories.groups.namesOfUser(dev.user.id)).toEqual(['Finance']);
-    expect((await call('POST', `/api/v1/groups/${group.id}/members`, { userId: 999999 })).statusCode).toBe(400);
-    expect((await call('DELETE', `/api/v1/groups/${group.id}/members/${dev.user.id}`)).json().items).toEqual([]);
+    expect((await call('POST', `/api/v1/groups/${group.id}/members`, { userId: 999999 })).statusCode).toBe(
+      400,
+    );
+    expect((await call('DELETE', `/api/v1/groups/${group.id}/members/${dev.user.id}`)).json().items).toEqual(
+      [],
+    );
     expect((await call('DELETE', `/api/v1/groups/${group.id}/members/${dev.user.id}`)).statusCode).toBe(404);
     expect((await call('DELETE', `/api/v1/groups/${group.id}`)).statusCode).toBe(200);
     expect((await call('GET', `/api/v1/groups/${group.id}`)).statusCode).toBe(404);
