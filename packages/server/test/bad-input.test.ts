@@ -173,6 +173,25 @@ describe('bad input on every management route', () => {
     );
   });
 
+  it('explains each problem in words: unknown fields, enum values, unions', async () => {
+    const res = await server.app.inject({
+      method: 'POST',
+      url: '/api/v1/api-keys',
+      headers: bearer(server.adminKey),
+      payload: { name: 5, kind: 'root', expiresAt: 7, colour: 'red' },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors).toEqual(
+      expect.arrayContaining([
+        { field: 'body/colour', message: 'is not a known field' },
+        { field: 'body/name', message: 'must be string' },
+        { field: 'body/kind', message: 'must be one of: api, scim' },
+        { field: 'body/expiresAt', message: 'must be string or null' },
+      ]),
+    );
+    expect(res.json().errors).toHaveLength(4);
+  });
+
   it('answers an oversized body with 413', async () => {
     const res = await server.app.inject({
       method: 'POST',

@@ -4,38 +4,52 @@ import { type Problem, problem, problemContentType } from './problem.ts';
 
 interface AjvLikeError {
   instancePath?: string;
+  schemaPath?: string;
   message?: string;
   keyword?: string;
   params?: Record<string, unknown>;
 }
 
-/** Turns every schema violation of a request into a field problem (DESIGN.md: list them all). */
+/**
+ * Turns every schema violation of a request into one field problem per field (DESIGN.md: list
+ * them all), in words a client developer understands: the alternatives of a union are folded into
+ * "must be string or null", unknown fields are named, enums list their values.
+ */
 function validationProblems(context: string | undefined, errors: AjvLikeError[]): FieldProblem[] {
-  const seen = new Set<string>();
-  const problems: FieldProblem[] = [];
+  const unions = errors.filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf');
+  const isBranch = (e: AjvLikeError) =>
+    unions.some((u) => u !== e && e.schemaPath?.startsWith(`${u.schemaPath}/${u.keyword}/`));
+  const problems = new Map<string, string>();
+  const add = (path: string, message: string) => {
+    const field = `${context ?? 'body'}${path}`;
+    if (!problems.has(field)) problems.set(field, message);
+  };
   for (const e of errors) {
-    const field = e.instancePath ?? '';
-    const missing = e.params?.requiredProperties ?? e.params?.missingProperty;
-    if (e.keyword === 'required' && missing) {
-      const names = Array.isArray(missing) ? missing : [missing];
-      for (const name of names) push(`${field}/${String(name)}`, 'is required');
-      continue;
+    const path = e.instancePath ?? '';
+    if (isBranch(e) || e.keyword === 'additionalProperties') continue;
+    if (e.keyword === 'required') {
+      const missing = e.params?.requiredProperties ?? e.params?.missingProperty ?? [];
+      for (const name of [missing].flat()) add(`${path}/${String(name)}`, 'is required');
+    } else if (e.keyword === 'boolean' && e.schemaPath?.endsWith('/additionalProperties')) {
+      add(path, 'is not a known field');
+    } else if (e.keyword === 'enum' && Array.isArray(e.params?.allowedValues)) {
+      add(path, `must be one of: ${(e.params.allowedValues as unknown[]).join(', ')}`);
+    } else if (e.keyword === 'anyOf' || e.keyword === 'oneOf') {
+      const types = errors.filter(
+        (b) => b.keyword === 'type' && b.schemaPath?.startsWith(`${e.schemaPath}/${e.keyword}/`),
+      );
+      const branches = errors.filter((b) => b.schemaPath?.startsWith(`${e.schemaPath}/${e.keyword}/`));
+      add(
+        path,
+        types.length > 0 && types.length === branches.length
+          ? `must be ${types.map((t) => String(t.params?.type)).join(' or ')}`
+          : (e.message ?? 'is invalid'),
+      );
+    } else {
+      add(path, e.message ?? 'is invalid');
     }
-    if (e.keyword === 'anyOf' || e.keyword === 'oneOf') {
-      // The branch errors that precede it say what is wrong; keep this one only if alone.
-      if (problems.some((p) => p.field.startsWith(`${context ?? ''}:${field}`))) continue;
-    }
-    push(field, e.message ?? 'is invalid');
   }
-  return problems;
-
-  function push(path: string, message: string) {
-    const full = `${context ?? 'body'}${path === '' ? '' : path.startsWith('/') ? path : `/${path}`}`;
-    const key = `${full}|${message}`;
-    if (seen.has(key)) return;
-    seen.add(key);
-    problems.push({ field: full, message });
-  }
+  return [...problems].map(([field, message]) => ({ field, message }));
 }
 
 /** Maps any error to problem+json. The only place where errors become HTTP responses. */
