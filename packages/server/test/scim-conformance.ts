@@ -19,7 +19,8 @@ interface Execution {
   item: { name: string; parent(): { name?: string } | undefined };
   assertions?: Assertion[];
   requestError?: { message: string };
-  response?: { code: number };
+  response?: { code: number; stream?: Buffer };
+  request?: { method: string; url: { toString(): string } };
 }
 interface Summary {
   run: { executions: Execution[]; failures: unknown[] };
@@ -31,7 +32,11 @@ interface Newman {
 const newman = createRequire(import.meta.url)('newman') as Newman;
 
 const collectionPath =
-  process.env.SCIM_COLLECTION ?? path.resolve(import.meta.dirname, '../../../../shared/conformance/scim/microsoft-scim-postman-collection.json');
+  process.env.SCIM_COLLECTION ??
+  path.resolve(
+    import.meta.dirname,
+    '../../../../shared/conformance/scim/microsoft-scim-postman-collection.json',
+  );
 
 const folders = [
   'Endpoint tests',
@@ -49,18 +54,43 @@ const folders = [
  * that assume an empty store are one higher.
  */
 const allowed = new Map<string, string>([
-  ['User tests with garbage › Get all users › Results have 2 users', 'store not empty: the first-start admin user is listed'],
-  ['User tests with garbage › Paginate › Total results', 'store not empty: the first-start admin user is listed'],
-  ['User tests with garbage › get user attributes › Total results', 'store not empty: the first-start admin user is listed'],
-  ['User tests with garbage › filter greater than › Total results', 'store not empty: the first-start admin user is listed'],
-  ['Teardown garbage › Get all users › Users cleared', 'store not empty: the first-start admin user is listed'],
-  ['User tests with garbage › Patch user omalley new username › Status code is 204', 'PATCH /Users answers 200 with the user (RFC 7644 3.5.2; Okta expects it)'],
-  ['User tests with garbage › patch user omalley active with boolean › Status code is 204', 'PATCH /Users answers 200 with the user (RFC 7644 3.5.2; Okta expects it)'],
+  [
+    'User tests with garbage › Get all users › Results have 2 users',
+    'store not empty: the first-start admin user is listed',
+  ],
+  [
+    'User tests with garbage › Paginate › Total results',
+    'store not empty: the first-start admin user is listed',
+  ],
+  [
+    'User tests with garbage › get user attributes › Total results',
+    'store not empty: the first-start admin user is listed',
+  ],
+  [
+    'User tests with garbage › filter greater than › Total results',
+    'store not empty: the first-start admin user is listed',
+  ],
+  [
+    'User tests with garbage › Patch user omalley new username › Status code is 204',
+    'PATCH /Users answers 200 with the user (RFC 7644 3.5.2; Okta expects it)',
+  ],
+  [
+    'User tests with garbage › patch user omalley active with boolean › Status code is 204',
+    'PATCH /Users answers 200 with the user (RFC 7644 3.5.2; Okta expects it)',
+  ],
 ]);
 
 async function main() {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tessera-scim-conformance-'));
-  const config = { ...loadConfig({}), dataDir, port: 0, host: '127.0.0.1', skipDemo: true, rateLimitPerMinute: 0, logLevel: 'warn' };
+  const config = {
+    ...loadConfig({}),
+    dataDir,
+    port: 0,
+    host: '127.0.0.1',
+    skipDemo: true,
+    rateLimitPerMinute: 0,
+    logLevel: 'warn',
+  };
   const server = await startServer(config, () => undefined);
   let exitCode = 1;
   try {
@@ -121,11 +151,21 @@ function report(summary: Summary): number {
       else unexpected.push(`${key} (HTTP ${execution.response?.code}): ${a.error.message}`);
     }
     if (stepOk) passedSteps++;
+    if (process.env.SCIM_CONFORMANCE_VERBOSE) {
+      console.log(
+        `${stepOk ? 'ok  ' : 'FAIL'} ${prefix}: ${execution.request?.method} ${execution.request?.url.toString()} -> ${execution.response?.code}`,
+      );
+      console.log(`     ${execution.response?.stream?.toString('utf8').slice(0, 400) ?? ''}`);
+    }
   }
   console.log(`SCIM conformance: ${passedSteps}/${steps} steps passed, ${assertions} assertions`);
   for (const t of tolerated) console.log(`  allowed   ${t}`);
   for (const u of unexpected) console.log(`  FAILED    ${u}`);
-  console.log(unexpected.length === 0 ? 'OK: every failure is a documented deviation' : `${unexpected.length} unexpected failure(s)`);
+  console.log(
+    unexpected.length === 0
+      ? 'OK: every failure is a documented deviation'
+      : `${unexpected.length} unexpected failure(s)`,
+  );
   return unexpected.length === 0 ? 0 : 1;
 }
 

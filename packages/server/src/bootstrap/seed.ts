@@ -2,6 +2,7 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { generateApiKey, isWellFormedKey } from '../auth/credentials.ts';
 import { randomToken, type SecretBox, sha256 } from '../crypto/secrets.ts';
+import { sampleModelFiles } from '../datasources/sample/model-files.ts';
 import type { Db } from '../db/database.ts';
 import { writePrivateFile } from './secret-key.ts';
 
@@ -32,7 +33,8 @@ const seedLock = 7_246_001;
 export async function seed(db: Db, secrets: SecretBox, options: SeedOptions): Promise<SeedResult> {
   return db.transaction().execute(async (trx) => {
     await sql`select pg_advisory_xact_lock(${seedLock})`.execute(trx);
-    let tenant = await trx.selectFrom('tenants').selectAll().orderBy('id').executeTakeFirst();
+    // The first-start tenant is the one named "default", whatever other tenants were added since.
+    let tenant = await trx.selectFrom('tenants').selectAll().where('name', '=', 'default').executeTakeFirst();
     tenant ??= await trx
       .insertInto('tenants')
       .values({ name: 'default', display_name: 'Default' })
@@ -130,6 +132,11 @@ export async function seed(db: Db, secrets: SecretBox, options: SeedOptions): Pr
       await trx
         .insertInto('environments')
         .values({ deployment_id: demo.id, type: 'production', branch: 'main', user_id: null })
+        .execute();
+      // The demo's data model (orders, line items, products, customers) on branch main.
+      await trx
+        .insertInto('model_files')
+        .values(sampleModelFiles().map((f) => ({ deployment_id: demo.id, branch: 'main', ...f })))
         .execute();
       demoDeploymentId = demo.id;
     }

@@ -5,6 +5,7 @@ import type { Config } from '../config/config.ts';
 import { type AccountRole, accountRoles } from '../db/schema.ts';
 import { ApiKeysRepository } from '../modules/api-keys/repository.ts';
 import { apiKeyView } from '../modules/api-keys/service.ts';
+import { TenantsRepository } from '../modules/tenants/repository.ts';
 import { UsersRepository } from '../modules/users/repository.ts';
 import { userView } from '../modules/users/service.ts';
 
@@ -77,6 +78,57 @@ export async function createApiKeyCommand(
     });
     return { ...apiKeyView(row), key: generated.key };
   });
+}
+
+/**
+ * A new tenant (account) with its first admin and an admin API key, for self-hosters serving
+ * several accounts on `{tenant}.{TESSERA_DOMAIN}` or their own domains.
+ */
+export async function createTenantCommand(
+  config: Config,
+  args: { name?: string; domain?: string; email?: string },
+) {
+  if (!args.name || !/^[a-z][a-z0-9-]{0,61}[a-z0-9]$/.test(args.name)) {
+    throw new UsageError(
+      'create-tenant needs --name: lowercase letters, digits and dashes (a subdomain label)',
+    );
+  }
+  const store = await openMigratedStore(config);
+  try {
+    const tenants = new TenantsRepository(store.db);
+    if (await tenants.findByName(args.name)) throw new UsageError(`Tenant ${args.name} already exists`);
+    const tenant = await tenants.create({
+      name: args.name,
+      displayName: args.name,
+      customDomain: args.domain ?? null,
+    });
+    const email = args.email ?? `admin@${args.name}.localhost`;
+    const admin = await new UsersRepository(store.db).insert(tenant.id, {
+      email,
+      username: email,
+      role: 'admin',
+    });
+    const generated = generateApiKey();
+    await new ApiKeysRepository(store.db).insert({
+      tenantId: tenant.id,
+      userId: admin.id,
+      name: 'admin (create-tenant)',
+      kind: 'api',
+      hash: generated.hash,
+      prefix: generated.prefix,
+      deploymentIds: null,
+      expiresAt: null,
+    });
+    return {
+      id: tenant.id,
+      name: tenant.name,
+      customDomain: tenant.custom_domain,
+      adminEmail: email,
+      adminApiKey: generated.key,
+    };
+  } finally {
+    await store.close();
+  }
 }
 
 export class UsageError extends Error {}

@@ -1,5 +1,6 @@
 import { type ChildProcessWithoutNullStreams, execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -48,6 +49,28 @@ function exitCode(child: ChildProcessWithoutNullStreams): Promise<number | null>
   return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: response bodies are read as loosely typed JSON in assertions.
+type JsonBody = any;
+
+/** GET with an explicit Host header (fetch does not let a caller choose it). */
+function getJson(
+  port: number,
+  pathname: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; body: JsonBody }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get({ host: '127.0.0.1', port, path: pathname, headers }, (res) => {
+        let data = '';
+        res.on('data', (chunk) => {
+          data += chunk;
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(data) }));
+      })
+      .on('error', reject);
+  });
+}
+
 afterAll(() => {
   for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
 });
@@ -86,18 +109,45 @@ describe('the tessera CLI', () => {
     expect(output()).toContain('Received SIGTERM');
   });
 
-  it('reuses the data on a second start and honours TESSERA_ADMIN_API_KEY', async () => {
+  it('reuses the data on a second start, honours TESSERA_ADMIN_API_KEY, and serves a second tenant', async () => {
     const bootstrap = generateApiKey().key;
-    const { child, output } = await start({ PORT: '4792', TESSERA_ADMIN_API_KEY: bootstrap });
-    expect(output()).not.toContain('Admin API key');
-    const res = await fetch('http://127.0.0.1:4792/api/v1/users?first=100', {
-      headers: { authorization: `Bearer ${bootstrap}` },
-    });
-    expect(res.status).toBe(200);
-    const emails = ((await res.json()) as { items: { email: string }[] }).items.map(
-      (u: { email: string }) => u.email,
+    const tenant = JSON.parse(
+      await tessera(['create-tenant', '--name', 'acme', '--domain', 'bi.acme.example', '--json']),
     );
-    expect(emails).toEqual(['admin@localhost', 'ops@example.com']);
+    expect(tenant).toMatchObject({
+      name: 'acme',
+      customDomain: 'bi.acme.example',
+      adminEmail: 'admin@acme.localhost',
+    });
+    expect(tenant.adminApiKey).toMatch(/^tsk_/);
+    await expect(tessera(['create-tenant', '--name', 'acme'])).rejects.toMatchObject({ code: 2 });
+
+    const { child, output } = await start({
+      PORT: '4792',
+      TESSERA_ADMIN_API_KEY: bootstrap,
+      TESSERA_DOMAIN: 'tessera.localhost',
+    });
+    expect(output()).not.toContain('Admin API key');
+    // Two tenants now: the default one answers on its subdomain, acme on its custom domain.
+    const res = await getJson(4792, '/api/v1/users?first=100', {
+      authorization: `Bearer ${bootstrap}`,
+      host: 'default.tessera.localhost',
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.items.map((u: { email: string }) => u.email)).toEqual([
+      'admin@localhost',
+      'ops@example.com',
+    ]);
+    const acme = await getJson(4792, '/api/v1/users/me', {
+      authorization: `Bearer ${tenant.adminApiKey}`,
+      host: 'bi.acme.example',
+    });
+    expect(acme.body.email).toBe('admin@acme.localhost');
+    const wrongHost = await getJson(4792, '/api/v1/users/me', {
+      authorization: `Bearer ${tenant.adminApiKey}`,
+      host: 'default.tessera.localhost',
+    });
+    expect(wrongHost.status).toBe(401);
     child.kill('SIGTERM');
     expect(await exitCode(child)).toBe(0);
   });

@@ -8,7 +8,7 @@ import { SecretBox } from '../crypto/secrets.ts';
 import { unconnectedDb } from '../db/database.ts';
 import { buildApp } from '../http/app.ts';
 import { openApiText } from '../http/openapi.ts';
-import { createApiKeyCommand, createUserCommand, UsageError } from './admin.ts';
+import { createApiKeyCommand, createTenantCommand, createUserCommand, UsageError } from './admin.ts';
 import { startServer } from './start.ts';
 
 const usage = `Usage: tessera <command> [options]
@@ -18,6 +18,8 @@ Commands:
   migrate [--json]              Apply database migrations and exit
   create-user --email E [--username U] [--role admin|developer|viewer] [--json]
   create-api-key [--email E] [--name N] [--deployments 1,2] [--kind api|scim] [--expires-at ISO] [--json]
+  create-tenant --name N [--domain D] [--email E] [--json]
+                                Add an account with its admin and an admin API key
   openapi [--write | --check]   Print, write or check packages/server/openapi.json
 `;
 
@@ -36,6 +38,7 @@ async function main(argv: string[]): Promise<number> {
       deployments: { type: 'string' },
       kind: { type: 'string' },
       'expires-at': { type: 'string' },
+      domain: { type: 'string' },
       write: { type: 'boolean', default: false },
       check: { type: 'boolean', default: false },
     },
@@ -74,6 +77,14 @@ async function main(argv: string[]): Promise<number> {
     case 'create-api-key': {
       const key = await createApiKeyCommand(loadConfig(), { ...values, expiresAt: values['expires-at'] });
       out(`Created API key ${key.id} (${key.name}); shown once:\n${key.key}`, key);
+      return 0;
+    }
+    case 'create-tenant': {
+      const tenant = await createTenantCommand(loadConfig(), values);
+      out(
+        `Created tenant ${tenant.name} (admin ${tenant.adminEmail}); admin API key, shown once:\n${tenant.adminApiKey}`,
+        tenant,
+      );
       return 0;
     }
     case 'openapi': {

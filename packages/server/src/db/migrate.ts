@@ -2,12 +2,14 @@ import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'k
 import * as foundation from './migrations/0001-foundation.ts';
 import * as scim from './migrations/0002-scim.ts';
 import * as changeNotifications from './migrations/0003-change-notifications.ts';
+import * as data from './migrations/0004-data.ts';
 
 /** Migrations are listed in code (not read from disk) so that they work the same from any cwd. */
 const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
   '0002-scim': scim,
   '0003-change-notifications': changeNotifications,
+  '0004-data': data,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -10,11 +10,15 @@ import type { SecretBox } from '../crypto/secrets.ts';
 import type { Db } from '../db/database.ts';
 import { registerErrorHandling } from '../errors/error-handler.ts';
 import { apiKeyRoutes } from '../modules/api-keys/routes.ts';
+import { registerDataApi } from '../modules/data/plugin.ts';
 import { deploymentRoutes } from '../modules/deployments/routes.ts';
 import { groupRoutes } from '../modules/groups/routes.ts';
 import { scimRoutes } from '../modules/scim/routes.ts';
+import { tokenRoutes } from '../modules/tokens/routes.ts';
+import { TokensService } from '../modules/tokens/service.ts';
 import { userRoutes } from '../modules/users/routes.ts';
 import { registerHealth } from './health.ts';
+import { registerHome } from './home.ts';
 import { registerMetrics } from './metrics.ts';
 import { registerOpenApi } from './openapi.ts';
 import { registerRateLimit } from './rate-limit.ts';
@@ -42,7 +46,9 @@ export interface RouteInfo {
   schema: FastifySchema | undefined;
 }
 
-export async function buildApp(deps: AppDeps): Promise<{ app: App; services: Services; routes: RouteInfo[] }> {
+export async function buildApp(
+  deps: AppDeps,
+): Promise<{ app: App; services: Services; routes: RouteInfo[] }> {
   const { config } = deps;
   const https =
     config.tlsCertFile && config.tlsKeyFile
@@ -66,7 +72,8 @@ export async function buildApp(deps: AppDeps): Promise<{ app: App; services: Ser
   const routes: RouteInfo[] = [];
   app.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) {
-      if (method !== 'HEAD') routes.push({ method, url: route.url, access: route.config?.access, schema: route.schema });
+      if (method !== 'HEAD')
+        routes.push({ method, url: route.url, access: route.config?.access, schema: route.schema });
     }
   });
   // Graceful shutdown: once closing, responses ask keep-alive clients to hang up, so that the
@@ -80,22 +87,49 @@ export async function buildApp(deps: AppDeps): Promise<{ app: App; services: Ser
     if (closing) reply.header('connection', 'close');
   });
 
-  const publicUrl = () => config.publicUrl ?? `${https.https ? 'https' : 'http'}://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${config.port}`;
-  const services = createServices(deps.db, deps.secrets, deps.bus ?? new InvalidationBus(), { domain: config.domain, publicUrl });
+  const publicUrl = () =>
+    config.publicUrl ??
+    `${https.https ? 'https' : 'http'}://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${config.port}`;
+  const services = createServices(deps.db, deps.secrets, deps.bus ?? new InvalidationBus(), {
+    domain: config.domain,
+    publicUrl,
+  });
 
   registerErrorHandling(app);
   registerTransportSecurity(app, config.env === 'production');
-  registerAuthentication(app, { tenants: services.tenantResolver, apiKeys: services.repositories.apiKeys, credentials: services.credentials });
+  registerAuthentication(app, {
+    tenants: services.tenantResolver,
+    apiKeys: services.repositories.apiKeys,
+    credentials: services.credentials,
+  });
   await registerRateLimit(app, config.rateLimitPerMinute);
   await registerOpenApi(app);
   registerMetrics(app);
   registerHealth(app, deps.db);
+  registerHome(app);
 
   deploymentRoutes(app, services.deployments);
   apiKeyRoutes(app, services.apiKeys);
   userRoutes(app, services.users);
   groupRoutes(app, services.groups);
   scimRoutes(app, { users: services.scimUsers, groups: services.scimGroups });
+  tokenRoutes(
+    app,
+    new TokensService({
+      deployments: services.deployments,
+      repository: services.repositories.deployments,
+      secrets: deps.secrets,
+      bus: services.bus,
+    }),
+  );
+  await registerDataApi(app, {
+    config,
+    db: deps.db,
+    secrets: deps.secrets,
+    bus: services.bus,
+    deployments: services.deployments,
+    tenants: services.tenantResolver,
+  });
 
   return { app, services, routes };
 }

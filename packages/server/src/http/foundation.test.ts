@@ -29,31 +29,48 @@ describe('HTTP foundation', () => {
     const res = await server.app.inject('/metrics');
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toContain('text/plain');
-    expect(res.body).toMatch(/tessera_http_request_duration_seconds_count\{method="GET",route="\/api\/v1\/deployments",status_code="200"\} \d+/);
+    expect(res.body).toMatch(
+      /tessera_http_request_duration_seconds_count\{method="GET",route="\/api\/v1\/deployments",status_code="200"\} \d+/,
+    );
     expect(res.body).toContain('process_cpu_user_seconds_total');
   });
 
-  it('gives every response a request id and keeps the caller\'s', async () => {
+  it("gives every response a request id and keeps the caller's", async () => {
     const generated = await server.app.inject('/healthz');
     expect(generated.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     const kept = await server.app.inject({ url: '/healthz', headers: { 'x-request-id': 'trace-abc.123' } });
     expect(kept.headers['x-request-id']).toBe('trace-abc.123');
-    const unsafe = await server.app.inject({ url: '/healthz', headers: { 'x-request-id': 'bad id\twith spaces' } });
+    const unsafe = await server.app.inject({
+      url: '/healthz',
+      headers: { 'x-request-id': 'bad id\twith spaces' },
+    });
     expect(unsafe.headers['x-request-id']).not.toContain(' ');
   });
 
   it('serves the OpenAPI document, covering every management route, and the reference page', async () => {
     const doc = (await server.app.inject('/api/openapi.json')).json();
     expect(doc.openapi).toBe('3.1.0');
-    const documented = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([p, ops]) =>
-      Object.keys(ops).map((m) => `${m.toUpperCase()} ${p.replace(/\{(\w+)\}/g, ':$1')}`),
+    const documented = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(
+      ([p, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${p.replace(/\{(\w+)\}/g, ':$1')}`),
     );
-    const routes = server.routes.filter((r) => r.url.startsWith('/api/v1/') && r.url !== '/api/v1/test-failure').map((r) => `${r.method} ${r.url}`);
+    const routes = server.routes
+      .filter((r) => r.url.startsWith('/api/v1/') && r.url !== '/api/v1/test-failure')
+      .map((r) => `${r.method} ${r.url}`);
     expect(routes.filter((r) => !documented.includes(r))).toEqual([]);
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
     const docs = await server.app.inject('/api/docs/');
     expect(docs.statusCode).toBe(200);
     expect(docs.headers['content-type']).toContain('text/html');
+  });
+
+  it('serves a home page that leads to the API reference', async () => {
+    const res = await server.app.inject({ url: '/', headers: { host: 'localhost:4000' } });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('text/html');
+    expect(res.body).toContain('href="/api/docs"');
+    expect(res.body).toContain('http://localhost:4000/api/v1/deployments');
+    const hostile = await server.app.inject({ url: '/', headers: { host: '<script>x</script>' } });
+    expect(hostile.body).not.toContain('<script>');
   });
 
   it('answers unknown routes with a problem+json 404', async () => {
@@ -66,7 +83,11 @@ describe('HTTP foundation', () => {
   it('never shows internals in a 5xx', async () => {
     const res = await server.app.inject({ url: '/api/v1/test-failure', headers: bearer(server.adminKey) });
     expect(res.statusCode).toBe(500);
-    expect(res.json()).toMatchObject({ status: 500, code: 'internal_error', detail: 'An unexpected error occurred' });
+    expect(res.json()).toMatchObject({
+      status: 500,
+      code: 'internal_error',
+      detail: 'An unexpected error occurred',
+    });
     expect(res.body).not.toMatch(/10\.0\.0\.5|secret_user|stack|at /);
     expect(res.json().requestId).toBe(res.headers['x-request-id']);
   });
@@ -92,7 +113,9 @@ describe('rate limits', () => {
     expect(Number(last!.headers['retry-after'])).toBeGreaterThan(0);
     expect(last!.headers['content-type']).toContain('application/problem+json');
     expect(last!.json().code).toBe('rate_limited');
-    expect((await server.app.inject({ url: '/api/v1/deployments', headers: bearer(other.key) })).statusCode).toBe(200);
+    expect(
+      (await server.app.inject({ url: '/api/v1/deployments', headers: bearer(other.key) })).statusCode,
+    ).toBe(200);
     expect((await server.app.inject('/healthz')).statusCode).toBe(200);
   });
 });
@@ -122,22 +145,57 @@ describe('HTTPS', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'tessera-tls-'));
     const cert = path.join(dir, 'cert.pem');
     const key = path.join(dir, 'key.pem');
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=localhost'], {
-      stdio: 'ignore',
-    });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-keyout',
+        key,
+        '-out',
+        cert,
+        '-days',
+        '1',
+        '-subj',
+        '/CN=localhost',
+      ],
+      {
+        stdio: 'ignore',
+      },
+    );
     const server = await startTestServer({ env: 'production', tlsCertFile: cert, tlsKeyFile: key });
     try {
       await server.app.listen({ host: '127.0.0.1', port: 0 });
       const port = (server.app.server.address() as { port: number }).port;
-      const res = await new Promise<{ status: number; hsts: string | undefined; body: string }>((resolve, reject) => {
-        https
-          .get({ host: '127.0.0.1', port, path: '/api/v1/deployments', headers: bearer(server.adminKey), rejectUnauthorized: false }, (r) => {
-            let body = '';
-            r.on('data', (c) => (body += c));
-            r.on('end', () => resolve({ status: r.statusCode!, hsts: r.headers['strict-transport-security'] as string, body }));
-          })
-          .on('error', reject);
-      });
+      const res = await new Promise<{ status: number; hsts: string | undefined; body: string }>(
+        (resolve, reject) => {
+          https
+            .get(
+              {
+                host: '127.0.0.1',
+                port,
+                path: '/api/v1/deployments',
+                headers: bearer(server.adminKey),
+                rejectUnauthorized: false,
+              },
+              (r) => {
+                let body = '';
+                r.on('data', (c) => (body += c));
+                r.on('end', () =>
+                  resolve({
+                    status: r.statusCode!,
+                    hsts: r.headers['strict-transport-security'] as string,
+                    body,
+                  }),
+                );
+              },
+            )
+            .on('error', reject);
+        },
+      );
       expect(res.status).toBe(200);
       expect(res.hsts).toContain('max-age=');
       expect(JSON.parse(res.body).items.length).toBe(1);
@@ -159,7 +217,10 @@ describe('graceful shutdown', () => {
     });
     await server.app.listen({ host: '127.0.0.1', port: 0 });
     const port = (server.app.server.address() as { port: number }).port;
-    const inFlight = fetch(`http://127.0.0.1:${port}/api/v1/test-slow`).then(async (r) => ({ status: r.status, body: await r.json() }));
+    const inFlight = fetch(`http://127.0.0.1:${port}/api/v1/test-slow`).then(async (r) => ({
+      status: r.status,
+      body: await r.json(),
+    }));
     await new Promise((r) => setTimeout(r, 100));
     const closing = server.app.close();
     setTimeout(release, 200);

@@ -13,13 +13,21 @@ export function registerHealth(app: App, db: Db) {
   });
   app.get(
     '/healthz',
-    { schema: { tags: ['Health'], summary: 'Liveness', security: [], response: { 200: Status } }, config: { access: { public: true } } },
+    {
+      schema: { tags: ['Health'], summary: 'Liveness', security: [], response: { 200: Status } },
+      config: { access: { public: true } },
+    },
     async () => ({ status: 'ok' }),
   );
   app.get(
     '/readyz',
     {
-      schema: { tags: ['Health'], summary: 'Readiness: the metadata store answers', security: [], response: { 200: Status, 503: Status } },
+      schema: {
+        tags: ['Health'],
+        summary: 'Readiness: the metadata store answers',
+        security: [],
+        response: { 200: Status, 503: Status },
+      },
       config: { access: { public: true } },
     },
     async (_request, reply) => {

@@ -1,5 +1,5 @@
-import { Type } from 'typebox';
 import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { Type } from 'typebox';
 import type { App } from './types.ts';
 
 /** Prometheus metrics at /metrics: process defaults plus a request-duration histogram per route. */
@@ -16,7 +16,10 @@ export function registerMetrics(app: App) {
   app.addHook('onResponse', async (request, reply) => {
     // The route pattern, not the URL, keeps the label set bounded.
     const route = request.routeOptions.url ?? 'unmatched';
-    duration.observe({ method: request.method, route, status_code: String(reply.statusCode) }, reply.elapsedTime / 1000);
+    duration.observe(
+      { method: request.method, route, status_code: String(reply.statusCode) },
+      reply.elapsedTime / 1000,
+    );
   });
   app.get(
     '/metrics',

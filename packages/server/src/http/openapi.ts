@@ -20,17 +20,27 @@ export async function registerOpenApi(app: App) {
       },
       components: {
         securitySchemes: {
-          bearerAuth: { type: 'http', scheme: 'bearer', description: 'Send `Authorization: Bearer <API key>`.' },
+          bearerAuth: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'Send `Authorization: Bearer <API key>`.',
+          },
         },
       },
       security: [{ bearerAuth: [] }],
     },
     hideUntagged: false,
   });
-  await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
+  await app.register(swaggerUi, {
+    routePrefix: '/api/docs',
+    uiConfig: { docExpansion: 'list', deepLinking: true },
+  });
   app.get(
     '/api/openapi.json',
-    { schema: { hide: true, response: { 200: Type.Object({}, { additionalProperties: true }) } }, config: { access: { public: true } } },
+    {
+      schema: { hide: true, response: { 200: Type.Object({}, { additionalProperties: true }) } },
+      config: { access: { public: true } },
+    },
     async () => app.swagger(),
   );
 }

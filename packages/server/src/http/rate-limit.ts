@@ -17,7 +17,9 @@ export async function registerRateLimit(app: App, perMinute: number) {
       const access = request.routeOptions.config?.access;
       return !access || 'public' in access;
     },
-    keyGenerator: (request) => (request.principal ? `credential:${request.principal.credentialId}` : `ip:${request.ip}`),
-    errorResponseBuilder: (_request, context) => new RateLimitedError(Math.max(1, Math.ceil(context.ttl / 1000))),
+    keyGenerator: (request) =>
+      request.principal ? `credential:${request.principal.credentialId}` : `ip:${request.ip}`,
+    errorResponseBuilder: (_request, context) =>
+      new RateLimitedError(Math.max(1, Math.ceil(context.ttl / 1000))),
   });
 }

@@ -30,14 +30,23 @@ export function createServices(
   const deployments = new DeploymentsRepository(db);
   const groups = new GroupsRepository(db);
   // Revocation must bite on the next request: the cache drops everything on any credential change.
-  const credentials = new ReadCache<CredentialLookup | undefined>(30_000, 10_000, (found) => found !== undefined);
+  const credentials = new ReadCache<CredentialLookup | undefined>(
+    30_000,
+    10_000,
+    (found) => found !== undefined,
+  );
   bus.subscribe('credentials', () => credentials.clear());
   return {
     bus,
     credentials,
     repositories: { tenants, users, apiKeys, deployments, groups },
     tenantResolver: new TenantResolver(tenants, options.domain),
-    deployments: new DeploymentsService({ repository: deployments, secrets, publicUrl: options.publicUrl, bus }),
+    deployments: new DeploymentsService({
+      repository: deployments,
+      secrets,
+      publicUrl: options.publicUrl,
+      bus,
+    }),
     apiKeys: new ApiKeysService(apiKeys, users, bus),
     users: new UsersService(db, users, apiKeys, bus),
     groups: new GroupsService(groups, users),

@@ -110,15 +110,13 @@ describe('API keys', () => {
         }),
       ),
       // Revoking the same key twice at once: both succeed, the first revocation time stays.
-      ...seedKeys
-        .slice(0, 5)
-        .map((k) =>
-          server.app.inject({
-            method: 'DELETE',
-            url: `/api/v1/api-keys/${k.id}`,
-            headers: bearer(server.adminKey),
-          }),
-        ),
+      ...seedKeys.slice(0, 5).map((k) =>
+        server.app.inject({
+          method: 'DELETE',
+          url: `/api/v1/api-keys/${k.id}`,
+          headers: bearer(server.adminKey),
+        }),
+      ),
     ];
     const responses = await Promise.all(requests);
     expect(responses.map((r) => r.statusCode)).toEqual(responses.map(() => 200));

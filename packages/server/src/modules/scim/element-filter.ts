@@ -29,8 +29,14 @@ export function matchesElement(def: AttributeDef, element: Json, f: Filter): boo
   }
 }
 
-function compareValues(sub: AttributeDef, actual: Json | undefined, op: string, expected: string | number | boolean | null): boolean {
-  if (expected === null) return op === 'eq' ? actual === undefined || actual === null : actual !== undefined && actual !== null;
+function compareValues(
+  sub: AttributeDef,
+  actual: Json | undefined,
+  op: string,
+  expected: string | number | boolean | null,
+): boolean {
+  if (expected === null)
+    return op === 'eq' ? actual === undefined || actual === null : actual !== undefined && actual !== null;
   if (actual === undefined || actual === null) return op === 'ne';
   if (sub.type === 'boolean') {
     const want = String(expected).toLowerCase() === 'true';
@@ -66,7 +72,9 @@ function compareValues(sub: AttributeDef, actual: Json | undefined, op: string, 
 export function elementFromEquality(def: AttributeDef, f: Filter): JsonObject | undefined {
   if (f.op === 'eq') {
     const sub = findAttribute(def.subAttributes, f.attrPath);
-    return sub && f.compValue !== null ? { [sub.name]: sub.type === 'boolean' ? String(f.compValue).toLowerCase() === 'true' : f.compValue } : undefined;
+    return sub && f.compValue !== null
+      ? { [sub.name]: sub.type === 'boolean' ? String(f.compValue).toLowerCase() === 'true' : f.compValue }
+      : undefined;
   }
   if (f.op !== 'and') return undefined;
   const parts = f.filters.map((x) => elementFromEquality(def, x));

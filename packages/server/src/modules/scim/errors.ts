@@ -62,7 +62,9 @@ export function toScimErrorBody(error: Error): { body: ScimErrorBody; headers?: 
   if (error instanceof DomainError) return { body: body(error.status, error.message) };
   const fe = error as FastifyError & { validation?: ValidationIssue[]; validationContext?: string };
   if (fe.validation) {
-    const where = fe.validation.map((v) => `${fe.validationContext ?? 'body'}${v.instancePath ?? ''} ${v.message ?? 'is invalid'}`);
+    const where = fe.validation.map(
+      (v) => `${fe.validationContext ?? 'body'}${v.instancePath ?? ''} ${v.message ?? 'is invalid'}`,
+    );
     return { body: body(400, `The request is invalid: ${where.join('; ')}`, 'invalidValue') };
   }
   switch (fe.code) {
@@ -75,7 +77,8 @@ export function toScimErrorBody(error: Error): { body: ScimErrorBody; headers?: 
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return { body: body(415, 'Send JSON with Content-Type: application/scim+json or application/json') };
   }
-  if (error instanceof SyntaxError) return { body: body(400, 'The request body is not valid JSON', 'invalidSyntax') };
+  if (error instanceof SyntaxError)
+    return { body: body(400, 'The request body is not valid JSON', 'invalidSyntax') };
   if ((error as { code?: string }).code === '23505') {
     return { body: body(409, 'A resource with the same unique value already exists', 'uniqueness') };
   }

@@ -38,12 +38,14 @@ function jsonOperand(def: AttributeDef, doc: RawBuilder<unknown>, keys: string[]
 }
 
 /** `x` itself when an array, else an empty array: stored documents are never trusted blindly. */
-const asArray = (x: RawBuilder<unknown>) => sql`(case when jsonb_typeof(${x}) = 'array' then ${x} else '[]'::jsonb end)`;
+const asArray = (x: RawBuilder<unknown>) =>
+  sql`(case when jsonb_typeof(${x}) = 'array' then ${x} else '[]'::jsonb end)`;
 
 function jsonCollection(def: AttributeDef, array: RawBuilder<unknown>): Collection {
   return {
     def,
-    exists: (cond) => sql<boolean>`exists (select 1 from jsonb_array_elements(${asArray(array)}) as e(v) where ${cond})`,
+    exists: (cond) =>
+      sql<boolean>`exists (select 1 from jsonb_array_elements(${asArray(array)}) as e(v) where ${cond})`,
     element: (sub) => jsonOperand(sub, sql.ref('e.v'), [sub.name]),
   };
 }
@@ -62,7 +64,10 @@ function membership(kind: ResourceKind, def: AttributeDef): Collection {
         if (sub.name === 'value') return textOperand(sub, sql`gm.user_id::text`);
         if (sub.name === 'type') return textOperand(sub, sql`'User'`);
         if (sub.name === 'display') {
-          return textOperand(sub, sql`coalesce(g.scim->'memberDisplay'->>(gm.user_id::text), mu.scim->>'displayName', mu.username)`);
+          return textOperand(
+            sub,
+            sql`coalesce(g.scim->'memberDisplay'->>(gm.user_id::text), mu.scim->>'displayName', mu.username)`,
+          );
         }
         throw invalidFilter(`members.${sub.name} cannot be filtered on`);
       },
@@ -84,13 +89,19 @@ function membership(kind: ResourceKind, def: AttributeDef): Collection {
 /** A multi-valued attribute as a collection of elements, for `attr[filter]` and `attr.sub op value`. */
 export function collectionOf(kind: ResourceKind, path: ResolvedPath): Collection {
   const { attr, extension } = path;
-  if (!path.extension && ((kind === 'Group' && attr.name === 'members') || (kind === 'User' && attr.name === 'groups'))) {
+  if (
+    !path.extension &&
+    ((kind === 'Group' && attr.name === 'members') || (kind === 'User' && attr.name === 'groups'))
+  ) {
     return membership(kind, attr);
   }
   if (kind === 'User' && !extension && attr.name === 'emails') return jsonCollection(attr, userEmails);
   const alias = kind === 'User' ? 'u' : 'g';
   const keys = extension ? [extension, attr.name] : [attr.name];
-  return jsonCollection(attr, sql`jsonb_extract_path(${sql.ref(`${alias}.scim`)}, ${sql.join(keys.map((k) => sql.lit(k)))})`);
+  return jsonCollection(
+    attr,
+    sql`jsonb_extract_path(${sql.ref(`${alias}.scim`)}, ${sql.join(keys.map((k) => sql.lit(k)))})`,
+  );
 }
 
 /** A singular attribute (or sub-attribute of a singular complex one) as an SQL operand. */
@@ -110,18 +121,28 @@ export function operandOf(kind: ResourceKind, path: ResolvedPath): Operand {
       case 'meta.lastModified':
         return { def, value: col('updated_at'), sqlType: 'timestamptz', present: sql<boolean>`true` };
       case 'meta.resourceType':
-        return textOperand(def, sql`${kind}`);
+        return textOperand(def, sql`${kind}::text`);
     }
     if (name.startsWith('meta.')) throw invalidFilter(`${name} cannot be filtered on`);
     if (kind === 'User') {
       if (name === 'userName') return textOperand(def, col('username'));
       if (name === 'name.givenName') return textOperand(def, col('first_name'));
       if (name === 'name.familyName') return textOperand(def, col('last_name'));
-      if (name === 'active') return { def, value: sql`not ${col('is_deactivated')}`, sqlType: 'boolean', present: sql<boolean>`true` };
+      if (name === 'active')
+        return {
+          def,
+          value: sql`not ${col('is_deactivated')}`,
+          sqlType: 'boolean',
+          present: sql<boolean>`true`,
+        };
     } else if (name === 'displayName') {
       return textOperand(def, col('name'));
     }
   }
-  const keys = [...(path.extension ? [path.extension] : []), path.attr.name, ...(path.sub ? [path.sub.name] : [])];
+  const keys = [
+    ...(path.extension ? [path.extension] : []),
+    path.attr.name,
+    ...(path.sub ? [path.sub.name] : []),
+  ];
   return jsonOperand(def, col('scim'), keys);
 }

@@ -33,7 +33,11 @@ export function quoteBareValues(input: string): string {
   return tokens
     .map((token) => {
       if (/^\s$/.test(token)) return token;
-      const quote = comparison.test(previousWord) && !token.startsWith('"') && !/^[()[\]]$/.test(token) && !literal.test(token);
+      const quote =
+        comparison.test(previousWord) &&
+        !token.startsWith('"') &&
+        !/^[()[\]]$/.test(token) &&
+        !literal.test(token);
       previousWord = token;
       return quote ? JSON.stringify(token) : token;
     })

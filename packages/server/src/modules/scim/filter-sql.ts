@@ -40,11 +40,18 @@ function translate(kind: ResourceKind, f: Filter, within: Collection | undefined
 
 function multiValued(kind: ResourceKind, attrPath: string): Collection {
   const path = resolvePath(kind, attrPath);
-  if (!path || path.sub || !path.attr.multiValued) throw invalidFilter(`${attrPath} is not a multi-valued attribute of ${kind}`);
+  if (!path || path.sub || !path.attr.multiValued)
+    throw invalidFilter(`${attrPath} is not a multi-valued attribute of ${kind}`);
   return collectionOf(kind, path);
 }
 
-function comparison(kind: ResourceKind, op: string, attrPath: string, value: Value, within: Collection | undefined): Bool {
+function comparison(
+  kind: ResourceKind,
+  op: string,
+  attrPath: string,
+  value: Value,
+  within: Collection | undefined,
+): Bool {
   if (within) {
     const sub = findAttribute(within.def.subAttributes, attrPath);
     if (!sub) throw invalidFilter(`${attrPath} is not a sub-attribute of ${within.def.name}`);
@@ -112,10 +119,13 @@ function compareText(operand: Operand, op: string, value: string): Bool {
 function compareBoolean(operand: Operand, op: string, value: Value): Bool {
   if (op !== 'eq' && op !== 'ne') throw invalidFilter(`${operand.def.name} is a boolean: use eq or ne`);
   const raw = typeof value === 'string' ? value.toLowerCase() : value;
-  if (raw !== true && raw !== false && raw !== 'true' && raw !== 'false') throw invalidFilter(`${operand.def.name} compares with true or false`);
+  if (raw !== true && raw !== false && raw !== 'true' && raw !== 'false')
+    throw invalidFilter(`${operand.def.name} compares with true or false`);
   const b = raw === true || raw === 'true';
   const v = operand.sqlType === 'boolean' ? sql`${b}::boolean` : sql`${String(b)}::text`;
-  return op === 'eq' ? sql<boolean>`coalesce(${operand.value} = ${v}, false)` : sql<boolean>`coalesce(${operand.value} <> ${v}, true)`;
+  return op === 'eq'
+    ? sql<boolean>`coalesce(${operand.value} = ${v}, false)`
+    : sql<boolean>`coalesce(${operand.value} <> ${v}, true)`;
 }
 
 /** ISO 8601 with any number of fractional digits (the collection sends seven). */
@@ -129,7 +139,8 @@ function parseTime(value: Value): string {
 function compareTime(operand: Operand, op: string, value: Value): Bool {
   const t = sql`${parseTime(value)}::timestamptz`;
   const x = operand.sqlType === 'timestamptz' ? operand.value : sql`(${operand.value})::timestamptz`;
-  if (op === 'co' || op === 'sw' || op === 'ew') throw invalidFilter(`${operand.def.name} is a dateTime: use eq, ne, gt, ge, lt or le`);
+  if (op === 'co' || op === 'sw' || op === 'ew')
+    throw invalidFilter(`${operand.def.name} is a dateTime: use eq, ne, gt, ge, lt or le`);
   if (op === 'eq') return sql<boolean>`coalesce(${x} = ${t}, false)`;
   if (op === 'ne') return sql<boolean>`coalesce(${x} <> ${t}, true)`;
   return sql<boolean>`coalesce(${x} ${sql.raw(ordering[op])} ${t}, false)`;
@@ -138,7 +149,8 @@ function compareTime(operand: Operand, op: string, value: Value): Bool {
 function compareNumber(operand: Operand, op: string, value: Value): Bool {
   const n = Number(value);
   if (!Number.isFinite(n)) throw invalidFilter(`${operand.def.name} compares with a number`);
-  if (op === 'co' || op === 'sw' || op === 'ew') throw invalidFilter(`${operand.def.name} is a number: use eq, ne, gt, ge, lt or le`);
+  if (op === 'co' || op === 'sw' || op === 'ew')
+    throw invalidFilter(`${operand.def.name} is a number: use eq, ne, gt, ge, lt or le`);
   const x = sql`(${operand.value})::numeric`;
   const v = sql`${String(n)}::numeric`;
   if (op === 'eq') return sql<boolean>`coalesce(${x} = ${v}, false)`;

@@ -12,7 +12,8 @@ export function isObject(value: unknown): value is JsonObject {
 /** Booleans as identity providers send them: Entra sends "True"/"False" (RFC 7643 section 2.3.2 wants JSON booleans). */
 export function toBoolean(value: Json, where: string): boolean {
   if (typeof value === 'boolean') return value;
-  if (typeof value === 'string' && /^(true|false)$/i.test(value.trim())) return value.trim().toLowerCase() === 'true';
+  if (typeof value === 'string' && /^(true|false)$/i.test(value.trim()))
+    return value.trim().toLowerCase() === 'true';
   throw invalidValue(`${where} must be a boolean`);
 }
 
@@ -22,11 +23,18 @@ export function toBoolean(value: Json, where: string): boolean {
  * sub-attributes and nulls are dropped (null means unassigned, RFC 7643 section 2.5).
  * Returns undefined for an unassigned value.
  */
-export function normalizeValue(def: AttributeDef, value: Json, where: string, multiOk = true): Json | undefined {
+export function normalizeValue(
+  def: AttributeDef,
+  value: Json,
+  where: string,
+  multiOk = true,
+): Json | undefined {
   if (value === null) return undefined;
   if (def.multiValued && multiOk) {
     const list = Array.isArray(value) ? value : [value];
-    const items = list.map((v, i) => normalizeValue(def, v, `${where}[${i}]`, false)).filter((v) => v !== undefined);
+    const items = list
+      .map((v, i) => normalizeValue(def, v, `${where}[${i}]`, false))
+      .filter((v) => v !== undefined);
     return items.length === 0 ? undefined : (items as Json[]);
   }
   switch (def.type) {

@@ -1,4 +1,10 @@
-import { type AttributeDef, commonAttributes, findAttribute, type ResourceKind, resourceSchemas } from './schema-defs.ts';
+import {
+  type AttributeDef,
+  commonAttributes,
+  findAttribute,
+  type ResourceKind,
+  resourceSchemas,
+} from './schema-defs.ts';
 
 /** An attribute path resolved against a resource type's schemas (RFC 7644 section 3.10). */
 export interface ResolvedPath {
@@ -9,14 +15,18 @@ export interface ResolvedPath {
 }
 
 /** Splits a leading schema URN (case-insensitive) off a path: `urn:...:User:userName` -> userName. */
-export function splitUrn(kind: ResourceKind, path: string): { urn?: string; rest: string; extension: boolean } {
+export function splitUrn(
+  kind: ResourceKind,
+  path: string,
+): { urn?: string; rest: string; extension: boolean } {
   if (!/^urn:/i.test(path)) return { rest: path, extension: false };
   const { core, extensions } = resourceSchemas[kind];
   const lower = path.toLowerCase();
   for (const schema of [core, ...extensions]) {
     const id = schema.id.toLowerCase();
     if (lower === id) return { urn: schema.id, rest: '', extension: schema !== core };
-    if (lower.startsWith(`${id}:`)) return { urn: schema.id, rest: path.slice(id.length + 1), extension: schema !== core };
+    if (lower.startsWith(`${id}:`))
+      return { urn: schema.id, rest: path.slice(id.length + 1), extension: schema !== core };
   }
   return { rest: path, extension: false, urn: undefined };
 }

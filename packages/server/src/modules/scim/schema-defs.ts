@@ -25,7 +25,12 @@ export interface SchemaDef {
 
 type Options = Partial<Omit<AttributeDef, 'name' | 'type' | 'subAttributes'>>;
 
-function attr(name: string, type: AttributeDef['type'], description: string, options: Options = {}): AttributeDef {
+function attr(
+  name: string,
+  type: AttributeDef['type'],
+  description: string,
+  options: Options = {},
+): AttributeDef {
   return {
     name,
     type,
@@ -40,14 +45,25 @@ function attr(name: string, type: AttributeDef['type'], description: string, opt
   };
 }
 
-const str = (name: string, description: string, options: Options = {}) => attr(name, 'string', description, options);
+const str = (name: string, description: string, options: Options = {}) =>
+  attr(name, 'string', description, options);
 
-function complex(name: string, description: string, subAttributes: AttributeDef[], options: Options = {}): AttributeDef {
+function complex(
+  name: string,
+  description: string,
+  subAttributes: AttributeDef[],
+  options: Options = {},
+): AttributeDef {
   return { ...attr(name, 'complex', description, options), subAttributes };
 }
 
 /** The value/display/type/primary shape of RFC 7643 section 2.4, used by emails, phoneNumbers, ... */
-function multi(name: string, description: string, value: AttributeDef = str('value', `The ${name} value`), types?: string[]): AttributeDef {
+function multi(
+  name: string,
+  description: string,
+  value: AttributeDef = str('value', `The ${name} value`),
+  types?: string[],
+): AttributeDef {
   return complex(
     name,
     description,
@@ -67,10 +83,14 @@ export const userSchema: SchemaDef = {
   name: 'User',
   description: 'User Account',
   attributes: [
-    str('userName', 'Unique identifier for the User, typically used to sign in; unique per account, case-insensitive', {
-      required: true,
-      uniqueness: 'server',
-    }),
+    str(
+      'userName',
+      'Unique identifier for the User, typically used to sign in; unique per account, case-insensitive',
+      {
+        required: true,
+        uniqueness: 'server',
+      },
+    ),
     complex('name', "The components of the user's name", [
       str('formatted', 'The full name, formatted for display'),
       str('familyName', 'The family name (Tessera: last name)'),
@@ -87,16 +107,29 @@ export const userSchema: SchemaDef = {
     str('preferredLanguage', 'Preferred written or spoken language (RFC 7231 Accept-Language)'),
     str('locale', 'Default location for localizing, e.g. en-US'),
     str('timezone', 'Time zone in IANA format, e.g. Europe/Paris'),
-    attr('active', 'boolean', "The user's administrative status; false deactivates the user and revokes their API keys"),
-    str('password', 'Not supported: Tessera users sign in through the identity provider', { mutability: 'writeOnly', returned: 'never' }),
-    multi('emails', 'Email addresses; the primary (or first) one becomes the Tessera email when no other user has it', undefined, [
-      'work',
-      'home',
-      'other',
-    ]),
+    attr(
+      'active',
+      'boolean',
+      "The user's administrative status; false deactivates the user and revokes their API keys",
+    ),
+    str('password', 'Not supported: Tessera users sign in through the identity provider', {
+      mutability: 'writeOnly',
+      returned: 'never',
+    }),
+    multi(
+      'emails',
+      'Email addresses; the primary (or first) one becomes the Tessera email when no other user has it',
+      undefined,
+      ['work', 'home', 'other'],
+    ),
     multi('phoneNumbers', 'Phone numbers', undefined, ['work', 'home', 'mobile', 'fax', 'pager', 'other']),
     multi('ims', 'Instant messaging addresses'),
-    multi('photos', 'URLs of photos', attr('value', 'reference', 'URL of a photo', { referenceTypes: ['external'] }), ['photo', 'thumbnail']),
+    multi(
+      'photos',
+      'URLs of photos',
+      attr('value', 'reference', 'URL of a photo', { referenceTypes: ['external'] }),
+      ['photo', 'thumbnail'],
+    ),
     complex(
       'addresses',
       'Physical mailing addresses',
@@ -117,7 +150,10 @@ export const userSchema: SchemaDef = {
       'Groups the user belongs to; change memberships through the Group resource',
       [
         str('value', 'The id of the group', { mutability: 'readOnly', caseExact: true }),
-        attr('$ref', 'reference', 'The URI of the group', { mutability: 'readOnly', referenceTypes: ['Group'] }),
+        attr('$ref', 'reference', 'The URI of the group', {
+          mutability: 'readOnly',
+          referenceTypes: ['Group'],
+        }),
         str('display', 'The group name', { mutability: 'readOnly' }),
         str('type', 'direct', { mutability: 'readOnly', canonicalValues: ['direct', 'indirect'] }),
       ],
@@ -163,7 +199,10 @@ export const groupSchema: SchemaDef = {
       'Users in the group; values that are not ids of users of the account are ignored',
       [
         str('value', 'The id of a member user', { mutability: 'immutable', caseExact: true }),
-        attr('$ref', 'reference', 'The URI of the member', { mutability: 'immutable', referenceTypes: ['User'] }),
+        attr('$ref', 'reference', 'The URI of the member', {
+          mutability: 'immutable',
+          referenceTypes: ['User'],
+        }),
         str('display', 'A human-readable name of the member', { mutability: 'immutable' }),
         str('type', 'User', { mutability: 'immutable', canonicalValues: ['User'] }),
       ],
@@ -174,7 +213,12 @@ export const groupSchema: SchemaDef = {
 
 /** Attributes common to every resource (RFC 7643 section 3.1). */
 export const commonAttributes: AttributeDef[] = [
-  str('id', 'Identifier assigned by Tessera', { caseExact: true, mutability: 'readOnly', returned: 'always', uniqueness: 'server' }),
+  str('id', 'Identifier assigned by Tessera', {
+    caseExact: true,
+    mutability: 'readOnly',
+    returned: 'always',
+    uniqueness: 'server',
+  }),
   str('externalId', 'Identifier assigned by the provisioning client', { caseExact: true }),
   complex(
     'meta',

@@ -1,0 +1,71 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { principalOf } from '../../auth/authenticate.ts';
+import type { App } from '../../http/types.ts';
+import { scimContentType, scimPrefix } from './constants.ts';
+import { ScimError, toScimErrorBody } from './errors.ts';
+import type { ScimContext } from './preconditions.ts';
+
+export const access = { access: { role: 'admin' as const, credential: 'scim' as const } };
+export const tags = ['SCIM'];
+
+export function contextOf(request: FastifyRequest): ScimContext {
+  return { tenantId: principalOf(request).tenantId, baseUrl: `${request.protocol}://${request.host}` };
+}
+
+export function sendScimError(request: FastifyRequest, reply: FastifyReply, error: Error) {
+  const { body, headers } = toScimErrorBody(error);
+  if (Number(body.status) >= 500) request.log.error({ err: error }, 'SCIM request failed');
+  return reply
+    .code(Number(body.status))
+    .headers(headers ?? {})
+    .type(scimContentType)
+    .send(body);
+}
+
+/**
+ * The SCIM scope (RFC 7644 section 3.1 and 8.1): JSON bodies as application/scim+json or
+ * application/json (an empty body reads as none), responses as application/scim+json, errors in
+ * the SCIM error schema, including the 401/403 of the authentication hook. Resources are
+ * serialised as they are (extensions and `attributes` make them open-ended); the route schemas
+ * validate input and describe the API in the OpenAPI document.
+ */
+export function configureScope(scope: App) {
+  const parseJson = scope.getDefaultJsonParser('error', 'ignore');
+  scope.removeContentTypeParser('application/json');
+  scope.addContentTypeParser(
+    ['application/json', 'application/scim+json'],
+    { parseAs: 'string' },
+    (request, body, done) => {
+      const textBody = typeof body === 'string' ? body : body.toString('utf8');
+      if (textBody.trim() === '') return done(null, undefined);
+      parseJson(request, textBody, done);
+    },
+  );
+  scope.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  scope.setErrorHandler((error, request, reply) => sendScimError(request, reply, error as Error));
+  scope.setNotFoundHandler((request, reply) =>
+    sendScimError(
+      request,
+      reply,
+      new ScimError(404, undefined, `No SCIM endpoint ${request.method} ${request.url.split('?')[0]}`),
+    ),
+  );
+  scope.addHook('onSend', async (_request, reply, payload) => {
+    if (reply.statusCode !== 204 && payload !== undefined && payload !== null)
+      reply.header('content-type', scimContentType);
+    return payload;
+  });
+}
+
+/** Location and ETag of a single resource (RFC 7644 sections 3.1 and 3.14). */
+export function withResourceHeaders(
+  reply: FastifyReply,
+  found: { resource: Record<string, unknown>; version: string },
+) {
+  const meta = found.resource.meta as { location?: string } | undefined;
+  reply.header('etag', `W/"${found.version}"`);
+  if (meta?.location) reply.header('location', meta.location);
+  return found.resource;
+}
+
+export { scimPrefix };

@@ -1,0 +1,28 @@
+import type { App } from '../../http/types.ts';
+import { access, contextOf, tags } from './plugin.ts';
+import type { ScimServices } from './routes.ts';
+import { AnyResource, listOf, ScimErrorSchema, SearchRequest } from './schemas.ts';
+import { searchAll } from './search.ts';
+
+/** POST /.search at the service provider's root (RFC 7644 section 3.4.3). */
+export function searchRoutes(app: App, services: ScimServices) {
+  app.post(
+    '/.search',
+    {
+      schema: {
+        tags,
+        operationId: 'scimSearch',
+        summary: 'Search Users and Groups together',
+        body: SearchRequest,
+        response: {
+          200: listOf(AnyResource),
+          400: ScimErrorSchema,
+          401: ScimErrorSchema,
+          403: ScimErrorSchema,
+        },
+      },
+      config: access,
+    },
+    (request) => searchAll(contextOf(request), services.users, services.groups, request.body),
+  );
+}
