@@ -1,3 +1,4 @@
+import { type SelectQueryBuilder, sql } from 'kysely';
 import { Type } from 'typebox';
 import { ValidationError } from '../errors/domain-errors.ts';
 import { type CursorValue, decodeCursor, encodeCursor } from './cursor.ts';
@@ -106,4 +107,19 @@ export function cursorId(values: CursorValue[]): number {
     );
   }
   return id;
+}
+
+/**
+ * Applies a page window to a query ordered by `idColumn` ascending: keyset (`id > cursor`) or
+ * offset, fetching one row more than the page so that `toPage` can tell whether a next page exists.
+ */
+export function pageById<DB, TB extends keyof DB, O>(
+  query: SelectQueryBuilder<DB, TB, O>,
+  window: PageWindow,
+  idColumn: string,
+): SelectQueryBuilder<DB, TB, O> {
+  const limited = query.limit(window.size + 1);
+  if (window.mode === 'offset') return limited.offset(window.offset);
+  if (window.after) return limited.where(sql.ref(idColumn), '>', cursorId(window.after));
+  return limited;
 }

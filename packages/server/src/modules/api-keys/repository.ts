@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { AccountRole, ApiKeyRow, CredentialKind } from '../../db/schema.ts';
-import { cursorId, type PageWindow } from '../../pagination/page.ts';
+import { type PageWindow, pageById } from '../../pagination/page.ts';
 
 export interface CredentialLookup {
   id: number;
@@ -96,17 +96,10 @@ export class ApiKeysRepository {
   }
 
   list(filter: ApiKeyListFilter, window: PageWindow): Promise<ApiKeyRow[]> {
-    let q = this.db
-      .selectFrom('api_keys')
-      .selectAll()
-      .where('tenant_id', '=', filter.tenantId)
-      .orderBy('id')
-      .limit(window.size + 1);
+    let q = this.db.selectFrom('api_keys').selectAll().where('tenant_id', '=', filter.tenantId).orderBy('id');
     if (filter.userId !== undefined) q = q.where('user_id', '=', filter.userId);
     if (!filter.includeRevoked) q = q.where('revoked_at', 'is', null);
-    if (window.mode === 'offset') q = q.offset(window.offset);
-    else if (window.after) q = q.where('id', '>', cursorId(window.after));
-    return q.execute();
+    return pageById(q, window, 'id').execute();
   }
 
   async existingDeploymentIds(tenantId: number, ids: number[]): Promise<number[]> {

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { DataSourceSettings, DeploymentRow, EnvironmentRow } from '../../db/schema.ts';
-import { cursorId, type PageWindow } from '../../pagination/page.ts';
+import { type PageWindow, pageById } from '../../pagination/page.ts';
 
 export interface NewDeployment {
   tenantId: number;
@@ -29,13 +29,8 @@ export class DeploymentsRepository {
   }
 
   list(tenantId: number, scope: number[] | null, window: PageWindow): Promise<DeploymentRow[]> {
-    let q = this.scoped(tenantId, scope)
-      .selectAll()
-      .orderBy('id')
-      .limit(window.size + 1);
-    if (window.mode === 'offset') q = q.offset(window.offset);
-    else if (window.after) q = q.where('id', '>', cursorId(window.after));
-    return q.execute();
+    const q = this.scoped(tenantId, scope).selectAll().orderBy('id');
+    return pageById(q, window, 'id').execute();
   }
 
   async count(tenantId: number, scope: number[] | null): Promise<number> {
@@ -110,12 +105,9 @@ export class DeploymentsRepository {
       .selectFrom('environments')
       .selectAll()
       .where('deployment_id', '=', deploymentId)
-      .orderBy('id')
-      .limit(window.size + 1);
+      .orderBy('id');
     if (type !== undefined) q = q.where('type', '=', type as EnvironmentRow['type']);
-    if (window.mode === 'offset') q = q.offset(window.offset);
-    else if (window.after) q = q.where('id', '>', cursorId(window.after));
-    return q.execute();
+    return pageById(q, window, 'id').execute();
   }
 
   async countEnvironments(deploymentId: number, type: string | undefined): Promise<number> {

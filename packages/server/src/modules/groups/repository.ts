@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { GroupRow } from '../../db/schema.ts';
-import { cursorId, type PageWindow } from '../../pagination/page.ts';
+import { type PageWindow, pageById } from '../../pagination/page.ts';
 
 export type GroupWithCount = GroupRow & { user_count: number };
 
@@ -19,13 +19,8 @@ export class GroupsRepository {
   }
 
   list(tenantId: number, window: PageWindow): Promise<GroupWithCount[]> {
-    let q = this.withCount()
-      .where('g.tenant_id', '=', tenantId)
-      .orderBy('g.id')
-      .limit(window.size + 1);
-    if (window.mode === 'offset') q = q.offset(window.offset);
-    else if (window.after) q = q.where('g.id', '>', cursorId(window.after));
-    return q.execute();
+    const q = this.withCount().where('g.tenant_id', '=', tenantId).orderBy('g.id');
+    return pageById(q, window, 'g.id').execute();
   }
 
   find(tenantId: number, id: number, db: Db = this.db): Promise<GroupWithCount | undefined> {

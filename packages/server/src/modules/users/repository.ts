@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { AccountRole, UserRow } from '../../db/schema.ts';
-import { cursorId, type PageWindow } from '../../pagination/page.ts';
+import { type PageWindow, pageById } from '../../pagination/page.ts';
 
 export interface UserInput {
   email: string;
@@ -43,15 +43,8 @@ export class UsersRepository {
   }
 
   list(tenantId: number, window: PageWindow): Promise<UserRow[]> {
-    let q = this.db
-      .selectFrom('users')
-      .selectAll()
-      .where('tenant_id', '=', tenantId)
-      .orderBy('id')
-      .limit(window.size + 1);
-    if (window.mode === 'offset') q = q.offset(window.offset);
-    else if (window.after) q = q.where('id', '>', cursorId(window.after));
-    return q.execute();
+    const q = this.db.selectFrom('users').selectAll().where('tenant_id', '=', tenantId).orderBy('id');
+    return pageById(q, window, 'id').execute();
   }
 
   insert(tenantId: number, input: UserInput, db: Db = this.db): Promise<UserRow> {
