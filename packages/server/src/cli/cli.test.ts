@@ -15,7 +15,7 @@ const children: ChildProcessWithoutNullStreams[] = [];
 
 function env(extra: Record<string, string> = {}) {
   const { DATABASE_URL: _ignored, ...rest } = process.env;
-  return { ...rest, TESSERA_DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...extra };
+  return { ...rest, TESSERA_DATA_DIR: dataDir, LOG_LEVEL: 'warn', TESSERA_SAMPLE_SCALE: '0.01', ...extra };
 }
 
 async function tessera(args: string[], extra: Record<string, string> = {}) {

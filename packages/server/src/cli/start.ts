@@ -2,6 +2,8 @@ import { openMigratedStore, secretBoxFor } from '../bootstrap/runtime.ts';
 import { seed } from '../bootstrap/seed.ts';
 import { InvalidationBus } from '../cache/invalidation-bus.ts';
 import type { Config } from '../config/config.ts';
+import { sampleDatabaseFile } from '../datasources/registry.ts';
+import { ensureSampleDatabase, sampleScaleFromEnv } from '../datasources/sample/generate.ts';
 import { buildApp } from '../http/app.ts';
 
 export interface RunningServer {
@@ -24,6 +26,12 @@ export async function startServer(
     adminApiKey: config.adminApiKey,
     skipDemo: config.skipDemo,
   });
+  if (!config.skipDemo) {
+    // Generated once into the data directory and reused by later starts (DESIGN.md).
+    await ensureSampleDatabase(sampleDatabaseFile(config.dataDir), sampleScaleFromEnv(), (line) =>
+      print(`Generating sample data ${line}`),
+    );
+  }
   const bus = new InvalidationBus();
   await bus.connect(store);
   const { app } = await buildApp({ config, db: store.db, secrets, bus });
@@ -34,24 +42,30 @@ export async function startServer(
   const address = await app.listen({ host: config.host, port: config.port });
   const url = config.publicUrl ?? address.replace('[::1]', 'localhost');
 
-  print('');
-  print(
+  // One write, so that a supervisor or test reading the output never sees half of it.
+  const lines: string[] = [];
+  lines.push('');
+  lines.push(
     `Tessera is running (${store.kind === 'pglite' ? `embedded store in ${config.dataDir}` : 'PostgreSQL store'})`,
   );
-  print(`  Web UI:         ${url}/`);
-  print(`  API reference:  ${url}/api/docs`);
-  print(`  OpenAPI:        ${url}/api/openapi.json`);
-  print(`  Management API: ${url}/api/v1/deployments`);
+  lines.push(`  Web UI:         ${url}/`);
+  lines.push(`  API reference:  ${url}/api/docs`);
+  lines.push(`  OpenAPI:        ${url}/api/openapi.json`);
+  lines.push(`  Management API: ${url}/api/v1/deployments`);
   if (seeded.demoDeploymentId)
-    print(`  Demo data API:  ${url}/data/${seeded.demoDeploymentId}/cubejs-api/v1/meta`);
+    lines.push(`  Demo data API:  ${url}/data/${seeded.demoDeploymentId}/cubejs-api/v1/meta`);
   if (seeded.createdAdminKey) {
-    print('');
-    print('  Admin API key (shown once; also saved with 0600 permissions):');
-    print(`    ${seeded.createdAdminKey}`);
-    print(`    ${seeded.adminKeyFile}`);
-    print(`  Try: curl -H "Authorization: Bearer $(cat ${seeded.adminKeyFile})" ${url}/api/v1/deployments`);
+    lines.push('');
+    lines.push('  Admin API key (shown once; also saved with 0600 permissions):');
+    lines.push(`    ${seeded.createdAdminKey}`);
+    lines.push(`    ${seeded.adminKeyFile}`);
+    lines.push(
+      `  Try: curl -H "Authorization: Bearer $(cat ${seeded.adminKeyFile})" ${url}/api/v1/deployments`,
+    );
   }
-  print('');
+  lines.push('');
+
+  print(lines.join('\n'));
 
   let stopping: Promise<void> | null = null;
   return {

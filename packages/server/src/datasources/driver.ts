@@ -1,0 +1,22 @@
+import type { DialectName } from '@tessera/semantic';
+
+/**
+ * A warehouse connection as the data API needs it: run one compiled statement, cancel it through
+ * the signal, close. Deliberately tiny (STYLE.md, Lightdash's "short explicit interface per
+ * warehouse"): planning and SQL printing live in @tessera/semantic, not here.
+ */
+export interface Driver {
+  readonly dialect: DialectName;
+  query(sql: string, params: readonly unknown[], options?: QueryOptions): Promise<Record<string, unknown>[]>;
+  close(): Promise<void>;
+}
+
+export interface QueryOptions {
+  /** Aborting cancels the statement on the engine (DuckDB interrupt, PostgreSQL cancel request). */
+  signal?: AbortSignal;
+}
+
+/** Thrown when a statement was cancelled through its signal (timeout or shutdown). */
+export class QueryCancelledError extends Error {
+  override readonly name = 'QueryCancelledError';
+}

@@ -1,0 +1,86 @@
+import pg from 'pg';
+import { type Driver, QueryCancelledError, type QueryOptions } from './driver.ts';
+
+export interface PostgresSettings {
+  host: string;
+  port?: number;
+  database: string;
+  user?: string;
+  password?: string;
+  ssl?: boolean;
+  /** Schema searched first (tests load the sample data into a schema of their own). */
+  searchPath?: string;
+  max?: number;
+}
+
+/**
+ * `timestamp without time zone` (OID 1114) stays text: the PostgreSQL dialect of
+ * @tessera/semantic computes wall-clock times in UTC, and node-pg would otherwise read them in the
+ * process's local zone. Per-pool parsers, so that the global pg.types are left alone.
+ */
+const types = {
+  getTypeParser: ((oid: number, format?: string) =>
+    oid === 1114
+      ? (v: string) => v
+      : pg.types.getTypeParser(oid, format as never)) as typeof pg.types.getTypeParser,
+};
+
+/** PostgreSQL through a `pg` Pool, one per deployment. */
+export class PostgresDriver implements Driver {
+  readonly dialect = 'postgres' as const;
+  private readonly pool: pg.Pool;
+
+  constructor(settings: PostgresSettings) {
+    this.pool = new pg.Pool({
+      host: settings.host,
+      port: settings.port ?? 5432,
+      database: settings.database,
+      user: settings.user,
+      password: settings.password,
+      ssl: settings.ssl ? { rejectUnauthorized: true } : undefined,
+      max: settings.max ?? 10,
+      types,
+      // The semantic layer's PostgreSQL SQL assumes a UTC session (date_trunc on wall-clock time).
+      options: `-c TimeZone=UTC${settings.searchPath ? ` -c search_path=${settings.searchPath},public` : ''}`,
+    });
+    // An idle client losing its server must not crash the process; the next query reconnects.
+    this.pool.on('error', () => undefined);
+  }
+
+  async query(
+    sql: string,
+    params: readonly unknown[],
+    options: QueryOptions = {},
+  ): Promise<Record<string, unknown>[]> {
+    const { signal } = options;
+    if (signal?.aborted) throw new QueryCancelledError('Query cancelled');
+    const client = await this.pool.connect();
+    // pg cancels through a second connection carrying the backend's pid and secret key.
+    const onAbort = () => {
+      const c = client as unknown as { processID: number; secretKey: number };
+      const canceller = new pg.Client(this.pool.options);
+      canceller
+        .connect()
+        .then(() => canceller.query('SELECT pg_cancel_backend($1)', [c.processID]))
+        .catch(() => undefined)
+        .finally(() => canceller.end().catch(() => undefined));
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    let broken = false;
+    try {
+      const result = await client.query(sql, params as unknown[]);
+      return result.rows;
+    } catch (error) {
+      if (signal?.aborted) throw new QueryCancelledError('Query cancelled');
+      broken = (error as { code?: string }).code === undefined;
+      throw error;
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+      client.release(broken);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+}

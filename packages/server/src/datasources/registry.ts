@@ -1,0 +1,91 @@
+import path from 'node:path';
+import type { SecretBox } from '../crypto/secrets.ts';
+import type { DataSourceSettings, DeploymentRow } from '../db/schema.ts';
+import type { Driver } from './driver.ts';
+import { DuckDbDriver } from './duckdb-driver.ts';
+import { PostgresDriver } from './postgres-driver.ts';
+import { ensureSampleDatabase } from './sample/generate.ts';
+
+export interface DriverRegistryOptions {
+  dataDir: string;
+  secrets: SecretBox;
+  /** Rows scale of a sample database generated on first use (TESSERA_SAMPLE_SCALE). */
+  sampleScale: number;
+}
+
+export const SAMPLE_PATH = ':sample:';
+
+export function sampleDatabaseFile(dataDir: string): string {
+  return path.join(dataDir, 'sample.duckdb');
+}
+
+/**
+ * One driver per deployment, opened on first use and kept: a PostgreSQL pool per deployment, one
+ * DuckDB instance per database file (DuckDB allows one writer instance per file, so deployments
+ * on the same file share it). Changed settings open a new driver and close the old one.
+ */
+export class DriverRegistry {
+  private readonly byDeployment = new Map<number, { key: string; driver: Promise<Driver> }>();
+  private readonly duckdbFiles = new Map<string, Promise<Driver>>();
+
+  constructor(private readonly options: DriverRegistryOptions) {}
+
+  get(deployment: Pick<DeploymentRow, 'id' | 'data_source'>): Promise<Driver> {
+    const settings = deployment.data_source as DataSourceSettings;
+    const key = JSON.stringify(settings);
+    const current = this.byDeployment.get(deployment.id);
+    if (current?.key === key) return current.driver;
+    if (current && settings.type === 'postgres') this.closeQuietly(current.driver);
+    const driver = this.open(settings);
+    // A failed open (server down, bad password) is retried on the next request, not cached.
+    driver.catch(() => {
+      if (this.byDeployment.get(deployment.id)?.driver === driver) this.byDeployment.delete(deployment.id);
+    });
+    this.byDeployment.set(deployment.id, { key, driver });
+    return driver;
+  }
+
+  private open(settings: DataSourceSettings): Promise<Driver> {
+    if (settings.type === 'postgres') {
+      return Promise.resolve(
+        new PostgresDriver({
+          host: settings.host ?? '127.0.0.1',
+          port: settings.port,
+          database: settings.database ?? 'postgres',
+          user: settings.user,
+          password: settings.passwordEnc ? this.options.secrets.open(settings.passwordEnc) : undefined,
+          ssl: settings.ssl,
+        }),
+      );
+    }
+    const sample = (settings.path ?? SAMPLE_PATH) === SAMPLE_PATH;
+    const file = sample
+      ? sampleDatabaseFile(this.options.dataDir)
+      : path.resolve(this.options.dataDir, settings.path!);
+    let driver = this.duckdbFiles.get(file);
+    if (!driver) {
+      driver = (async () => {
+        if (sample) await ensureSampleDatabase(file, this.options.sampleScale);
+        return DuckDbDriver.open(file, sample);
+      })();
+      driver.catch(() => this.duckdbFiles.delete(file));
+      this.duckdbFiles.set(file, driver);
+    }
+    return driver;
+  }
+
+  private closeQuietly(driver: Promise<Driver>) {
+    driver.then((d) => d.close()).catch(() => undefined);
+  }
+
+  /** Closes every driver; wired to the app's onClose hook. */
+  async close(): Promise<void> {
+    const drivers = new Set<Promise<Driver>>([
+      ...[...this.byDeployment.values()].map((e) => e.driver),
+      ...this.duckdbFiles.values(),
+    ]);
+    this.byDeployment.clear();
+    this.duckdbFiles.clear();
+    await Promise.all([...drivers].map((d) => d.then((x) => x.close()).catch(() => undefined)));
+  }
+}

@@ -1,0 +1,129 @@
+import { DataApiError } from './errors.ts';
+
+/** What one compiled query produced, as cached and shared between identical requests. */
+export interface QueryResult {
+  rows: Record<string, unknown>[];
+  total: number | null;
+  /** When the engine answered (Cube's `lastRefreshTime`). */
+  refreshedAt: Date;
+}
+
+export const CONTINUE_WAIT = Symbol('continue wait');
+
+interface Execution {
+  promise: Promise<QueryResult>;
+  settled: boolean;
+  /** A caller was told "Continue wait": keep the result for its repeat even after settling. */
+  abandoned: boolean;
+  expiresAt: number;
+}
+
+export interface ExecutorSettings {
+  /** Cancel the engine query after this long (TESSERA_QUERY_TIMEOUT_MS). */
+  queryTimeoutMs: number;
+  /** Answer `{"error": "Continue wait"}` after this long (TESSERA_CONTINUE_WAIT_MS). */
+  continueWaitMs: number;
+}
+
+/** How long a finished result waits for the repeat of a request that got "Continue wait". */
+const pickupMs = 60_000;
+const maxCached = 5_000;
+
+/**
+ * Runs compiled queries once per key (compiled SQL + params + security context):
+ * - a result cache with a freshness interval per query (refresh keys, see refresh.ts);
+ * - in-flight sharing: identical requests, including a client's repeat after "Continue wait"
+ *   (Cube's long-polling, @cubejs-client/core re-sends the same request), join the same
+ *   execution instead of starting another;
+ * - a timeout that cancels the engine query through its AbortSignal.
+ */
+export class QueryExecutor {
+  private readonly inflight = new Map<string, Execution>();
+  private readonly cache = new Map<string, { result: QueryResult; freshUntil: number }>();
+  /** Engine executions started; lets tests and metrics see that repeats share one execution. */
+  executions = 0;
+
+  constructor(readonly settings: ExecutorSettings) {}
+
+  /**
+   * The result, or CONTINUE_WAIT when it is not ready within `continueWaitMs`; the execution
+   * carries on and the next call with the same key picks it up.
+   */
+  async run(
+    key: string,
+    options: { renew: boolean; freshMs: number },
+    start: (signal: AbortSignal) => Promise<Omit<QueryResult, 'refreshedAt'>>,
+  ): Promise<QueryResult | typeof CONTINUE_WAIT> {
+    if (!options.renew) {
+      const hit = this.cache.get(key);
+      if (hit && hit.freshUntil > Date.now()) return hit.result;
+    }
+    let execution = this.inflight.get(key);
+    if (execution?.settled && execution.expiresAt < Date.now()) execution = undefined;
+    if (execution?.settled) this.inflight.delete(key);
+    execution ??= this.start(key, options.freshMs, start);
+
+    let timer: NodeJS.Timeout | undefined;
+    const wait = new Promise<typeof CONTINUE_WAIT>((resolve) => {
+      timer = setTimeout(() => resolve(CONTINUE_WAIT), this.settings.continueWaitMs);
+    });
+    try {
+      const outcome = await Promise.race([execution.promise, wait]);
+      if (outcome === CONTINUE_WAIT) execution.abandoned = true;
+      return outcome;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private start(
+    key: string,
+    freshMs: number,
+    run: (signal: AbortSignal) => Promise<Omit<QueryResult, 'refreshedAt'>>,
+  ): Execution {
+    this.executions++;
+    this.sweep();
+    const controller = new AbortController();
+    const timeoutMs = this.settings.queryTimeoutMs;
+    const timeout = setTimeout(() => controller.abort(), timeoutMs);
+    const execution: Execution = {
+      settled: false,
+      abandoned: false,
+      expiresAt: Number.POSITIVE_INFINITY,
+      promise: run(controller.signal)
+        .then((r) => ({ ...r, refreshedAt: new Date() }))
+        .catch((error) => {
+          if (controller.signal.aborted)
+            throw new DataApiError(504, `Query timeout after ${Math.round(timeoutMs / 1000)} s`);
+          throw error;
+        }),
+    };
+    execution.promise.then(
+      (result) => {
+        if (this.cache.size >= maxCached) this.cache.clear();
+        this.cache.set(key, { result, freshUntil: Date.now() + freshMs });
+      },
+      () => undefined,
+    );
+    execution.promise
+      .finally(() => {
+        clearTimeout(timeout);
+        execution.settled = true;
+        if (execution.abandoned) execution.expiresAt = Date.now() + pickupMs;
+        else if (this.inflight.get(key) === execution) this.inflight.delete(key);
+      })
+      .catch(() => undefined);
+    this.inflight.set(key, execution);
+    return execution;
+  }
+
+  /** Drops finished results that nobody came back for. */
+  private sweep() {
+    const now = Date.now();
+    for (const [key, e] of this.inflight) if (e.settled && e.expiresAt < now) this.inflight.delete(key);
+  }
+
+  clear(): void {
+    this.cache.clear();
+  }
+}

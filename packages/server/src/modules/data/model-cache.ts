@@ -1,0 +1,33 @@
+import { compileModel, formatModelError, type Model } from '@tessera/semantic';
+import type { InvalidationBus } from '../../cache/invalidation-bus.ts';
+import { ReadCache } from '../../cache/read-cache.ts';
+import { DataApiError } from './errors.ts';
+import type { ModelFilesRepository } from './repository.ts';
+
+/**
+ * Compiled data models per deployment and branch, kept until the files change. Migration
+ * 0004-data makes every write to `model_files` notify the `deployments` topic of the
+ * invalidation bus, so an edit on any replica drops the compiled model everywhere.
+ */
+export class ModelCache {
+  private readonly models = new ReadCache<{ model: Model; errors: string[] }>(10 * 60_000, 1_000);
+
+  constructor(
+    private readonly files: ModelFilesRepository,
+    bus: InvalidationBus,
+  ) {
+    bus.subscribe('deployments', () => this.models.clear());
+  }
+
+  async get(deploymentId: number, branch: string): Promise<Model> {
+    const entry = await this.models.get(`${deploymentId}|${branch}`, async () => {
+      const { model, errors } = compileModel(await this.files.list(deploymentId, branch));
+      return { model, errors: errors.map(formatModelError) };
+    });
+    // Cube answers a model that does not compile with its compile errors; they are the model
+    // author's text, not server internals.
+    if (entry.errors.length > 0)
+      throw new DataApiError(400, `Compile errors:\n${entry.errors.join('\n')}`, true);
+    return entry.model;
+  }
+}

@@ -1,0 +1,44 @@
+import { principalOf } from '../../auth/authenticate.ts';
+import type { App } from '../../http/types.ts';
+import { DeploymentIdParams } from '../deployments/schemas.ts';
+import { CreateDeploymentTokenBody, DeploymentTokenResponse, RotateApiSecretResponse } from './schemas.ts';
+import type { TokensService } from './service.ts';
+
+const tags = ['Deployments'];
+
+export function tokenRoutes(app: App, service: TokensService) {
+  app.post(
+    '/api/v1/deployments/:deploymentId/token',
+    {
+      schema: {
+        tags,
+        operationId: 'deploymentToken',
+        summary: 'Deployment token: a data-API JWT carrying a security context',
+        params: DeploymentIdParams,
+        body: CreateDeploymentTokenBody,
+        response: { 200: DeploymentTokenResponse },
+      },
+      config: { access: { role: 'developer' } },
+      // The reference marks the body optional: an empty POST asks for a default 24-hour token.
+      preValidation: async (request) => {
+        request.body ??= {};
+      },
+    },
+    (request) => service.issue(principalOf(request), request.params.deploymentId, request.body),
+  );
+
+  app.post(
+    '/api/v1/deployments/:deploymentId/api-secret/rotate',
+    {
+      schema: {
+        tags,
+        operationId: 'rotateDeploymentApiSecret',
+        summary: 'Rotate the API secret; tokens signed with the old one stop working',
+        params: DeploymentIdParams,
+        response: { 200: RotateApiSecretResponse },
+      },
+      config: { access: { role: 'admin' } },
+    },
+    (request) => service.rotateSecret(principalOf(request), request.params.deploymentId),
+  );
+}
