@@ -30,6 +30,9 @@ export interface StoreOptions {
 export async function openStore(options: StoreOptions): Promise<Store> {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
+    // An idle connection dropped by the server (restart, failover, admin kill) must not crash the
+    // process: the pool discards it and the next query opens a new one.
+    pool.on('error', () => undefined);
     // Fail fast with a clear message instead of on the first request.
     const client = await pool.connect();
     client.release();
