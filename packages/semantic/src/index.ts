@@ -32,3 +32,17 @@ export type { Annotation, MemberAnnotation } from './result/annotation.ts';
 export { formatRow, formatTime, formatValue, type OutputColumn } from './result/format.ts';
 export { type AccessResolution, resolveAccess } from './security/access.ts';
 export type { SecurityContext } from './security/context.ts';
+export {
+  columnType,
+  inferColumnType,
+  loadSqlParser,
+  planSqlQuery,
+  planSqlQueryAsync,
+  type SemanticPart,
+  SQL_API_ROW_LIMIT,
+  type SqlApiColumn,
+  SqlApiError,
+  type SqlApiOptions,
+  type SqlApiPlan,
+  sqlApiValue,
+} from './sql-api/index.ts';

@@ -53,6 +53,14 @@ describe('bad input on every management route', () => {
       'deployments',
       'environments',
       'model_files',
+      'folders',
+      'workbooks',
+      'reports',
+      'dashboards',
+      'dashboard_versions',
+      'report_snapshots',
+      'content_permissions',
+      'app_configs',
     ] as const;
     const parts = await Promise.all(
       tables.map((t) =>

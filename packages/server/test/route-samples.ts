@@ -32,6 +32,28 @@ async function post(f: Fixtures, url: string, payload: Record<string, unknown>):
 
 const unique = () => Math.random().toString(36).slice(2, 10);
 
+const dm = (f: Fixtures) => `/build/api/v1/deployments/${f.deploymentId}`;
+async function dmPut(f: Fixtures, branchName: string) {
+  const res = await f.server.app.inject({
+    method: 'PUT',
+    url: `${dm(f)}/data-model/files`,
+    headers: bearer(f.server.adminKey),
+    payload: { branchName, files: [{ path: 'model/x.yml', content: 'cubes: []' }] },
+  });
+  if (res.statusCode !== 200) throw new Error(`fixture model file: ${res.statusCode} ${res.body}`);
+}
+
+const ws = (f: Fixtures) => `/api/v1/deployments/${f.deploymentId}`;
+const folder = (f: Fixtures, parentId?: number) =>
+  post(f, `${ws(f)}/folders`, { name: `f ${unique()}`, parentId: parentId ?? null });
+const workbook = (f: Fixtures) => post(f, `${ws(f)}/workbooks`, { name: `w ${unique()}` });
+const report = (f: Fixtures) => post(f, `${ws(f)}/reports`, { name: `r ${unique()}`, sqlQuery: 'SELECT 1' });
+async function put(f: Fixtures, url: string, payload: Record<string, unknown>): Promise<{ id: number }> {
+  const res = await f.server.app.inject({ method: 'PUT', url, headers: bearer(f.server.adminKey), payload });
+  if (res.statusCode !== 200) throw new Error(`fixture ${url}: ${res.statusCode} ${res.body}`);
+  return res.json();
+}
+
 export const routeSamples: Record<string, SampleFactory> = {
   'GET /api/v1/deployments': () => ({ url: '/api/v1/deployments?first=10' }),
   'POST /api/v1/deployments': () => ({
@@ -46,6 +68,46 @@ export const routeSamples: Record<string, SampleFactory> = {
   'DELETE /api/v1/deployments/:deploymentId': async (f) => ({
     url: `/api/v1/deployments/${(await post(f, '/api/v1/deployments', { name: 'doomed' })).id}`,
   }),
+  'GET /build/api/v1/deployments/:deploymentId/data-model/files': (f) => ({
+    url: `${dm(f)}/data-model/files?withContent=true`,
+  }),
+  'PUT /build/api/v1/deployments/:deploymentId/data-model/files': (f) => ({
+    url: `${dm(f)}/data-model/files`,
+    payload: { branchName: `s-${unique()}`, files: [{ path: 'model/x.yml', content: 'cubes: []' }] },
+  }),
+  'DELETE /build/api/v1/deployments/:deploymentId/data-model/files': async (f) => {
+    const branchName = `s-${unique()}`;
+    await dmPut(f, branchName);
+    return { url: `${dm(f)}/data-model/files`, payload: { branchName, files: [{ path: 'model/x.yml' }] } };
+  },
+  'POST /build/api/v1/deployments/:deploymentId/data-model/files/rename': async (f) => {
+    const branchName = `s-${unique()}`;
+    await dmPut(f, branchName);
+    return {
+      url: `${dm(f)}/data-model/files/rename`,
+      payload: { branchName, files: [{ path: 'model/x.yml', newPath: 'model/y.yml' }] },
+    };
+  },
+  'GET /build/api/v1/deployments/:deploymentId/data-model/validate': (f) => ({
+    url: `${dm(f)}/data-model/validate`,
+  }),
+  'POST /build/api/v1/deployments/:deploymentId/dev-mode': (f) => ({
+    url: `${dm(f)}/dev-mode`,
+    payload: { branchName: `d-${unique()}` },
+  }),
+  'DELETE /build/api/v1/deployments/:deploymentId/dev-mode': (f) => ({ url: `${dm(f)}/dev-mode` }),
+  'GET /build/api/v1/deployments/:deploymentId/branches': (f) => ({ url: `${dm(f)}/branches` }),
+  'POST /build/api/v1/deployments/:deploymentId/branches': (f) => ({
+    url: `${dm(f)}/branches`,
+    payload: { name: `b-${unique()}` },
+  }),
+  'DELETE /build/api/v1/deployments/:deploymentId/branches': async (f) => {
+    const branchName = `s-${unique()}`;
+    await dmPut(f, branchName);
+    // an empty JSON body: the harness sends the sample's body with every variant of the query
+    return { url: `${dm(f)}/branches?branchName=${branchName}`, payload: {} };
+  },
+
   'GET /api/v1/deployments/:deploymentId/environments': (f) => ({
     url: `/api/v1/deployments/${f.deploymentId}/environments?type=production`,
   }),
@@ -106,6 +168,99 @@ export const routeSamples: Record<string, SampleFactory> = {
     await post(f, `/api/v1/groups/${f.groupId}/members`, { userId: f.userId });
     return { url: `/api/v1/groups/${f.groupId}/members/${f.userId}` };
   },
+
+  // Workspace content (issue 5): each sample creates what it acts on, so that deletes never collide.
+  'GET /api/v1/deployments/:deploymentId/folders': (f) => ({ url: `${ws(f)}/folders?first=5&parentId=0` }),
+  'POST /api/v1/deployments/:deploymentId/folders': (f) => ({
+    url: `${ws(f)}/folders`,
+    payload: { name: `folder ${unique()}`, position: 1 },
+  }),
+  'PUT /api/v1/deployments/:deploymentId/folders/:folderId': async (f) => ({
+    url: `${ws(f)}/folders/${(await folder(f)).id}`,
+    payload: { name: 'renamed', position: 2 },
+  }),
+  'DELETE /api/v1/deployments/:deploymentId/folders/:folderId': async (f) => ({
+    url: `${ws(f)}/folders/${(await folder(f)).id}`,
+  }),
+  'GET /api/v1/deployments/:deploymentId/folders/:folderId/ancestors': async (f) => ({
+    url: `${ws(f)}/folders/${(await folder(f, (await folder(f)).id)).id}/ancestors`,
+  }),
+  'GET /api/v1/deployments/:deploymentId/workbooks': (f) => ({
+    url: `${ws(f)}/workbooks?first=5&folderId=0`,
+  }),
+  'POST /api/v1/deployments/:deploymentId/workbooks': (f) => ({
+    url: `${ws(f)}/workbooks`,
+    payload: { name: `workbook ${unique()}`, meta: { a: 1 } },
+  }),
+  'GET /api/v1/deployments/:deploymentId/workbooks/:workbookId': async (f) => ({
+    url: `${ws(f)}/workbooks/${(await workbook(f)).id}`,
+  }),
+  'PUT /api/v1/deployments/:deploymentId/workbooks/:workbookId': async (f) => ({
+    url: `${ws(f)}/workbooks/${(await workbook(f)).id}`,
+    payload: { name: 'renamed', meta: { b: 2 } },
+  }),
+  'DELETE /api/v1/deployments/:deploymentId/workbooks/:workbookId': async (f) => ({
+    url: `${ws(f)}/workbooks/${(await workbook(f)).id}`,
+  }),
+  'PUT /api/v1/deployments/:deploymentId/workbooks/:workbookId/dashboard': async (f) => ({
+    url: `${ws(f)}/workbooks/${(await workbook(f)).id}/dashboard`,
+    payload: { dashboardDraft: { title: 'draft', widgets: [] } },
+  }),
+  'POST /api/v1/deployments/:deploymentId/workbooks/:workbookId/duplicate': async (f) => ({
+    url: `${ws(f)}/workbooks/${(await workbook(f)).id}/duplicate`,
+    payload: { shared: false },
+  }),
+  'POST /api/v1/deployments/:deploymentId/workbooks/:workbookId/publish': async (f) => {
+    const id = (await workbook(f)).id;
+    return {
+      url: `${ws(f)}/workbooks/${id}/publish`,
+      payload: { workbookId: id, title: 'Board', config: { title: 'Board', widgets: [] } },
+    };
+  },
+  'GET /api/v1/deployments/:deploymentId/reports': (f) => ({ url: `${ws(f)}/reports?first=5&sortBy=name` }),
+  'POST /api/v1/deployments/:deploymentId/reports': (f) => ({
+    url: `${ws(f)}/reports`,
+    payload: { name: `report ${unique()}`, sqlQuery: 'SELECT 1' },
+  }),
+  'GET /api/v1/deployments/:deploymentId/reports/:reportId': async (f) => ({
+    url: `${ws(f)}/reports/${(await report(f)).id}`,
+  }),
+  'PUT /api/v1/deployments/:deploymentId/reports/:reportId': async (f) => ({
+    url: `${ws(f)}/reports/${(await report(f)).id}`,
+    payload: { title: 'Revenue', sqlQuery: 'SELECT 2' },
+  }),
+  'DELETE /api/v1/deployments/:deploymentId/reports/:reportId': async (f) => ({
+    url: `${ws(f)}/reports/${(await report(f)).id}`,
+  }),
+  'GET /api/v1/deployments/:deploymentId/workspace': (f) => ({ url: `${ws(f)}/workspace?first=5` }),
+  'GET /api/v1/deployments/:deploymentId/shared-workspace': (f) => ({
+    url: `${ws(f)}/shared-workspace?first=5`,
+  }),
+  'POST /api/v1/deployments/:deploymentId/workspace/move': async (f) => ({
+    url: `${ws(f)}/workspace/move`,
+    payload: { type: 'WORKBOOK', id: (await workbook(f)).id, folderId: null },
+  }),
+  'GET /api/v1/deployments/:deploymentId/permissions': async (f) => ({
+    url: `${ws(f)}/permissions?type=WORKBOOK&id=${(await workbook(f)).id}`,
+  }),
+  'PUT /api/v1/deployments/:deploymentId/permissions': async (f) => ({
+    url: `${ws(f)}/permissions`,
+    payload: { type: 'WORKBOOK', id: (await workbook(f)).id, userId: f.userId, level: 'view' },
+  }),
+  'DELETE /api/v1/deployments/:deploymentId/permissions/:permissionId': async (f) => {
+    const grant = await put(f, `${ws(f)}/permissions`, {
+      type: 'WORKBOOK',
+      id: (await workbook(f)).id,
+      groupId: f.groupId,
+      level: 'edit',
+    });
+    return { url: `${ws(f)}/permissions/${grant.id}` };
+  },
+  'GET /api/v1/app-config': () => ({ url: '/api/v1/app-config' }),
+  'PUT /api/v1/app-config': () => ({
+    url: '/api/v1/app-config',
+    payload: { applyThemeGlobally: true, appTheme: { logoUrl: 'https://example.com/logo.png' } },
+  }),
 };
 
 export async function createFixtures(server: TestServer): Promise<Fixtures> {
@@ -121,5 +276,10 @@ export async function createFixtures(server: TestServer): Promise<Fixtures> {
 
 /** Management routes: everything under /api/v1 that is not public. */
 export function managementRoutes(server: TestServer) {
-  return server.routes.filter((r) => r.url.startsWith('/api/v1/') && r.access && !('public' in r.access));
+  return server.routes.filter(
+    (r) =>
+      (r.url.startsWith('/api/v1/') || r.url.startsWith('/build/api/v1/')) &&
+      r.access &&
+      !('public' in r.access),
+  );
 }

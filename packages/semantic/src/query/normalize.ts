@@ -126,8 +126,9 @@ function filterMembers(nodes: readonly FilterNode[]): QueryMember[] {
 }
 
 /**
- * Row-level filters of every cube or view the query touches. A member reached through a view is
- * governed by the view's policy; the planner adds the policies of cubes joined implicitly.
+ * Row-level filters of every cube or view the query names. A member reached through a view is
+ * governed by the view's policy here; the planner adds the policies of every other cube it
+ * joins, the view's cubes included, so a view never reads more than its cubes allow.
  */
 function securityFilters(
   model: Model,

@@ -3,6 +3,7 @@ import * as foundation from './migrations/0001-foundation.ts';
 import * as scim from './migrations/0002-scim.ts';
 import * as changeNotifications from './migrations/0003-change-notifications.ts';
 import * as data from './migrations/0004-data.ts';
+import * as workspace from './migrations/0005-workspace.ts';
 
 /** Migrations are listed in code (not read from disk) so that they work the same from any cwd. */
 const migrations: Record<string, Migration> = {
@@ -10,6 +11,7 @@ const migrations: Record<string, Migration> = {
   '0002-scim': scim,
   '0003-change-notifications': changeNotifications,
   '0004-data': data,
+  '0005-workspace': workspace,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -145,3 +145,150 @@ export type ScimDatabase = Omit<Database, 'users' | 'groups'> & {
   users: UsersTable & ScimColumns;
   groups: GroupsTable & ScimColumns;
 };
+
+/* Workspace content (migration 0005-workspace, modules/folders, workbooks, reports, dashboards). */
+
+export const contentLevels = ['view', 'edit', 'manage'] as const;
+export type ContentLevel = (typeof contentLevels)[number];
+
+export const dashboardStatuses = ['draft', 'published', 'archived'] as const;
+export type DashboardStatus = (typeof dashboardStatuses)[number];
+
+type JsonOrNull<T> = ColumnType<T | null, string | null | undefined, string | null>;
+
+export interface FoldersTable {
+  id: Generated<number>;
+  deployment_id: number;
+  parent_id: number | null;
+  name: string;
+  position: Generated<number>;
+  created_by: number | null;
+  updated_by: number | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export interface WorkbooksTable {
+  id: Generated<number>;
+  deployment_id: number;
+  folder_id: number | null;
+  name: string;
+  slug: string | null;
+  meta: ColumnType<Record<string, unknown>, string | undefined, string>;
+  calculated_fields: ColumnType<Record<string, unknown>, string | undefined, string>;
+  dashboard_draft: JsonOrNull<Record<string, unknown>>;
+  user_id: number | null;
+  created_by: number | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export interface ReportsTable {
+  id: Generated<number>;
+  deployment_id: number;
+  folder_id: number | null;
+  workbook_id: number | null;
+  public_id: string;
+  name: string;
+  title: string | null;
+  description: string | null;
+  sql_query: string | null;
+  json_query: string | null;
+  spec: JsonOrNull<unknown>;
+  kind: Generated<string>;
+  column_formats: JsonOrNull<Record<string, unknown>>;
+  fill_missing_rows: JsonOrNull<{ member: string; excludedDimensions?: string[] | null }>;
+  meta: JsonOrNull<Record<string, unknown>>;
+  version: Generated<number>;
+  user_id: number | null;
+  created_by: number | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export interface ReportViewsTable {
+  report_id: number;
+  user_id: number;
+  viewed_at: UpdatedAt;
+}
+
+export interface DashboardsTable {
+  id: Generated<number>;
+  deployment_id: number;
+  workbook_id: number;
+  public_id: string;
+  allow_embed: Generated<boolean>;
+  from_shared_workspace: Generated<boolean>;
+  created_by: number | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export interface DashboardVersionsTable {
+  id: Generated<number>;
+  dashboard_id: number;
+  version_number: number;
+  status: DashboardStatus;
+  title: string | null;
+  description: string | null;
+  config: Json<Record<string, unknown>>;
+  created_by: number | null;
+  created_at: CreatedAt;
+}
+
+export interface ReportSnapshotsTable {
+  id: Generated<number>;
+  dashboard_version_id: number;
+  report_id: number;
+  version_number: number;
+  name: string | null;
+  title: string | null;
+  description: string | null;
+  kind: Generated<string>;
+  spec: JsonOrNull<unknown>;
+  sql_query: string | null;
+  meta: JsonOrNull<Record<string, unknown>>;
+  preferences: JsonOrNull<Record<string, unknown>>;
+  fill_missing_rows: JsonOrNull<{ member: string; excludedDimensions?: string[] | null }>;
+}
+
+export interface ContentPermissionsTable {
+  id: Generated<number>;
+  deployment_id: number;
+  folder_id: number | null;
+  workbook_id: number | null;
+  report_id: number | null;
+  user_id: number | null;
+  group_id: number | null;
+  level: ContentLevel;
+  created_at: CreatedAt;
+}
+
+export interface AppConfigsTable {
+  tenant_id: number;
+  app_theme: JsonOrNull<Record<string, unknown>>;
+  apply_theme_globally: Generated<boolean>;
+  creator_mode: JsonOrNull<Record<string, unknown>>;
+  updated_at: UpdatedAt;
+}
+
+/** Declaration merging: the workspace tables join the store's table map declared above. */
+export interface Database {
+  folders: FoldersTable;
+  workbooks: WorkbooksTable;
+  reports: ReportsTable;
+  report_views: ReportViewsTable;
+  dashboards: DashboardsTable;
+  dashboard_versions: DashboardVersionsTable;
+  report_snapshots: ReportSnapshotsTable;
+  content_permissions: ContentPermissionsTable;
+  app_configs: AppConfigsTable;
+}
+
+export type FolderRow = Selectable<FoldersTable>;
+export type WorkbookRow = Selectable<WorkbooksTable>;
+export type ReportRow = Selectable<ReportsTable>;
+export type DashboardRow = Selectable<DashboardsTable>;
+export type DashboardVersionRow = Selectable<DashboardVersionsTable>;
+export type ReportSnapshotRow = Selectable<ReportSnapshotsTable>;
+export type ContentPermissionRow = Selectable<ContentPermissionsTable>;

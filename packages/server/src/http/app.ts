@@ -11,12 +11,16 @@ import type { Db } from '../db/database.ts';
 import { registerErrorHandling } from '../errors/error-handler.ts';
 import { apiKeyRoutes } from '../modules/api-keys/routes.ts';
 import { registerDataApi } from '../modules/data/plugin.ts';
+import { DataModelRepository } from '../modules/data-model/repository.ts';
+import { dataModelRoutes } from '../modules/data-model/routes.ts';
+import { DataModelService } from '../modules/data-model/service.ts';
 import { deploymentRoutes } from '../modules/deployments/routes.ts';
 import { groupRoutes } from '../modules/groups/routes.ts';
 import { scimRoutes } from '../modules/scim/routes.ts';
 import { tokenRoutes } from '../modules/tokens/routes.ts';
 import { TokensService } from '../modules/tokens/service.ts';
 import { userRoutes } from '../modules/users/routes.ts';
+import { contentRoutes, createContentServices } from '../modules/workspace/wiring.ts';
 import { registerHealth } from './health.ts';
 import { registerHome } from './home.ts';
 import { registerMetrics } from './metrics.ts';
@@ -109,9 +113,11 @@ export async function buildApp(
   registerHome(app);
 
   deploymentRoutes(app, services.deployments);
+  dataModelRoutes(app, new DataModelService(new DataModelRepository(deps.db), services.deployments));
   apiKeyRoutes(app, services.apiKeys);
   userRoutes(app, services.users);
   groupRoutes(app, services.groups);
+  contentRoutes(app, createContentServices(deps.db, services.deployments));
   scimRoutes(app, { users: services.scimUsers, groups: services.scimGroups });
   tokenRoutes(
     app,

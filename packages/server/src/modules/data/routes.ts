@@ -1,6 +1,8 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../../http/types.ts';
+import { readSqlRequest } from './cubesql.ts';
 import { DataApiError } from './errors.ts';
+import { sendNdjson } from './ndjson.ts';
 import { readDataRequest } from './request.ts';
 import type { DataService } from './service.ts';
 
@@ -32,6 +34,10 @@ export async function dataRoutes(scope: App, service: DataService) {
     const query = request.query as Record<string, unknown>;
     reply.header('cache-control', 'no-store');
     if (operation === 'meta') return service.meta(caller, 'extended' in query);
+    if (operation === 'cubesql') {
+      const { sql, timezone } = readSqlRequest(query, request.method === 'POST' ? request.body : undefined);
+      return sendNdjson(reply, await service.cubesql(caller, sql, timezone));
+    }
     const input = readDataRequest(query, request.method === 'POST' ? request.body : undefined);
     if (operation === 'load') return service.load(caller, input);
     if (operation === 'sql') return service.sql(caller, input);

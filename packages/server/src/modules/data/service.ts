@@ -15,6 +15,7 @@ import type { DeploymentRow } from '../../db/schema.ts';
 import { DomainError } from '../../errors/domain-errors.ts';
 import type { DeploymentsService } from '../deployments/service.ts';
 import type { TenantResolver } from '../tenants/resolver.ts';
+import { runSqlApi } from './cubesql.ts';
 import { DataApiError, notFound, userError } from './errors.ts';
 import { CONTINUE_WAIT, type QueryExecutor, type QueryResult } from './executor.ts';
 import type { ModelCache } from './model-cache.ts';
@@ -41,7 +42,7 @@ export interface DataCaller {
   branch: string;
 }
 
-export const dataOperations = ['load', 'meta', 'sql', 'dry-run'] as const;
+export const dataOperations = ['load', 'meta', 'sql', 'dry-run', 'cubesql'] as const;
 export type DataOperation = (typeof dataOperations)[number];
 
 /**
@@ -144,6 +145,12 @@ export class DataService {
       transformedQueries: normalizedQueries.map(() => null),
       pivotQuery: pivotQuery(queryType, normalizedQueries),
     };
+  }
+
+  /** `/v1/cubesql` (cubesql.ts): the same caller, model cache, drivers and executor as /v1/load. */
+  cubesql(caller: DataCaller, sql: string, timezone?: string) {
+    const { drivers, executor, settings } = this.deps;
+    return runSqlApi({ model: (c) => this.model(c), drivers, executor, settings }, caller, sql, timezone);
   }
 
   private model(caller: DataCaller): Promise<Model> {

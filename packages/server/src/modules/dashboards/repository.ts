@@ -1,0 +1,123 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/database.ts';
+import type { DashboardRow, DashboardVersionRow, ReportSnapshotRow } from '../../db/schema.ts';
+
+export interface Published {
+  dashboard: DashboardRow;
+  version: DashboardVersionRow;
+  snapshots: ReportSnapshotRow[];
+}
+
+export type NewSnapshot = Omit<ReportSnapshotRow, 'id' | 'dashboard_version_id'>;
+
+/** Published dashboards, their versions and report snapshots; plain Kysely. */
+export class DashboardsRepository {
+  constructor(private readonly db: Db) {}
+
+  /** The newest version of a workbook's dashboard, or undefined before the first publish. */
+  async current(workbookId: number, db: Db = this.db): Promise<Published | undefined> {
+    const dashboard = await db
+      .selectFrom('dashboards')
+      .selectAll()
+      .where('workbook_id', '=', workbookId)
+      .executeTakeFirst();
+    if (!dashboard) return undefined;
+    const version = await db
+      .selectFrom('dashboard_versions')
+      .selectAll()
+      .where('dashboard_id', '=', dashboard.id)
+      .orderBy('version_number', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    if (!version) return undefined;
+    const snapshots = await db
+      .selectFrom('report_snapshots')
+      .selectAll()
+      .where('dashboard_version_id', '=', version.id)
+      .orderBy('id')
+      .execute();
+    return { dashboard, version, snapshots };
+  }
+
+  /**
+   * Creates or locks the workbook's dashboard row. The upsert takes the row lock, so parallel
+   * publishes of one workbook queue here and each reads the version number the previous one wrote.
+   */
+  async lockDashboard(
+    input: {
+      deploymentId: number;
+      workbookId: number;
+      publicId: string;
+      userId: number;
+      fromShared: boolean;
+    },
+    db: Db,
+  ): Promise<DashboardRow> {
+    return db
+      .insertInto('dashboards')
+      .values({
+        deployment_id: input.deploymentId,
+        workbook_id: input.workbookId,
+        public_id: input.publicId,
+        from_shared_workspace: input.fromShared,
+        created_by: input.userId,
+      })
+      .onConflict((oc) => oc.column('workbook_id').doUpdateSet({ updated_at: sql<Date>`now()` }))
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  }
+
+  async setAllowEmbed(dashboardId: number, allowEmbed: boolean, db: Db) {
+    await db
+      .updateTable('dashboards')
+      .set({ allow_embed: allowEmbed })
+      .where('id', '=', dashboardId)
+      .execute();
+  }
+
+  /** Archives the published version and adds the next one; (dashboard, version) is unique. */
+  async addVersion(
+    dashboardId: number,
+    input: {
+      title: string | null;
+      description: string | null;
+      config: Record<string, unknown>;
+      userId: number;
+    },
+    snapshots: NewSnapshot[],
+    db: Db,
+  ): Promise<void> {
+    await db
+      .updateTable('dashboard_versions')
+      .set({ status: 'archived' })
+      .where('dashboard_id', '=', dashboardId)
+      .where('status', '=', 'published')
+      .execute();
+    const version = await db
+      .insertInto('dashboard_versions')
+      .values({
+        dashboard_id: dashboardId,
+        version_number: sql<number>`(select coalesce(max(version_number), 0) + 1 from dashboard_versions where dashboard_id = ${dashboardId})`,
+        status: 'published',
+        title: input.title,
+        description: input.description,
+        config: JSON.stringify(input.config),
+        created_by: input.userId,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    for (const s of snapshots) {
+      await db
+        .insertInto('report_snapshots')
+        .values({
+          ...s,
+          dashboard_version_id: version.id,
+          spec: s.spec === null ? null : JSON.stringify(s.spec),
+          meta: s.meta === null ? null : JSON.stringify(s.meta),
+          preferences: s.preferences === null ? null : JSON.stringify(s.preferences),
+          fill_missing_rows: s.fill_missing_rows === null ? null : JSON.stringify(s.fill_missing_rows),
+        })
+        .execute();
+    }
+  }
+}

@@ -1,0 +1,53 @@
+import { principalOf } from '../../auth/authenticate.ts';
+import type { App } from '../../http/types.ts';
+import { WorkbookParams } from '../workbooks/schemas.ts';
+import {
+  PublishBody,
+  PublishedDashboard,
+  statusDescription,
+  WorkbookDashboard,
+  WorkbookDashboardBody,
+} from './schemas.ts';
+import type { DashboardsService } from './service.ts';
+
+const tags = ['Workbooks'];
+const write = { access: { role: 'developer' as const } };
+
+export function dashboardRoutes(app: App, service: DashboardsService) {
+  const base = '/api/v1/deployments/:deploymentId/workbooks/:workbookId';
+  app.put(
+    `${base}/dashboard`,
+    {
+      schema: {
+        tags,
+        operationId: 'updateWorkbookDashboard',
+        summary: "Save the workbook's draft dashboard config (edit access)",
+        params: WorkbookParams,
+        body: WorkbookDashboardBody,
+        response: { 200: WorkbookDashboard },
+      },
+      config: write,
+    },
+    (r) => service.updateDraft(principalOf(r), r.params.deploymentId, r.params.workbookId, r.body),
+  );
+  app.post(
+    `${base}/publish`,
+    {
+      schema: {
+        tags,
+        operationId: 'publishDashboard',
+        summary: 'Publish the dashboard: a new version with report snapshots (edit access)',
+        description:
+          'Spec 4.4. Publishes `config`, or the workbook draft when `config` is omitted, after checking it against the ' +
+          'dashboard config shape (theme values must be strings). Every report named by a widget (`config.reportId`) ' +
+          'must be a report of this deployment that the caller can view; each is snapshotted. The dashboard keeps its ' +
+          `publicId; versionNumber grows by one per publish. ${statusDescription}`,
+        params: WorkbookParams,
+        body: PublishBody,
+        response: { 200: PublishedDashboard },
+      },
+      config: write,
+    },
+    (r) => service.publish(principalOf(r), r.params.deploymentId, r.params.workbookId, r.body),
+  );
+}

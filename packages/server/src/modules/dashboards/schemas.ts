@@ -1,0 +1,198 @@
+import { Type } from 'typebox';
+import { dashboardStatuses } from '../../db/schema.ts';
+import { JsonObject } from '../workspace/common.ts';
+
+/** Dashboard config (spec 2.2) and published dashboard (spec 2.3) shapes. */
+const breakpoints = ['lg', 'md', 'sm', 'xs', 'xxs'] as const;
+const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
+const str = nullable(Type.String({ maxLength: 1000 }));
+const strict = { additionalProperties: false } as const;
+
+const perBreakpoint = Type.Object(
+  Object.fromEntries(breakpoints.map((b) => [b, Type.Optional(nullable(Type.Number()))])),
+  strict,
+);
+
+export const WidgetPosition = Type.Object(
+  {
+    x: Type.Integer({ minimum: 0, maximum: 10_000 }),
+    y: Type.Integer({ minimum: 0, maximum: 100_000 }),
+    w: Type.Integer({ minimum: 1, maximum: 10_000 }),
+    h: Type.Integer({ minimum: 1, maximum: 10_000 }),
+  },
+  strict,
+);
+
+const Layout = Type.Object(
+  {
+    breakpoints: Type.Optional(nullable(perBreakpoint)),
+    cols: Type.Optional(nullable(perBreakpoint)),
+    containerPadding: Type.Optional(nullable(Type.Array(Type.Number(), { maxItems: 4 }))),
+    margin: Type.Optional(nullable(Type.Array(Type.Number(), { maxItems: 4 }))),
+    rowHeight: Type.Optional(nullable(Type.Number({ minimum: 0 }))),
+  },
+  strict,
+);
+
+const section = (keys: readonly string[], nested: Record<string, ReturnType<typeof Type.Object>> = {}) =>
+  Type.Object(
+    {
+      ...Object.fromEntries(keys.map((k) => [k, Type.Optional(str)])),
+      ...Object.fromEntries(Object.entries(nested).map(([k, v]) => [k, Type.Optional(nullable(v))])),
+    },
+    strict,
+  );
+const border = section(['color', 'radius', 'style', 'width']);
+const title = section(['color', 'fontFamily', 'fontSize', 'fontWeight']);
+
+/** Spec 2.2 theme, as accepted on publish: every value is a string, unknown keys are refused. */
+export const DashboardTheme = section(['backgroundColor', 'fontFamily', 'primaryColor', 'themeId'], {
+  controls: section(['backgroundColor', 'padding'], { border, title }),
+  dashboard: section(['backgroundColor', 'padding']),
+  widgets: section(['backgroundColor', 'margin', 'padding'], {
+    border,
+    text: section(['codeFontFamily', 'color', 'fontFamily', 'secondaryColor']),
+    title,
+  }),
+});
+
+export const widgetTypes = [
+  'CHART',
+  'TEXT',
+  'FILTER',
+  'AI',
+  'TIME_GRAIN',
+  'FIELD',
+  'PARENT',
+  'SPACER',
+  'DIVIDER',
+  'CONTAINER',
+] as const;
+const WidgetType = Type.Enum(widgetTypes);
+
+const widgetFields = {
+  position: WidgetPosition,
+  type: Type.Optional(WidgetType),
+  config: Type.Optional(nullable(JsonObject)),
+  responsiveLayouts: Type.Optional(
+    nullable(
+      Type.Object(
+        Object.fromEntries(breakpoints.map((b) => [b, Type.Optional(nullable(WidgetPosition))])),
+        strict,
+      ),
+    ),
+  ),
+  style: Type.Optional(nullable(JsonObject)),
+};
+
+/** A widget as sent (spec 4.4: no `type` needed; CHART is assumed). A CHART widget names its report in `config.reportId`. */
+export const WidgetInput = Type.Object(
+  { id: Type.String({ minLength: 1, maxLength: 128 }), ...widgetFields },
+  strict,
+);
+export const DraftWidgetInput = Type.Object(
+  { id: Type.Optional(nullable(Type.String({ minLength: 1, maxLength: 128 }))), ...widgetFields },
+  strict,
+);
+
+const configFields = {
+  title: Type.Optional(str),
+  description: Type.Optional(nullable(Type.String({ maxLength: 10_000 }))),
+  layout: Type.Optional(nullable(Layout)),
+  settings: Type.Optional(nullable(JsonObject)),
+  theme: Type.Optional(nullable(DashboardTheme)),
+  kind: Type.Optional(nullable(Type.Enum(['CLASSIC', 'APP'] as const))),
+};
+export const DashboardConfigInput = Type.Object(
+  { ...configFields, widgets: Type.Optional(nullable(Type.Array(WidgetInput, { maxItems: 500 }))) },
+  strict,
+);
+export const DashboardConfigDraftInput = Type.Object(
+  { ...configFields, widgets: Type.Optional(nullable(Type.Array(DraftWidgetInput, { maxItems: 500 }))) },
+  strict,
+);
+
+/** In responses the config is returned as stored; the theme is an object whose contents are not expanded (spec 2.2). */
+export const DashboardConfig = Type.Object(
+  {},
+  { additionalProperties: true, description: 'Dashboard config (spec 2.2)' },
+);
+
+export const ReportSnapshot = Type.Object({
+  id: Type.Integer(),
+  reportId: Type.Integer(),
+  versionNumber: Type.Integer(),
+  name: Type.Union([Type.String(), Type.Null()]),
+  title: Type.Union([Type.String(), Type.Null()]),
+  description: Type.Union([Type.String(), Type.Null()]),
+  meta: Type.Union([JsonObject, Type.Null()]),
+  preferences: Type.Object({ columnFormats: Type.Union([JsonObject, Type.Null()]) }),
+  spec: Type.Union([Type.String(), Type.Null()], { description: 'The Vega-Lite v5 spec as a JSON string' }),
+  sqlQuery: Type.Union([Type.String(), Type.Null()]),
+  fillMissingRows: Type.Union([
+    Type.Object({ member: Type.String(), excludedDimensions: Type.Array(Type.String()) }),
+    Type.Null(),
+  ]),
+  kind: Type.String(),
+});
+
+export const statusDescription =
+  'Status of this version of the published dashboard. `published`: the current version, set when a publish creates it. ' +
+  '`archived`: a version superseded by a newer publish of the same workbook (published -> archived, in the same transaction ' +
+  'that creates the newer version; archived is final). `draft` is part of the reference enum but never stored by Tessera: ' +
+  'the unpublished draft lives on the workbook as `dashboardDraft`.';
+
+export const PublishedDashboard = Type.Object({
+  id: Type.Integer({ description: 'Stable id of the dashboard of this workbook' }),
+  publicId: Type.String({ description: 'Stable across versions' }),
+  deploymentId: Type.Integer(),
+  workbookId: Type.Integer(),
+  allowEmbed: Type.Boolean(),
+  config: DashboardConfig,
+  reportSnapshots: Type.Array(ReportSnapshot),
+  status: Type.Enum(dashboardStatuses, { description: statusDescription }),
+  versionId: Type.Integer(),
+  versionNumber: Type.Integer({ description: '1 for the first publish, then one more for each publish' }),
+  createdBy: Type.Union([Type.Integer(), Type.Null()]),
+  title: Type.Union([Type.String(), Type.Null()]),
+  description: Type.Union([Type.String(), Type.Null()]),
+  fromSharedWorkspace: Type.Boolean(),
+  restrictDataDownload: Type.Boolean(),
+  useBoardDashboards: Type.Boolean(),
+});
+
+/** The reference's PublishDashboardInput (spec 4.4). */
+export const PublishBody = Type.Object(
+  {
+    workbookId: Type.Integer({
+      minimum: 1,
+      maximum: 2147483647,
+      description: 'Must equal the path workbookId',
+    }),
+    dashboardId: Type.Optional(nullable(Type.Integer({ minimum: 1, maximum: 2147483647 }))),
+    title: Type.Optional(nullable(Type.String({ maxLength: 1000 }))),
+    description: Type.Optional(nullable(Type.String({ maxLength: 10_000 }))),
+    allowEmbed: Type.Optional(nullable(Type.Boolean())),
+    // Checked by the service against DashboardConfigInput so that every problem is named by its
+    // full path (body/config/theme/primaryColor), which the union-folding request validator cannot do.
+    config: Type.Optional(
+      nullable(
+        Type.Record(Type.String(), Type.Unknown(), {
+          description:
+            'Dashboard config (spec 2.2): title, description, layout, settings, theme (all values strings), widgets ' +
+            '(id, position {x,y,w,h}, optional type, config {reportId}, responsiveLayouts, style). Omit it to publish the draft.',
+        }),
+      ),
+    ),
+  },
+  strict,
+);
+
+export const WorkbookDashboardBody = Type.Object(
+  { dashboardDraft: Type.Optional(nullable(DashboardConfigDraftInput)) },
+  strict,
+);
+export const WorkbookDashboard = Type.Object({
+  dashboardDraft: Type.Union([DashboardConfig, Type.Null()]),
+  dashboardPublished: Type.Union([DashboardConfig, Type.Null()]),
+});

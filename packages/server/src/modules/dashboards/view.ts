@@ -1,0 +1,46 @@
+import type { Static } from 'typebox';
+import type { ReportSnapshotRow } from '../../db/schema.ts';
+import type { Published } from './repository.ts';
+import type { PublishedDashboard, ReportSnapshot } from './schemas.ts';
+
+/** Spec 2.3. */
+export function publishedView(p: Published): Static<typeof PublishedDashboard> {
+  return {
+    id: p.dashboard.id,
+    publicId: p.dashboard.public_id,
+    deploymentId: p.dashboard.deployment_id,
+    workbookId: p.dashboard.workbook_id,
+    allowEmbed: p.dashboard.allow_embed,
+    config: p.version.config,
+    reportSnapshots: p.snapshots.map(snapshotView),
+    status: p.version.status,
+    versionId: p.version.id,
+    versionNumber: p.version.version_number,
+    createdBy: p.version.created_by,
+    title: p.version.title,
+    description: p.version.description,
+    fromSharedWorkspace: p.dashboard.from_shared_workspace,
+    restrictDataDownload: false,
+    useBoardDashboards: false,
+  };
+}
+
+function snapshotView(s: ReportSnapshotRow): Static<typeof ReportSnapshot> {
+  const fill = s.fill_missing_rows;
+  return {
+    id: s.id,
+    reportId: s.report_id,
+    versionNumber: s.version_number,
+    name: s.name,
+    title: s.title,
+    description: s.description,
+    meta: s.meta,
+    preferences: {
+      columnFormats: (s.preferences?.columnFormats as Record<string, unknown> | undefined) ?? null,
+    },
+    spec: s.spec === null ? null : JSON.stringify(s.spec),
+    sqlQuery: s.sql_query,
+    fillMissingRows: fill ? { member: fill.member, excludedDimensions: fill.excludedDimensions ?? [] } : null,
+    kind: s.kind,
+  };
+}

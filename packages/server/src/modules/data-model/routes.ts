@@ -1,0 +1,176 @@
+import { principalOf } from '../../auth/authenticate.ts';
+import type { App } from '../../http/types.ts';
+import {
+  BranchesResponse,
+  CreateBranchBody,
+  DeploymentParams,
+  DevModeBody,
+  DevModeResponse,
+  FilesResponse,
+  ListFilesQuery,
+  RemoveBranchQuery,
+  RemoveFilesBody,
+  RenameFilesBody,
+  Success,
+  UpdateFilesBody,
+  ValidateQuery,
+  ValidateResponse,
+} from './schemas.ts';
+import type { DataModelService } from './service.ts';
+
+const tags = ['Data Model'];
+const base = '/build/api/v1/deployments/:deploymentId';
+const read = { access: { role: 'viewer' as const } };
+const write = { access: { role: 'developer' as const } };
+
+/** The reference's Data Model operations; upload transactions are not implemented. */
+export function dataModelRoutes(app: App, service: DataModelService) {
+  app.get(
+    `${base}/data-model/files`,
+    {
+      schema: {
+        tags,
+        operationId: 'listFiles',
+        summary: 'List the data-model source files for a deployment',
+        params: DeploymentParams,
+        querystring: ListFilesQuery,
+        response: { 200: FilesResponse },
+      },
+      config: read,
+    },
+    (r) => service.listFiles(principalOf(r), r.params.deploymentId, r.query),
+  );
+  app.put(
+    `${base}/data-model/files`,
+    {
+      schema: {
+        tags,
+        operationId: 'updateFiles',
+        summary: 'Create or overwrite data-model source files',
+        params: DeploymentParams,
+        body: UpdateFilesBody,
+        response: { 200: Success },
+      },
+      config: write,
+    },
+    (r) => service.updateFiles(principalOf(r), r.params.deploymentId, r.body),
+  );
+  app.delete(
+    `${base}/data-model/files`,
+    {
+      schema: {
+        tags,
+        operationId: 'removeFiles',
+        summary: 'Delete data-model source files',
+        params: DeploymentParams,
+        body: RemoveFilesBody,
+        response: { 200: Success },
+      },
+      config: write,
+    },
+    (r) => service.removeFiles(principalOf(r), r.params.deploymentId, r.body),
+  );
+  app.post(
+    `${base}/data-model/files/rename`,
+    {
+      schema: {
+        tags,
+        operationId: 'renameFiles',
+        summary: 'Rename data-model source files',
+        params: DeploymentParams,
+        body: RenameFilesBody,
+        response: { 200: Success },
+      },
+      config: write,
+    },
+    (r) => service.renameFiles(principalOf(r), r.params.deploymentId, r.body),
+  );
+  app.get(
+    `${base}/data-model/validate`,
+    {
+      schema: {
+        tags,
+        operationId: 'validateDataModel',
+        summary: "Compile a deployment's data model and report compilation errors",
+        params: DeploymentParams,
+        querystring: ValidateQuery,
+        response: { 200: ValidateResponse },
+      },
+      config: read,
+    },
+    (r) => service.validate(principalOf(r), r.params.deploymentId, r.query),
+  );
+  app.post(
+    `${base}/dev-mode`,
+    {
+      schema: {
+        tags,
+        operationId: 'startDevMode',
+        summary: 'Enter dev mode (switch to a branch)',
+        params: DeploymentParams,
+        body: DevModeBody,
+        response: { 200: DevModeResponse },
+      },
+      config: write,
+    },
+    (r) => service.startDevMode(principalOf(r), r.params.deploymentId, r.body ?? {}),
+  );
+  app.delete(
+    `${base}/dev-mode`,
+    {
+      schema: {
+        tags,
+        operationId: 'stopDevMode',
+        summary: 'Exit dev mode',
+        params: DeploymentParams,
+        response: { 200: Success },
+      },
+      config: write,
+    },
+    (r) => service.stopDevMode(principalOf(r), r.params.deploymentId),
+  );
+  app.get(
+    `${base}/branches`,
+    {
+      schema: {
+        tags,
+        operationId: 'listBranches',
+        summary: "List a deployment's branches",
+        params: DeploymentParams,
+        response: { 200: BranchesResponse },
+      },
+      config: read,
+    },
+    (r) => service.branches(principalOf(r), r.params.deploymentId),
+  );
+  app.post(
+    `${base}/branches`,
+    {
+      schema: {
+        tags,
+        operationId: 'createBranch',
+        summary: 'Create a branch (optionally entering dev mode on it)',
+        params: DeploymentParams,
+        body: CreateBranchBody,
+        response: { 200: DevModeResponse },
+      },
+      config: write,
+    },
+    (r) => service.createBranch(principalOf(r), r.params.deploymentId, r.body),
+  );
+  app.delete(
+    `${base}/branches`,
+    {
+      schema: {
+        tags,
+        operationId: 'removeBranch',
+        summary: 'Delete a branch',
+        params: DeploymentParams,
+        querystring: RemoveBranchQuery,
+        response: { 200: Success },
+      },
+      config: write,
+    },
+    (r) => service.removeBranch(principalOf(r), r.params.deploymentId, r.query.branchName),
+  );
+}

@@ -1,0 +1,159 @@
+import { compileModel } from '@tessera/semantic';
+import type { Principal } from '../../auth/principal.ts';
+import { ConflictError, ForbiddenError, NotFoundError } from '../../errors/domain-errors.ts';
+import type { DeploymentsService } from '../deployments/service.ts';
+import type { DataModelRepository } from './repository.ts';
+
+/** The production branch: what queries read when they name no branch (modules/data). */
+export const MAIN_BRANCH = 'main';
+
+/**
+ * Data model files per deployment branch (the reference's Data Model group). Writes land in
+ * `model_files`, whose trigger (migration 0004) drops compiled models on every replica, so the
+ * data API reads the new files on its next query; `x-tessera-branch` selects a branch there.
+ */
+export class DataModelService {
+  constructor(
+    private readonly repository: DataModelRepository,
+    private readonly deployments: DeploymentsService,
+  ) {}
+
+  async listFiles(p: Principal, id: number, q: { branchName?: string; withContent?: boolean }) {
+    await this.deployment(p, id);
+    const rows = await this.repository.files(id, q.branchName ?? MAIN_BRANCH);
+    const items = rows.map((r) => ({
+      fileName: r.path,
+      updatedAt: new Date(r.updated_at).toISOString(),
+      ...(q.withContent ? { content: r.content } : {}),
+    }));
+    return { items, data: items, pageInfo: null };
+  }
+
+  async updateFiles(
+    p: Principal,
+    id: number,
+    body: { branchName?: string; files: { path: string; content: string }[] },
+  ) {
+    await this.deployment(p, id);
+    await this.repository.upsert(id, body.branchName ?? MAIN_BRANCH, body.files);
+    return { success: true };
+  }
+
+  async removeFiles(p: Principal, id: number, body: { branchName?: string; files: { path: string }[] }) {
+    await this.deployment(p, id);
+    const removed = await this.repository.remove(
+      id,
+      body.branchName ?? MAIN_BRANCH,
+      body.files.map((f) => f.path),
+    );
+    if (removed === 0) throw new NotFoundError('Model file');
+    return { success: true };
+  }
+
+  async renameFiles(
+    p: Principal,
+    id: number,
+    body: { branchName?: string; files: { path: string; newPath: string }[] },
+  ) {
+    await this.deployment(p, id);
+    const branch = body.branchName ?? MAIN_BRANCH;
+    const existing = new Set((await this.repository.files(id, branch)).map((f) => f.path));
+    for (const f of body.files) {
+      if (!existing.has(f.path)) throw new NotFoundError(`Model file ${f.path}`);
+      if (existing.has(f.newPath))
+        throw new ConflictError(`Model file ${f.newPath} already exists`, 'file_exists');
+    }
+    await this.repository.rename(id, branch, body.files);
+    return { success: true };
+  }
+
+  /** Compiles the branch's files and reports every error with its file and line. */
+  async validate(p: Principal, id: number, q: { branchName?: string }) {
+    await this.deployment(p, id);
+    const branch = q.branchName ?? MAIN_BRANCH;
+    const files = await this.repository.files(id, branch);
+    const { model, errors } = compileModel(files.map((f) => ({ path: f.path, content: f.content })));
+    return {
+      deploymentId: id,
+      branchName: branch,
+      mode: branch === MAIN_BRANCH ? ('production' as const) : ('dev_mode' as const),
+      valid: errors.length === 0,
+      cubesCount: model.cubes.size + model.views.size,
+      errors: errors.map((e) => ({
+        fileName: e.file,
+        line: e.line,
+        message: [e.cube, e.member].filter(Boolean).join('.')
+          ? `${[e.cube, e.member].filter(Boolean).join('.')}: ${e.message}`
+          : e.message,
+      })),
+    };
+  }
+
+  /** Development mode on a branch: a `development` environment; the branch starts as a copy of main. */
+  async startDevMode(p: Principal, id: number, body: { branchName?: string | null }) {
+    await this.deployment(p, id);
+    const branch = body.branchName ?? `dev-${p.userId}`;
+    if (branch === MAIN_BRANCH)
+      throw new ConflictError('Development mode needs a branch other than main', 'main_branch');
+    await this.copyIfEmpty(id, MAIN_BRANCH, branch);
+    await this.repository.addDevelopment(id, branch, p.userId);
+    return { active: true, branchName: branch, parentBranch: MAIN_BRANCH };
+  }
+
+  async stopDevMode(p: Principal, id: number) {
+    await this.deployment(p, id);
+    await this.repository.removeDevelopment(id, { userId: p.userId });
+    return { success: true };
+  }
+
+  async branches(p: Principal, id: number) {
+    await this.deployment(p, id);
+    const names = (await this.repository.branches(id)).sort((a, b) =>
+      a === MAIN_BRANCH ? -1 : b === MAIN_BRANCH ? 1 : a.localeCompare(b),
+    );
+    if (!names.includes(MAIN_BRANCH)) names.unshift(MAIN_BRANCH);
+    const items = names.map((name, i) => ({
+      id: i + 1,
+      name,
+      parentBranch: name === MAIN_BRANCH ? null : MAIN_BRANCH,
+      isStagingEnvironmentEnabled: false,
+      lastHash: null,
+    }));
+    return { items, data: items, pageInfo: null };
+  }
+
+  async createBranch(
+    p: Principal,
+    id: number,
+    body: { name: string; from?: string | null; activate?: boolean | null },
+  ) {
+    await this.deployment(p, id);
+    if ((await this.repository.branches(id)).includes(body.name) || body.name === MAIN_BRANCH)
+      throw new ConflictError(`Branch ${body.name} already exists`, 'branch_exists');
+    const from = body.from ?? MAIN_BRANCH;
+    await this.copyIfEmpty(id, from, body.name);
+    if (body.activate) await this.repository.addDevelopment(id, body.name, p.userId);
+    return { active: body.activate === true, branchName: body.name, parentBranch: from };
+  }
+
+  async removeBranch(p: Principal, id: number, branch: string) {
+    await this.deployment(p, id);
+    if (branch === MAIN_BRANCH) throw new ConflictError('The main branch cannot be deleted', 'main_branch');
+    if (!(await this.repository.branches(id)).includes(branch)) throw new NotFoundError(`Branch ${branch}`);
+    await this.repository.remove(id, branch, []);
+    await this.repository.removeDevelopment(id, { branch });
+    return { success: true };
+  }
+
+  private async copyIfEmpty(id: number, from: string, to: string) {
+    if ((await this.repository.files(id, to)).length > 0) return;
+    const files = await this.repository.files(id, from);
+    if (files.length > 0) await this.repository.upsert(id, to, files);
+  }
+
+  private async deployment(p: Principal, id: number) {
+    if (p.deploymentIds !== null && !p.deploymentIds.includes(id))
+      throw new ForbiddenError('API key is not scoped to this deployment');
+    return this.deployments.require(p.tenantId, id);
+  }
+}

@@ -1,0 +1,158 @@
+import type { Static } from 'typebox';
+import type { Principal } from '../../auth/principal.ts';
+import type { Db } from '../../db/database.ts';
+import { NotFoundError, ValidationError } from '../../errors/domain-errors.ts';
+import { keysetCursor } from '../../pagination/keyset.ts';
+import { type PageQuery, pageWindow, toPage } from '../../pagination/page.ts';
+import type { AccessContext } from '../permissions/access.ts';
+import type { PermissionsRepository } from '../permissions/repository.ts';
+import type { AccessResolver } from '../permissions/resolver.ts';
+import { ownerView } from '../workspace/common.ts';
+import type { FoldersRepository, FolderWithOwner } from './repository.ts';
+import type { CreateFolderBody, Folder, UpdateFolderBody } from './schemas.ts';
+import { type FolderTree, maxFolderDepth } from './tree.ts';
+
+export interface FoldersServiceDeps {
+  db: Db;
+  folders: FoldersRepository;
+  permissions: PermissionsRepository;
+  access: AccessResolver;
+}
+
+/** Folders (issue 5 item 1; spec 4.5 for delete). Moving a folder is workspace/move-service.ts. */
+export class FoldersService {
+  constructor(private readonly deps: FoldersServiceDeps) {}
+
+  async list(principal: Principal, deploymentId: number, query: PageQuery & { parentId?: number }) {
+    const ctx = await this.deps.access.resolve(principal, deploymentId);
+    const parentId = query.parentId ? query.parentId : null;
+    if (parentId !== null) this.inTree(ctx, parentId);
+    const visible = ctx.isAdmin ? null : (ctx.visibility('FOLDER')?.folderIds ?? []);
+    const window = pageWindow(query, 2);
+    const [rows, count] = await Promise.all([
+      this.deps.folders.list(deploymentId, parentId, visible, window),
+      this.deps.folders.count(deploymentId, parentId, visible),
+    ]);
+    const page = toPage(rows, window, keysetCursor, (r) => folderView(r, ctx.tree));
+    return { ...page, data: page.items, count };
+  }
+
+  /** Root first, the folder itself last (the reference's breadcrumb order). */
+  async ancestors(principal: Principal, deploymentId: number, folderId: number) {
+    const ctx = await this.deps.access.resolve(principal, deploymentId);
+    this.inTree(ctx, folderId);
+    ctx.require(ctx.folder(folderId), 'view', `Folder ${folderId}`);
+    const chain = ctx.tree.ancestors(folderId);
+    const rows = await Promise.all(chain.map((f) => this.deps.folders.find(deploymentId, f.id)));
+    return rows.filter((r) => r !== undefined).map((r) => folderView(r, ctx.tree));
+  }
+
+  async create(principal: Principal, deploymentId: number, input: Static<typeof CreateFolderBody>) {
+    const ctx = await this.deps.access.resolve(principal, deploymentId);
+    const parentId = input.parentId ?? null;
+    if (parentId === null) {
+      if (!ctx.canWriteRoot()) ctx.require(null, 'edit', 'The workspace root');
+    } else {
+      if (!ctx.tree.get(parentId)) throw notAFolder('body/parentId', parentId);
+      ctx.require(ctx.folder(parentId), 'edit', `Folder ${parentId}`);
+      if (ctx.tree.depth(parentId) + 1 > maxFolderDepth) throw tooDeep();
+    }
+    const id = await this.deps.db.transaction().execute(async (trx) => {
+      const created = await this.deps.folders.insert(
+        { deploymentId, parentId, name: input.name, position: input.position ?? 0, userId: principal.userId },
+        trx,
+      );
+      // Creators manage what they create (issue 5 item 6).
+      await this.deps.permissions.upsert(
+        deploymentId,
+        { type: 'FOLDER', id: created },
+        { userId: principal.userId },
+        'manage',
+        trx,
+      );
+      return created;
+    });
+    return folderView(await this.require(deploymentId, id), ctx.tree);
+  }
+
+  async update(
+    principal: Principal,
+    deploymentId: number,
+    folderId: number,
+    input: Static<typeof UpdateFolderBody>,
+  ) {
+    const ctx = await this.deps.access.resolve(principal, deploymentId);
+    await this.require(deploymentId, folderId);
+    ctx.require(ctx.folder(folderId), 'edit', `Folder ${folderId}`);
+    await this.deps.folders.update(folderId, {
+      name: input.name ?? undefined,
+      position: input.position ?? undefined,
+      userId: principal.userId,
+    });
+    return folderView(await this.require(deploymentId, folderId), ctx.tree);
+  }
+
+  /**
+   * Spec 4.5: manage access; 400 while child folders remain; workbooks and reports inside go back
+   * to the root. Under the tree lock so that a concurrent move cannot put a folder into it.
+   */
+  async delete(principal: Principal, deploymentId: number, folderId: number): Promise<void> {
+    await this.deps.db.transaction().execute(async (trx) => {
+      await this.deps.folders.lockTree(deploymentId, trx);
+      const ctx = await this.deps.access.resolve(principal, deploymentId, trx);
+      if (!ctx.tree.get(folderId)) throw new NotFoundError(`Folder ${folderId}`, 'folder_not_found');
+      ctx.require(ctx.folder(folderId), 'manage', `Folder ${folderId}`);
+      if (await this.deps.folders.hasChildren(folderId, trx)) {
+        throw new ValidationError(
+          'The folder still has child folders; delete or move them first',
+          [{ field: 'params/folderId', message: 'has child folders' }],
+          'folder_not_empty',
+        );
+      }
+      await this.deps.folders.deleteDetaching(folderId, trx);
+    });
+  }
+
+  private inTree(ctx: AccessContext, folderId: number) {
+    if (!ctx.tree.get(folderId)) throw new NotFoundError(`Folder ${folderId}`, 'folder_not_found');
+  }
+
+  private async require(deploymentId: number, folderId: number): Promise<FolderWithOwner> {
+    const row = await this.deps.folders.find(deploymentId, folderId);
+    if (!row) throw new NotFoundError(`Folder ${folderId}`, 'folder_not_found');
+    return row;
+  }
+}
+
+export function notAFolder(field: string, id: number) {
+  return new ValidationError(
+    `Folder ${id} is not a folder of this deployment`,
+    [{ field, message: 'is not a folder of this deployment' }],
+    'invalid_folder',
+  );
+}
+
+export function tooDeep() {
+  return new ValidationError(
+    `Folders nest at most ${maxFolderDepth} levels deep`,
+    [{ field: 'body', message: `folders nest at most ${maxFolderDepth} levels deep` }],
+    'folder_too_deep',
+  );
+}
+
+export function folderView(row: FolderWithOwner, tree: FolderTree): Static<typeof Folder> {
+  return {
+    id: row.id,
+    deploymentId: row.deployment_id,
+    name: row.name,
+    type: 'FOLDER',
+    parentId: row.parent_id,
+    position: row.position,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+    createdBy: row.created_by,
+    updatedBy: row.updated_by,
+    user: ownerView(row.created_by, row),
+    folderPath: tree.path(row.parent_id),
+  };
+}

@@ -1,0 +1,56 @@
+import { Type } from 'typebox';
+import { principalOf } from '../../auth/authenticate.ts';
+import type { App } from '../../http/types.ts';
+import { DeploymentParams } from '../workspace/common.ts';
+import { GrantBody, Permission, PermissionParams, PermissionsQuery, PermissionsResponse } from './schemas.ts';
+import type { PermissionsService } from './service.ts';
+
+const tags = ['Workspace'];
+
+export function permissionRoutes(app: App, service: PermissionsService) {
+  const base = '/api/v1/deployments/:deploymentId/permissions';
+  app.get(
+    base,
+    {
+      schema: {
+        tags,
+        operationId: 'listContentPermissions',
+        summary: 'Grants on one folder, workbook or report (view access to it)',
+        params: DeploymentParams,
+        querystring: PermissionsQuery,
+        response: { 200: PermissionsResponse },
+      },
+      config: { access: { role: 'viewer' } },
+    },
+    (r) => service.list(principalOf(r), r.params.deploymentId, r.query),
+  );
+  app.put(
+    base,
+    {
+      schema: {
+        tags,
+        operationId: 'grantContentPermission',
+        summary: 'Grant a user or group view, edit or manage on an item, or change the level (manage access)',
+        params: DeploymentParams,
+        body: GrantBody,
+        response: { 200: Permission },
+      },
+      config: { access: { role: 'developer' } },
+    },
+    (r) => service.grant(principalOf(r), r.params.deploymentId, r.body),
+  );
+  app.delete(
+    `${base}/:permissionId`,
+    {
+      schema: {
+        tags,
+        operationId: 'revokeContentPermission',
+        summary: 'Revoke a grant (manage access to its item)',
+        params: PermissionParams,
+        response: { 200: Type.Object({ success: Type.Boolean() }) },
+      },
+      config: { access: { role: 'developer' } },
+    },
+    (r) => service.revoke(principalOf(r), r.params.deploymentId, r.params.permissionId),
+  );
+}

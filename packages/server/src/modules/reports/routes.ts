@@ -1,0 +1,97 @@
+import { Type } from 'typebox';
+import { principalOf } from '../../auth/authenticate.ts';
+import type { App } from '../../http/types.ts';
+import { DeploymentParams } from '../workspace/common.ts';
+import {
+  CreateReportBody,
+  Report,
+  ReportParams,
+  ReportsListQuery,
+  ReportsListResponse,
+  UpdateReportBody,
+} from './schemas.ts';
+import type { ReportsService } from './service.ts';
+
+const tags = ['Reports'];
+const read = { access: { role: 'viewer' as const } };
+const write = { access: { role: 'developer' as const } };
+const Success = Type.Object({ success: Type.Boolean() });
+
+export function reportRoutes(app: App, service: ReportsService) {
+  const base = '/api/v1/deployments/:deploymentId/reports';
+  app.get(
+    base,
+    {
+      schema: {
+        tags,
+        operationId: 'getReports',
+        summary: 'List the reports the caller can view',
+        description:
+          'Cursor pagination with `first`/`after`, or page numbers with `limit`/`page`. Sorting by `lastViewedAt` (per viewer) refuses cursors with 400. Default order: `createdAt` descending (`name` ascending).',
+        params: DeploymentParams,
+        querystring: ReportsListQuery,
+        response: { 200: ReportsListResponse },
+      },
+      config: read,
+    },
+    (r) => service.list(principalOf(r), r.params.deploymentId, r.query),
+  );
+  app.post(
+    base,
+    {
+      schema: {
+        tags,
+        operationId: 'createReport',
+        summary: 'Create a report; the creator gets manage access',
+        params: DeploymentParams,
+        body: CreateReportBody,
+        response: { 200: Report },
+      },
+      config: write,
+    },
+    (r) => service.create(principalOf(r), r.params.deploymentId, r.body),
+  );
+  app.get(
+    `${base}/:reportId`,
+    {
+      schema: {
+        tags,
+        operationId: 'getReport',
+        summary: "Get a report (view access); records the caller's view",
+        params: ReportParams,
+        response: { 200: Report },
+      },
+      config: read,
+    },
+    (r) => service.get(principalOf(r), r.params.deploymentId, r.params.reportId),
+  );
+  app.put(
+    `${base}/:reportId`,
+    {
+      schema: {
+        tags,
+        operationId: 'updateReport',
+        summary: 'Update a report (edit access); only the fields sent change',
+        params: ReportParams,
+        body: UpdateReportBody,
+        response: { 200: Report },
+      },
+      config: write,
+    },
+    (r) => service.update(principalOf(r), r.params.deploymentId, r.params.reportId, r.body),
+  );
+  app.delete(
+    `${base}/:reportId`,
+    {
+      schema: {
+        tags,
+        operationId: 'deleteReport',
+        summary: 'Delete a report (manage access)',
+        params: ReportParams,
+        response: { 200: Success },
+      },
+      config: write,
+    },
+    (r) => service.delete(principalOf(r), r.params.deploymentId, r.params.reportId),
+  );
+}

@@ -1,0 +1,115 @@
+import { Type } from 'typebox';
+import { CursorQuery, maxPageSize, PageInfoSchema } from '../../pagination/page.ts';
+import { FolderPathEntry, int32, itemName, JsonObject, ResourceOwner } from '../workspace/common.ts';
+
+export const ReportParams = Type.Object({ deploymentId: Type.Integer(int32), reportId: Type.Integer(int32) });
+
+const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
+
+export const ColumnFormat = Type.Object(
+  {
+    type: Type.Enum(['currency', 'percent', 'number'] as const),
+    decimalPlaces: Type.Optional(nullable(Type.Integer({ minimum: 0, maximum: 20 }))),
+  },
+  { additionalProperties: false },
+);
+export const Preferences = Type.Object(
+  { columnFormats: Type.Optional(nullable(Type.Record(Type.String({ maxLength: 255 }), ColumnFormat))) },
+  { additionalProperties: false },
+);
+export const FillMissingRows = Type.Object(
+  {
+    member: Type.String({ minLength: 1, maxLength: 255 }),
+    excludedDimensions: Type.Optional(
+      nullable(Type.Array(Type.String({ maxLength: 255 }), { maxItems: 100 })),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+const reportFields = {
+  name: Type.Optional(nullable(itemName)),
+  title: Type.Optional(nullable(Type.String({ maxLength: 255 }))),
+  description: Type.Optional(nullable(Type.String({ maxLength: 10_000 }))),
+  sqlQuery: Type.Optional(nullable(Type.String({ maxLength: 100_000, description: 'A SQL-API query' }))),
+  jsonQuery: Type.Optional(
+    nullable(
+      Type.String({ maxLength: 100_000, description: 'A semantic (load) query as a JSON object string' }),
+    ),
+  ),
+  spec: Type.Optional(
+    nullable(
+      Type.Union([JsonObject, Type.String({ maxLength: 200_000 })], {
+        description: 'Vega-Lite v5 chart spec, as an object or a JSON string; it holds no data',
+      }),
+    ),
+  ),
+  preferences: Type.Optional(nullable(Preferences)),
+  fillMissingRows: Type.Optional(nullable(FillMissingRows)),
+  meta: Type.Optional(nullable(JsonObject)),
+  folderId: Type.Optional(nullable(Type.Integer(int32))),
+  workbookId: Type.Optional(nullable(Type.Integer(int32))),
+  publicId: Type.Optional(
+    nullable(Type.String({ pattern: '^[0-9A-Za-z]{12}$', minLength: 12, maxLength: 12 })),
+  ),
+};
+
+export const CreateReportBody = Type.Object(reportFields, { additionalProperties: false });
+export const UpdateReportBody = Type.Object(reportFields, { additionalProperties: false });
+
+export const reportSorts = ['name', 'createdAt', 'updatedAt', 'lastViewedAt'] as const;
+
+export const ReportsListQuery = Type.Object({
+  workbookId: Type.Optional(Type.Integer(int32)),
+  folderId: Type.Optional(
+    Type.Integer({ minimum: 0, maximum: 2147483647, description: '0: the workspace root' }),
+  ),
+  search: Type.Optional(Type.String({ maxLength: 255 })),
+  sortBy: Type.Optional(Type.Enum(reportSorts)),
+  sortDirection: Type.Optional(Type.Enum(['ASC', 'DESC'] as const)),
+  limit: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: maxPageSize, description: 'Page size for page-number pagination' }),
+  ),
+  page: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'Page number (1-based) with `limit`' }),
+  ),
+  ...CursorQuery,
+});
+
+export const Report = Type.Object({
+  id: Type.Integer(),
+  deploymentId: Type.Integer(),
+  publicId: Type.String(),
+  type: Type.Literal('REPORT'),
+  name: Type.String(),
+  title: Type.Union([Type.String(), Type.Null()]),
+  description: Type.Union([Type.String(), Type.Null()]),
+  sqlQuery: Type.Union([Type.String(), Type.Null()]),
+  jsonQuery: Type.Union([Type.String(), Type.Null()]),
+  spec: Type.Union([JsonObject, Type.Null()]),
+  kind: Type.String(),
+  preferences: Type.Object({ columnFormats: Type.Union([JsonObject, Type.Null()]) }),
+  fillMissingRows: Type.Union([JsonObject, Type.Null()]),
+  meta: Type.Union([JsonObject, Type.Null()]),
+  folderId: Type.Union([Type.Integer(), Type.Null()]),
+  workbookId: Type.Union([Type.Integer(), Type.Null()]),
+  folderPath: Type.Array(FolderPathEntry),
+  version: Type.Integer(),
+  userId: Type.Union([Type.Integer(), Type.Null()]),
+  user: Type.Union([ResourceOwner, Type.Null()]),
+  createdBy: Type.Union([Type.Integer(), Type.Null()]),
+  createdAt: Type.String({ format: 'date-time' }),
+  updatedAt: Type.String({ format: 'date-time' }),
+  lastViewedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+    description: "The caller's own last view",
+  }),
+  canEdit: Type.Boolean(),
+  canManage: Type.Boolean(),
+});
+
+export const ReportsListResponse = Type.Object({
+  items: Type.Array(Report),
+  pageInfo: PageInfoSchema,
+  data: Type.Array(Report, { deprecated: true, description: 'Deprecated: use `items`' }),
+  count: Type.Integer({ deprecated: true, description: 'Deprecated: visible reports matching the filters' }),
+});

@@ -1,0 +1,222 @@
+import type { Static } from 'typebox';
+import type { Principal } from '../../auth/principal.ts';
+import type { Db } from '../../db/database.ts';
+import { ConflictError, NotFoundError, ValidationError } from '../../errors/domain-errors.ts';
+import { keysetCursor } from '../../pagination/keyset.ts';
+import { type PageQuery, pageWindow, toPage } from '../../pagination/page.ts';
+import type { AccessContext } from '../permissions/access.ts';
+import { atLeast, hasReportManage } from '../permissions/levels.ts';
+import type { PermissionsRepository } from '../permissions/repository.ts';
+import type { AccessResolver } from '../permissions/resolver.ts';
+import type { WorkbooksRepository } from '../workbooks/repository.ts';
+import { ownerView } from '../workspace/common.ts';
+import { publicId } from '../workspace/ids.ts';
+import { checkDestination } from '../workspace/placement.ts';
+import type { ReportSort, ReportsRepository, ReportValues, ReportWithOwner } from './repository.ts';
+import type { CreateReportBody, Report, ReportsListQuery, UpdateReportBody } from './schemas.ts';
+import { checkJsonQuery, normaliseSpec } from './validation.ts';
+
+export interface ReportsServiceDeps {
+  db: Db;
+  reports: ReportsRepository;
+  workbooks: WorkbooksRepository;
+  permissions: PermissionsRepository;
+  access: AccessResolver;
+}
+
+type Input = Static<typeof CreateReportBody>;
+
+/** Reports: a saved query (SQL-API text or a semantic query) with a Vega-Lite v5 chart (issue 5 item 3). */
+export class ReportsService {
+  constructor(private readonly deps: ReportsServiceDeps) {}
+
+  async list(principal: Principal, deploymentId: number, query: Static<typeof ReportsListQuery>) {
+    const ctx = await this.deps.access.resolve(principal, deploymentId);
+    const sort: ReportSort = query.sortBy ?? 'createdAt';
+    // Spec 4: a per-viewer sort has no stable cursor column; page numbers are offered instead.
+    if (sort === 'lastViewedAt' && (query.first !== undefined || query.after !== undefined)) {
+      throw new ValidationError(
+        'Cursor pagination is not available when sorting by lastViewedAt; use limit and page',
+        [{ field: 'querystring/after', message: 'cannot be used with sortBy=lastViewedAt' }],
+        'cursor_unavailable_for_sort',
+      );
+    }
+    const pageQuery: PageQuery =
+      query.limit !== undefined || query.page !== undefined
+        ? { limit: query.limit ?? 50, offset: ((query.page ?? 1) - 1) * (query.limit ?? 50) }
+        : { first: query.first, after: query.after };
+    if (pageQuery.offset !== undefined && (query.first !== undefined || query.after !== undefined)) {
+      throw new ValidationError('Use either first/after or limit/page, not both', [
+        { field: 'querystring', message: 'first/after cannot be combined with limit/page' },
+      ]);
+    }
+    const window = pageWindow(pageQuery, 2);
+    const filter = {
+      deploymentId,
+      viewerId: principal.userId,
+      folderId: query.folderId === undefined ? undefined : query.folderId === 0 ? null : query.folderId,
+      workbookId: query.workbookId,
+      search: query.search,
+      visibility: ctx.visibility('REPORT'),
+    };
+    const direction =
+      query.sortDirection === 'ASC'
+        ? 'asc'
+        : query.sortDirection === 'DESC'
+          ? 'desc'
+          : sort === 'name'
+            ? 'asc'
+            : 'desc';
+    const [rows, count] = await Promise.all([
+      this.deps.reports.list(filter, sort, direction, window),
+      this.deps.reports.count(filter),
+    ]);
+    const page = toPage(rows, window, keysetCursor, (r) => reportView(r, ctx));
+    return { ...page, data: page.items, count };
+  }
+
+  async get(principal: Principal, deploymentId: number, id: number) {
+    const ctx = await this.deps.access.resolve(principal, deploymentId);
+    const row = await this.require(deploymentId, id, principal.userId);
+    ctx.require(ctx.item('REPORT', row), 'view', `Report ${id}`);
+    await this.deps.reports.recordView(id, principal.userId);
+    return reportView(await this.require(deploymentId, id, principal.userId), ctx);
+  }
+
+  async create(principal: Principal, deploymentId: number, input: Input) {
+    const ctx = await this.deps.access.resolve(principal, deploymentId);
+    checkDestination(ctx, input.folderId ?? null, 'body/folderId');
+    await this.checkWorkbook(ctx, input.workbookId ?? null);
+    const values = this.values(input);
+    const id = await this.uniquePublicId(() =>
+      this.deps.db.transaction().execute(async (trx) => {
+        const created = await this.deps.reports.insert(
+          deploymentId,
+          principal.userId,
+          { ...values, name: values.name ?? 'Untitled report', publicId: input.publicId ?? publicId() },
+          trx,
+        );
+        await this.deps.permissions.upsert(
+          deploymentId,
+          { type: 'REPORT', id: created },
+          { userId: principal.userId },
+          'manage',
+          trx,
+        );
+        return created;
+      }),
+    );
+    return reportView(await this.require(deploymentId, id, principal.userId), ctx);
+  }
+
+  async update(
+    principal: Principal,
+    deploymentId: number,
+    id: number,
+    input: Static<typeof UpdateReportBody>,
+  ) {
+    const ctx = await this.deps.access.resolve(principal, deploymentId);
+    const row = await this.require(deploymentId, id, principal.userId);
+    ctx.require(ctx.item('REPORT', row), 'edit', `Report ${id}`);
+    if (input.folderId !== undefined && input.folderId !== row.folder_id) {
+      // A change of folder is a move: the rules of spec 4.2 apply.
+      if (!hasReportManage(principal.role)) ctx.require(null, 'edit', 'Moving a report (report-manage)');
+      checkDestination(ctx, input.folderId, 'body/folderId');
+    }
+    if (input.workbookId !== undefined && input.workbookId !== row.workbook_id)
+      await this.checkWorkbook(ctx, input.workbookId);
+    // The reference: publicId is write-once; changing an existing one is a 400, a taken one a 409.
+    if (input.publicId && input.publicId !== row.public_id) {
+      throw new ValidationError('A report publicId cannot be changed', [
+        { field: 'body/publicId', message: 'is write-once' },
+      ]);
+    }
+    await this.deps.reports.update(id, this.values(input));
+    return reportView(await this.require(deploymentId, id, principal.userId), ctx);
+  }
+
+  async delete(principal: Principal, deploymentId: number, id: number) {
+    const ctx = await this.deps.access.resolve(principal, deploymentId);
+    const row = await this.require(deploymentId, id, principal.userId);
+    ctx.require(ctx.item('REPORT', row), 'manage', `Report ${id}`);
+    await this.deps.reports.delete(deploymentId, id);
+    return { success: true };
+  }
+
+  private values(input: Input): ReportValues {
+    if (input.jsonQuery) checkJsonQuery(input.jsonQuery);
+    return {
+      name: input.name ?? undefined,
+      title: input.title,
+      description: input.description,
+      sqlQuery: input.sqlQuery,
+      jsonQuery: input.jsonQuery,
+      spec: input.spec === undefined ? undefined : normaliseSpec(input.spec),
+      columnFormats: input.preferences === undefined ? undefined : (input.preferences?.columnFormats ?? null),
+      fillMissingRows: input.fillMissingRows,
+      meta: input.meta,
+      folderId: input.folderId,
+      workbookId: input.workbookId,
+    };
+  }
+
+  private async checkWorkbook(ctx: AccessContext, workbookId: number | null) {
+    if (workbookId === null) return;
+    const workbook = await this.deps.workbooks.find(ctx.deploymentId, workbookId);
+    if (!workbook) {
+      throw new ValidationError(`Workbook ${workbookId} is not a workbook of this deployment`, [
+        { field: 'body/workbookId', message: 'is not a workbook of this deployment' },
+      ]);
+    }
+    ctx.require(ctx.item('WORKBOOK', workbook), 'edit', `Workbook ${workbookId}`);
+  }
+
+  private async uniquePublicId<T>(run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (error) {
+      if ((error as { code?: string }).code === '23505') {
+        throw new ConflictError('Another report already uses this publicId', 'report_public_id_taken');
+      }
+      throw error;
+    }
+  }
+
+  private async require(deploymentId: number, id: number, viewerId: number): Promise<ReportWithOwner> {
+    const row = await this.deps.reports.find(deploymentId, id, viewerId);
+    if (!row) throw new NotFoundError(`Report ${id}`, 'report_not_found');
+    return row;
+  }
+}
+
+export function reportView(row: ReportWithOwner, ctx: AccessContext): Static<typeof Report> {
+  const level = ctx.item('REPORT', row);
+  return {
+    id: row.id,
+    deploymentId: row.deployment_id,
+    publicId: row.public_id,
+    type: 'REPORT',
+    name: row.name,
+    title: row.title,
+    description: row.description,
+    sqlQuery: row.sql_query,
+    jsonQuery: row.json_query,
+    spec: (row.spec as Record<string, unknown> | null) ?? null,
+    kind: row.kind,
+    preferences: { columnFormats: row.column_formats },
+    fillMissingRows: row.fill_missing_rows,
+    meta: row.meta,
+    folderId: row.folder_id,
+    workbookId: row.workbook_id,
+    folderPath: ctx.tree.path(row.folder_id),
+    version: row.version,
+    userId: row.user_id,
+    user: ownerView(row.user_id, row),
+    createdBy: row.created_by,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+    lastViewedAt: row.last_viewed_at?.toISOString() ?? null,
+    canEdit: atLeast(level, 'edit'),
+    canManage: atLeast(level, 'manage'),
+  };
+}

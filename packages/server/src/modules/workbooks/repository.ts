@@ -1,0 +1,125 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/database.ts';
+import type { WorkbookRow } from '../../db/schema.ts';
+import { type PageWindow, pageById } from '../../pagination/page.ts';
+import { visibleFilter } from '../permissions/visibility.ts';
+import type { OwnerColumns } from '../workspace/common.ts';
+
+export type WorkbookWithOwner = WorkbookRow & OwnerColumns;
+
+export interface WorkbookListFilter {
+  deploymentId: number;
+  /** undefined: every folder; null: the workspace root only. */
+  folderId?: number | null;
+  visibility: { folderIds: number[]; itemIds: number[] } | null;
+}
+
+export interface NewWorkbook {
+  deploymentId: number;
+  folderId: number | null;
+  name: string;
+  meta?: Record<string, unknown>;
+  calculatedFields?: Record<string, unknown>;
+  dashboardDraft?: Record<string, unknown> | null;
+  userId: number;
+}
+
+/** Workbooks; plain Kysely. */
+export class WorkbooksRepository {
+  constructor(private readonly db: Db) {}
+
+  private withOwner(db: Db = this.db) {
+    return db
+      .selectFrom('workbooks as w')
+      .leftJoin('users as u', 'u.id', 'w.user_id')
+      .selectAll('w')
+      .select(['u.email as owner_email', 'u.first_name as owner_first_name', 'u.picture as owner_picture']);
+  }
+
+  find(deploymentId: number, id: number, db: Db = this.db): Promise<WorkbookWithOwner | undefined> {
+    return this.withOwner(db)
+      .where('w.deployment_id', '=', deploymentId)
+      .where('w.id', '=', id)
+      .executeTakeFirst();
+  }
+
+  private filtered(filter: WorkbookListFilter) {
+    let q = this.withOwner()
+      .where('w.deployment_id', '=', filter.deploymentId)
+      .where(visibleFilter(filter.visibility, 'w.folder_id', 'w.id'));
+    if (filter.folderId !== undefined)
+      q = q.where('w.folder_id', filter.folderId === null ? 'is' : '=', filter.folderId);
+    return q;
+  }
+
+  /** Ordered by id: a stable keyset, so a client paging with `after` sees each survivor once. */
+  list(filter: WorkbookListFilter, window: PageWindow): Promise<WorkbookWithOwner[]> {
+    return pageById(this.filtered(filter).orderBy('w.id'), window, 'w.id').execute();
+  }
+
+  async count(filter: WorkbookListFilter): Promise<number> {
+    const row = await this.filtered(filter)
+      .clearSelect()
+      .select(sql<number>`count(*)::int`.as('n'))
+      .executeTakeFirstOrThrow();
+    return row.n;
+  }
+
+  async insert(input: NewWorkbook, db: Db = this.db): Promise<number> {
+    const row = await db
+      .insertInto('workbooks')
+      .values({
+        deployment_id: input.deploymentId,
+        folder_id: input.folderId,
+        name: input.name,
+        meta: JSON.stringify(input.meta ?? {}),
+        calculated_fields: JSON.stringify(input.calculatedFields ?? {}),
+        dashboard_draft: input.dashboardDraft ? JSON.stringify(input.dashboardDraft) : null,
+        user_id: input.userId,
+        created_by: input.userId,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return row.id;
+  }
+
+  async update(
+    id: number,
+    changes: {
+      name?: string;
+      meta?: Record<string, unknown>;
+      slug?: string | null;
+      folderId?: number | null;
+      dashboardDraft?: Record<string, unknown> | null;
+    },
+    db: Db = this.db,
+  ): Promise<void> {
+    await db
+      .updateTable('workbooks')
+      .set({
+        ...(changes.name !== undefined ? { name: changes.name } : {}),
+        ...(changes.meta !== undefined ? { meta: JSON.stringify(changes.meta) } : {}),
+        ...(changes.slug !== undefined ? { slug: changes.slug } : {}),
+        ...(changes.folderId !== undefined ? { folder_id: changes.folderId } : {}),
+        ...(changes.dashboardDraft !== undefined
+          ? {
+              dashboard_draft:
+                changes.dashboardDraft === null ? null : JSON.stringify(changes.dashboardDraft),
+            }
+          : {}),
+        updated_at: sql<Date>`now()`,
+      })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  /** Its reports stay (detached from the workbook); its dashboard and versions go with it. */
+  async delete(deploymentId: number, id: number): Promise<boolean> {
+    const r = await this.db
+      .deleteFrom('workbooks')
+      .where('deployment_id', '=', deploymentId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return r.numDeletedRows > 0n;
+  }
+}

@@ -1,0 +1,122 @@
+import { Type } from 'typebox';
+import { principalOf } from '../../auth/authenticate.ts';
+import type { App } from '../../http/types.ts';
+import { DeploymentParams } from '../workspace/common.ts';
+import type { WorkbookDuplicator } from './duplicate.ts';
+import {
+  CreateWorkbookBody,
+  DuplicateWorkbookBody,
+  UpdateWorkbookBody,
+  Workbook,
+  WorkbookParams,
+  WorkbooksListQuery,
+  WorkbooksListResponse,
+} from './schemas.ts';
+import type { WorkbooksService } from './service.ts';
+
+const tags = ['Workbooks'];
+const read = { access: { role: 'viewer' as const } };
+const write = { access: { role: 'developer' as const } };
+const Success = Type.Object({ success: Type.Boolean() });
+
+export function workbookRoutes(app: App, service: WorkbooksService, duplicator: WorkbookDuplicator) {
+  const base = '/api/v1/deployments/:deploymentId/workbooks';
+  app.get(
+    base,
+    {
+      schema: {
+        tags,
+        operationId: 'getWorkbooks',
+        summary: 'List the workbooks the caller can view, in id order',
+        params: DeploymentParams,
+        querystring: WorkbooksListQuery,
+        response: { 200: WorkbooksListResponse },
+      },
+      config: read,
+    },
+    (r) => service.list(principalOf(r), r.params.deploymentId, r.query),
+  );
+  app.post(
+    base,
+    {
+      schema: {
+        tags,
+        operationId: 'createWorkbook',
+        summary: 'Create a workbook; the creator gets manage access',
+        params: DeploymentParams,
+        body: CreateWorkbookBody,
+        response: { 200: Workbook },
+      },
+      config: write,
+    },
+    (r) => service.create(principalOf(r), r.params.deploymentId, r.body),
+  );
+  app.get(
+    `${base}/:workbookId`,
+    {
+      schema: {
+        tags,
+        operationId: 'getWorkbook',
+        summary: 'Get a workbook with its draft and published dashboard (view access)',
+        params: WorkbookParams,
+        response: { 200: Workbook },
+      },
+      config: read,
+    },
+    (r) => service.get(principalOf(r), r.params.deploymentId, r.params.workbookId),
+  );
+  app.put(
+    `${base}/:workbookId`,
+    {
+      schema: {
+        tags,
+        operationId: 'updateWorkbook',
+        summary: 'Update a workbook (edit access; sending folderId moves it and needs manage)',
+        params: WorkbookParams,
+        body: UpdateWorkbookBody,
+        response: { 200: Workbook },
+      },
+      config: write,
+    },
+    (r) => service.update(principalOf(r), r.params.deploymentId, r.params.workbookId, r.body),
+  );
+  app.delete(
+    `${base}/:workbookId`,
+    {
+      schema: {
+        tags,
+        operationId: 'deleteWorkbook',
+        summary: 'Delete a workbook and its dashboard (manage access); its reports stay',
+        params: WorkbookParams,
+        response: { 200: Success },
+      },
+      config: write,
+    },
+    (r) => service.delete(principalOf(r), r.params.deploymentId, r.params.workbookId),
+  );
+  app.post(
+    `${base}/:workbookId/duplicate`,
+    {
+      schema: {
+        tags,
+        operationId: 'duplicateWorkbook',
+        summary: 'Clone a workbook with its reports and published dashboard (view access)',
+        params: WorkbookParams,
+        body: DuplicateWorkbookBody,
+        response: { 200: Workbook },
+      },
+      config: write,
+      // The body is optional (spec 4): no body means `{}`.
+      preValidation: async (request) => {
+        if (request.body === undefined || request.body === null) request.body = {};
+      },
+    },
+    (r) =>
+      duplicator.duplicate(
+        principalOf(r),
+        r.params.deploymentId,
+        r.params.workbookId,
+        r.body?.shared === true,
+      ),
+  );
+}

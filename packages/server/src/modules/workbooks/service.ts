@@ -1,0 +1,168 @@
+import type { Static } from 'typebox';
+import type { Principal } from '../../auth/principal.ts';
+import type { Db } from '../../db/database.ts';
+import { NotFoundError } from '../../errors/domain-errors.ts';
+import { type PageQuery, pageWindow, toPage } from '../../pagination/page.ts';
+import type { DashboardsRepository } from '../dashboards/repository.ts';
+import { publishedView } from '../dashboards/view.ts';
+import type { AccessContext } from '../permissions/access.ts';
+import type { PermissionsRepository } from '../permissions/repository.ts';
+import type { AccessResolver } from '../permissions/resolver.ts';
+import { ownerView } from '../workspace/common.ts';
+import { checkDestination } from '../workspace/placement.ts';
+import type { WorkbooksRepository, WorkbookWithOwner } from './repository.ts';
+import type { CreateWorkbookBody, UpdateWorkbookBody, Workbook } from './schemas.ts';
+
+export interface WorkbooksServiceDeps {
+  db: Db;
+  workbooks: WorkbooksRepository;
+  dashboards: DashboardsRepository;
+  permissions: PermissionsRepository;
+  access: AccessResolver;
+}
+
+type Draft = Record<string, unknown> | null;
+
+/** Workbooks (issue 5 item 2); duplicating is duplicate.ts, moving also workspace/move-service.ts. */
+export class WorkbooksService {
+  constructor(private readonly deps: WorkbooksServiceDeps) {}
+
+  async list(principal: Principal, deploymentId: number, query: PageQuery & { folderId?: number }) {
+    const ctx = await this.deps.access.resolve(principal, deploymentId);
+    const window = pageWindow(query, 1);
+    const filter = {
+      deploymentId,
+      folderId: query.folderId === undefined ? undefined : query.folderId === 0 ? null : query.folderId,
+      visibility: ctx.visibility('WORKBOOK'),
+    };
+    const [rows, count] = await Promise.all([
+      this.deps.workbooks.list(filter, window),
+      this.deps.workbooks.count(filter),
+    ]);
+    const page = toPage(
+      rows,
+      window,
+      (r) => [r.id],
+      (r) => workbookView(r, ctx),
+    );
+    return { ...page, data: page.items, count };
+  }
+
+  async get(principal: Principal, deploymentId: number, id: number) {
+    const ctx = await this.deps.access.resolve(principal, deploymentId);
+    const row = await this.require(deploymentId, id);
+    ctx.require(ctx.item('WORKBOOK', row), 'view', `Workbook ${id}`);
+    return this.fullView(row, ctx);
+  }
+
+  async create(principal: Principal, deploymentId: number, input: Static<typeof CreateWorkbookBody>) {
+    const ctx = await this.deps.access.resolve(principal, deploymentId);
+    const folderId = input.folderId ?? null;
+    checkDestination(ctx, folderId, 'body/folderId');
+    const id = await this.deps.db.transaction().execute((trx) =>
+      this.insertOwned(
+        ctx,
+        {
+          folderId,
+          name: input.name ?? 'Untitled workbook',
+          meta: input.meta ?? {},
+          calculatedFields: input.calculatedFields ?? {},
+          dashboardDraft: (input.dashboardDraft as Draft | undefined) ?? null,
+        },
+        trx,
+      ),
+    );
+    return this.fullView(await this.require(deploymentId, id), ctx);
+  }
+
+  /** Creates a workbook owned by the caller, who gets manage on it (issue 5 item 6). */
+  async insertOwned(
+    ctx: AccessContext,
+    input: {
+      folderId: number | null;
+      name: string;
+      meta: Record<string, unknown>;
+      calculatedFields: Record<string, unknown>;
+      dashboardDraft: Draft;
+    },
+    trx: Db,
+  ): Promise<number> {
+    const userId = ctx.principal.userId;
+    const id = await this.deps.workbooks.insert({ deploymentId: ctx.deploymentId, userId, ...input }, trx);
+    await this.deps.permissions.upsert(ctx.deploymentId, { type: 'WORKBOOK', id }, { userId }, 'manage', trx);
+    return id;
+  }
+
+  /**
+   * The reference's updateWorkbook: renaming, meta, slug and the draft need edit access; a request
+   * with `folderId` is a move and needs manage on the workbook plus edit on the destination (spec 4.2).
+   */
+  async update(
+    principal: Principal,
+    deploymentId: number,
+    id: number,
+    input: Static<typeof UpdateWorkbookBody>,
+  ) {
+    const ctx = await this.deps.access.resolve(principal, deploymentId);
+    const row = await this.require(deploymentId, id);
+    const level = ctx.item('WORKBOOK', row);
+    ctx.require(level, 'edit', `Workbook ${id}`);
+    if (input.folderId !== undefined) {
+      ctx.require(level, 'manage', `Moving workbook ${id}`);
+      checkDestination(ctx, input.folderId, 'body/folderId');
+    }
+    await this.deps.workbooks.update(id, {
+      name: input.name ?? undefined,
+      meta: input.meta ?? undefined,
+      slug: input.slug,
+      folderId: input.folderId,
+      dashboardDraft: input.dashboardDraft as Draft | undefined,
+    });
+    return this.fullView(await this.require(deploymentId, id), ctx);
+  }
+
+  async delete(principal: Principal, deploymentId: number, id: number) {
+    const ctx = await this.deps.access.resolve(principal, deploymentId);
+    const row = await this.require(deploymentId, id);
+    ctx.require(ctx.item('WORKBOOK', row), 'manage', `Workbook ${id}`);
+    await this.deps.workbooks.delete(deploymentId, id);
+    return { success: true };
+  }
+
+  async require(deploymentId: number, id: number, db?: Db): Promise<WorkbookWithOwner> {
+    const row = await this.deps.workbooks.find(deploymentId, id, db);
+    if (!row) throw new NotFoundError(`Workbook ${id}`, 'workbook_not_found');
+    return row;
+  }
+
+  /** Spec 2.1 with `dashboardPublished` and `publishedDashboard` (single reads only). */
+  async fullView(row: WorkbookWithOwner, ctx: AccessContext, db?: Db): Promise<Static<typeof Workbook>> {
+    const published = await this.deps.dashboards.current(row.id, db);
+    return {
+      ...workbookView(row, ctx),
+      dashboardPublished: published?.version.config ?? null,
+      publishedDashboard: published ? publishedView(published) : null,
+    };
+  }
+}
+
+export function workbookView(row: WorkbookWithOwner, ctx: AccessContext): Static<typeof Workbook> {
+  return {
+    id: row.id,
+    deploymentId: row.deployment_id,
+    name: row.name,
+    type: 'WORKBOOK',
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+    calculatedFields: row.calculated_fields,
+    meta: row.meta,
+    createdBy: row.created_by,
+    folderId: row.folder_id,
+    folderPath: ctx.tree.path(row.folder_id),
+    isFavorite: null,
+    slug: row.slug,
+    userId: row.user_id,
+    user: ownerView(row.user_id, row),
+    dashboardDraft: row.dashboard_draft,
+  };
+}

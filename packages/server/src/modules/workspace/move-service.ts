@@ -1,0 +1,130 @@
+import type { Static } from 'typebox';
+import type { Principal } from '../../auth/principal.ts';
+import type { Db } from '../../db/database.ts';
+import { NotFoundError, ValidationError } from '../../errors/domain-errors.ts';
+import type { FoldersRepository } from '../folders/repository.ts';
+import { folderView, tooDeep } from '../folders/service.ts';
+import { maxFolderDepth } from '../folders/tree.ts';
+import type { AccessContext } from '../permissions/access.ts';
+import { hasReportManage } from '../permissions/levels.ts';
+import type { AccessResolver } from '../permissions/resolver.ts';
+import type { ReportsRepository } from '../reports/repository.ts';
+import type { WorkbooksRepository } from '../workbooks/repository.ts';
+import type { WorkbooksService } from '../workbooks/service.ts';
+import { checkDestination } from './placement.ts';
+import type { MoveBody, WorkspaceItem } from './schemas.ts';
+
+export interface MoveDeps {
+  db: Db;
+  folders: FoldersRepository;
+  workbooks: WorkbooksRepository;
+  workbookViews: WorkbooksService;
+  reports: ReportsRepository;
+  access: AccessResolver;
+}
+
+type Item = Static<typeof WorkspaceItem>;
+
+/**
+ * `POST .../workspace/move` (spec 4.2). Every move runs in a transaction that first takes the
+ * deployment's tree lock and only then reads the folder tree, so the cycle and depth checks see
+ * the tree as it is when the move is written: two parallel moves that would each be fine alone
+ * but form a cycle together (A into B, B into A) are serialised, and the second is refused.
+ */
+export class MoveService {
+  constructor(private readonly deps: MoveDeps) {}
+
+  move(principal: Principal, deploymentId: number, input: Static<typeof MoveBody>): Promise<Item> {
+    const destination = input.folderId ?? null;
+    return this.deps.db.transaction().execute(async (trx) => {
+      await this.deps.folders.lockTree(deploymentId, trx);
+      const ctx = await this.deps.access.resolve(principal, deploymentId, trx);
+      if (input.type === 'FOLDER') return this.moveFolder(ctx, input.id, destination, trx);
+      if (input.type === 'WORKBOOK') return this.moveWorkbook(ctx, input.id, destination, trx);
+      return this.moveReport(ctx, input.id, destination, trx);
+    });
+  }
+
+  /** Manage on the folder, manage or edit on the new parent; never into itself or below itself. */
+  private async moveFolder(
+    ctx: AccessContext,
+    id: number,
+    destination: number | null,
+    trx: Db,
+  ): Promise<Item> {
+    if (!ctx.tree.get(id)) throw new NotFoundError(`Folder ${id}`, 'folder_not_found');
+    ctx.require(ctx.folder(id), 'manage', `Folder ${id}`);
+    if (destination !== null && ctx.tree.get(destination) && ctx.tree.isSelfOrDescendant(destination, id)) {
+      throw new ValidationError(
+        'A folder cannot move into itself or one of its own descendants',
+        [{ field: 'body/folderId', message: 'is the folder itself or lies inside it' }],
+        'folder_cycle',
+      );
+    }
+    checkDestination(ctx, destination, 'body/folderId');
+    if ((destination === null ? 0 : ctx.tree.depth(destination)) + ctx.tree.height(id) > maxFolderDepth)
+      throw tooDeep();
+    await this.deps.folders.update(id, { parentId: destination, userId: ctx.principal.userId }, trx);
+    const row = await this.deps.folders.find(ctx.deploymentId, id, trx);
+    const folder = folderView(row!, ctx.tree);
+    return {
+      ...folder,
+      folderId: destination,
+      folderPath: ctx.tree.path(destination),
+      calculatedFields: {},
+      meta: {},
+      isFavorite: null,
+      slug: null,
+      userId: folder.createdBy,
+    };
+  }
+
+  /** Manage on the workbook, plus edit on the destination folder. */
+  private async moveWorkbook(
+    ctx: AccessContext,
+    id: number,
+    destination: number | null,
+    trx: Db,
+  ): Promise<Item> {
+    const row = await this.deps.workbooks.find(ctx.deploymentId, id, trx);
+    if (!row) throw new NotFoundError(`Workbook ${id}`, 'workbook_not_found');
+    ctx.require(ctx.item('WORKBOOK', row), 'manage', `Workbook ${id}`);
+    checkDestination(ctx, destination, 'body/folderId');
+    await this.deps.workbooks.update(id, { folderId: destination }, trx);
+    const moved = await this.deps.workbooks.find(ctx.deploymentId, id, trx);
+    return this.deps.workbookViews.fullView(moved!, ctx, trx);
+  }
+
+  /** Edit on the report with the report-manage permission, plus edit on the destination folder. */
+  private async moveReport(
+    ctx: AccessContext,
+    id: number,
+    destination: number | null,
+    trx: Db,
+  ): Promise<Item> {
+    const row = await this.deps.reports.find(ctx.deploymentId, id, ctx.principal.userId, trx);
+    if (!row) throw new NotFoundError(`Report ${id}`, 'report_not_found');
+    ctx.require(ctx.item('REPORT', row), 'edit', `Report ${id}`);
+    if (!hasReportManage(ctx.principal.role)) ctx.require(null, 'edit', 'Moving a report (report-manage)');
+    checkDestination(ctx, destination, 'body/folderId');
+    await this.deps.reports.setFolder(id, destination, trx);
+    const moved = (await this.deps.reports.find(ctx.deploymentId, id, ctx.principal.userId, trx))!;
+    return {
+      id: moved.id,
+      deploymentId: moved.deployment_id,
+      name: moved.name,
+      type: 'REPORT',
+      createdAt: moved.created_at.toISOString(),
+      updatedAt: moved.updated_at.toISOString(),
+      calculatedFields: {},
+      meta: moved.meta ?? {},
+      createdBy: moved.created_by,
+      folderId: moved.folder_id,
+      folderPath: ctx.tree.path(moved.folder_id),
+      isFavorite: null,
+      slug: moved.public_id,
+      userId: moved.user_id,
+      user: null,
+    };
+  }
+}

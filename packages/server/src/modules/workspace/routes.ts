@@ -1,0 +1,65 @@
+import { principalOf } from '../../auth/authenticate.ts';
+import type { App } from '../../http/types.ts';
+import { DeploymentParams } from './common.ts';
+import type { MoveService } from './move-service.ts';
+import { MoveBody, WorkspaceItem, WorkspaceListResponse, WorkspaceQuery } from './schemas.ts';
+import type { WorkspaceService } from './service.ts';
+
+const tags = ['Workspace'];
+
+export function workspaceRoutes(app: App, service: WorkspaceService, mover: MoveService) {
+  const base = '/api/v1/deployments/:deploymentId';
+  app.get(
+    `${base}/workspace`,
+    {
+      schema: {
+        tags,
+        operationId: 'workspaceObjects',
+        summary:
+          'One level of the workspace tree: folders first, then workbooks and reports the caller can view',
+        description:
+          'Walk the tree with `folderId` (each item carries its `folderPath`); `search` matches names across all folders.',
+        params: DeploymentParams,
+        querystring: WorkspaceQuery,
+        response: { 200: WorkspaceListResponse },
+      },
+      config: { access: { role: 'viewer' } },
+    },
+    (r) => service.list(principalOf(r), r.params.deploymentId, r.query),
+  );
+  app.get(
+    `${base}/shared-workspace`,
+    {
+      schema: {
+        tags,
+        operationId: 'sharedWorkspaceObjects',
+        summary: 'Items others own that are shared with the caller (owners blanked)',
+        params: DeploymentParams,
+        querystring: WorkspaceQuery,
+        response: { 200: WorkspaceListResponse },
+      },
+      config: { access: { role: 'viewer' } },
+    },
+    (r) => service.list(principalOf(r), r.params.deploymentId, r.query, true),
+  );
+  app.post(
+    `${base}/workspace/move`,
+    {
+      schema: {
+        tags,
+        operationId: 'moveWorkspaceObject',
+        summary: 'Move a workbook, report or folder (spec 4.2)',
+        description:
+          'Workbook: manage on it, plus edit on the destination folder. Report: edit on it with the report-manage ' +
+          'permission (developer or admin role), plus edit on the destination. Folder: manage on it, plus edit or manage ' +
+          'on the new parent. 404: the item does not exist or belongs to another deployment. 400: a folder into itself ' +
+          'or a descendant, a destination that is not a folder of this deployment, too deep a tree.',
+        params: DeploymentParams,
+        body: MoveBody,
+        response: { 200: WorkspaceItem },
+      },
+      config: { access: { role: 'developer' } },
+    },
+    (r) => mover.move(principalOf(r), r.params.deploymentId, r.body),
+  );
+}

@@ -1,0 +1,71 @@
+import { Type } from 'typebox';
+import { CursorQuery, PageInfoSchema } from '../../pagination/page.ts';
+import { DashboardConfig, PublishedDashboard } from '../dashboards/schemas.ts';
+import { contentTypes } from '../permissions/repository.ts';
+import { FolderPathEntry, ItemType, int32, JsonObject, ResourceOwner } from './common.ts';
+
+/** Spec 2.1: a workspace item of any type (the move response and the workspace listing). */
+export const WorkspaceItem = Type.Object({
+  id: Type.Integer(),
+  deploymentId: Type.Integer(),
+  name: Type.String(),
+  type: ItemType,
+  createdAt: Type.String({ format: 'date-time' }),
+  updatedAt: Type.String({ format: 'date-time' }),
+  calculatedFields: JsonObject,
+  meta: JsonObject,
+  createdBy: Type.Union([Type.Integer(), Type.Null()]),
+  folderId: Type.Union([Type.Integer(), Type.Null()], {
+    description: 'Parent folder; null is the workspace root',
+  }),
+  folderPath: Type.Array(FolderPathEntry),
+  isFavorite: Type.Union([Type.Boolean(), Type.Null()]),
+  slug: Type.Union([Type.String(), Type.Null()]),
+  userId: Type.Union([Type.Integer(), Type.Null()]),
+  user: Type.Union([ResourceOwner, Type.Null()]),
+  dashboardDraft: Type.Optional(Type.Union([DashboardConfig, Type.Null()])),
+  dashboardPublished: Type.Optional(Type.Union([DashboardConfig, Type.Null()])),
+  publishedDashboard: Type.Optional(Type.Union([PublishedDashboard, Type.Null()])),
+});
+
+/** The reference's MoveWorkspaceObjectInput (spec 4.2). */
+export const MoveBody = Type.Object(
+  {
+    type: ItemType,
+    id: Type.Integer(int32),
+    folderId: Type.Optional(Type.Union([Type.Integer(int32), Type.Null()])),
+  },
+  { additionalProperties: false },
+);
+
+const typeList = `^(${contentTypes.join('|')})(,(${contentTypes.join('|')}))*$`;
+
+export const WorkspaceQuery = Type.Object({
+  folderId: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: 2147483647,
+      description: 'List this folder; omit it (or 0) for the root',
+    }),
+  ),
+  types: Type.Optional(
+    Type.String({
+      pattern: typeList,
+      maxLength: 40,
+      description: 'Comma-separated item types, e.g. FOLDER,WORKBOOK',
+    }),
+  ),
+  search: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 255,
+      description: 'Case-insensitive name match across all folders',
+    }),
+  ),
+  ...CursorQuery,
+});
+
+export const WorkspaceListResponse = Type.Object({
+  items: Type.Array(WorkspaceItem),
+  pageInfo: PageInfoSchema,
+});

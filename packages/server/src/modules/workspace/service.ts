@@ -1,0 +1,65 @@
+import type { Static } from 'typebox';
+import type { Principal } from '../../auth/principal.ts';
+import { NotFoundError } from '../../errors/domain-errors.ts';
+import { pageWindow, toPage } from '../../pagination/page.ts';
+import type { AccessContext } from '../permissions/access.ts';
+import { type ContentType, contentTypes } from '../permissions/repository.ts';
+import type { AccessResolver } from '../permissions/resolver.ts';
+import { ownerView } from './common.ts';
+import { keysetCursor, type WorkspaceRepository, type WorkspaceRow } from './repository.ts';
+import type { WorkspaceItem, WorkspaceQuery } from './schemas.ts';
+
+/**
+ * `GET .../workspace` and `GET .../shared-workspace`: one level of the tree (or a search across
+ * it), only what the caller can view. The shared workspace holds what others own and the caller
+ * can view; owner identities are blanked there (the reference).
+ */
+export class WorkspaceService {
+  constructor(private readonly deps: { access: AccessResolver; repository: WorkspaceRepository }) {}
+
+  async list(
+    principal: Principal,
+    deploymentId: number,
+    query: Static<typeof WorkspaceQuery>,
+    shared = false,
+  ) {
+    const ctx = await this.deps.access.resolve(principal, deploymentId);
+    const folderId = query.folderId ? query.folderId : null;
+    if (folderId !== null && !ctx.tree.get(folderId))
+      throw new NotFoundError(`Folder ${folderId}`, 'folder_not_found');
+    if (folderId !== null) ctx.require(ctx.folder(folderId), 'view', `Folder ${folderId}`);
+    const types = (query.types?.split(',') as ContentType[] | undefined) ?? [...contentTypes];
+    const window = pageWindow(query, 3);
+    const rows = await this.deps.repository.list(
+      {
+        ctx,
+        folderId: query.search && query.folderId === undefined ? undefined : folderId,
+        types,
+        search: query.search,
+        sharedWith: shared ? principal.userId : undefined,
+      },
+      window,
+    );
+    return toPage(rows, window, keysetCursor, (r) => itemView(r, ctx, shared));
+  }
+}
+
+function itemView(r: WorkspaceRow, ctx: AccessContext, shared: boolean): Static<typeof WorkspaceItem> {
+  return {
+    id: r.id,
+    deploymentId: ctx.deploymentId,
+    name: r.name,
+    type: r.type,
+    createdAt: r.created_at.toISOString(),
+    updatedAt: r.updated_at.toISOString(),
+    calculatedFields: r.calculated_fields,
+    meta: r.meta ?? {},
+    createdBy: shared ? null : r.user_id,
+    folderId: r.folder_id,
+    folderPath: ctx.tree.path(r.folder_id),
+    isFavorite: null,
+    slug: r.slug,
+    userId: shared ? null : r.user_id,
+    user: shared ? null : ownerView(r.user_id, r),
+  };
+}
