@@ -117,6 +117,12 @@ describe.each(dialects)('views under cube policies (%s)', (dialect) => {
       { 'customer_orders.count': 8 },
     ]);
   });
+
+  it('joins the cubes a cube row filter needs, even through a view', async () => {
+    const expected = await direct(`SELECT count(*) AS "notes.count" FROM orders WHERE status = 'completed'`);
+    expect(await run({ measures: ['notes.count'] }, ANONYMOUS)).toEqual(expected);
+    expect(expected).toEqual([{ 'notes.count': 5 }]);
+  });
 });
 
 describe('view members aliasing hidden cube members', () => {

@@ -11,7 +11,10 @@ import { evaluateCondition, groupsOf, interpolate, type SecurityContext } from '
  * - a member is visible when any applying policy includes it (member_level absent = all);
  * - rows: if any applying policy has no row_level or `allow_all`, no filter; otherwise the
  *   policies' filters are OR-ed, each policy's own filters AND-ed.
- * Queries through a view are governed by the view's policies, not its cubes'.
+ * Views add their policies to their cubes' ("Policies on views" / "Policies on cubes" in the page
+ * above): data read through a view is still data of its cubes, so a view member aliasing a
+ * hidden cube member is hidden too, and the planner ANDs the row filters of every cube it joins
+ * (keyed here by cube name) with the view's own (keyed by view name). A view can only narrow.
  */
 export interface AccessResolution {
   /** Full member paths (`cube.member`, `view.member`) hidden from this context. */
@@ -53,6 +56,9 @@ export function resolveAccess(model: Model, ctx: SecurityContext): AccessResolut
     const rows = rowFilter(owner.name, applying, ctx);
     if (rows !== null) rowFilters.set(owner.name, rows);
   }
+  // a view member is no way around its cube's member-level policy
+  for (const view of model.views.values())
+    for (const vm of view.members.values()) if (hiddenMembers.has(vm.target.path)) hiddenMembers.add(vm.path);
   const result = Object.freeze({ hiddenMembers, rowFilters });
   if (perModel.size > 1000) perModel.clear();
   perModel.set(key, result);
