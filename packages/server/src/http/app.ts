@@ -10,6 +10,7 @@ import type { SecretBox } from '../crypto/secrets.ts';
 import type { Db } from '../db/database.ts';
 import { registerErrorHandling } from '../errors/error-handler.ts';
 import { apiKeyRoutes } from '../modules/api-keys/routes.ts';
+import { createDashboardDataService, dashboardDataRoutes } from '../modules/dashboard-data/routes.ts';
 import { registerDataApi } from '../modules/data/plugin.ts';
 import { DataModelRepository } from '../modules/data-model/repository.ts';
 import { dataModelRoutes } from '../modules/data-model/routes.ts';
@@ -136,6 +137,8 @@ export async function buildApp(
     deployments: services.deployments,
     tenants: services.tenantResolver,
   });
+  // Dashboard data (issue 5 item 8) runs widget queries through the data API's service.
+  dashboardDataRoutes(app, createDashboardDataService(deps.db, services.deployments, app.dataApi));
 
   return { app, services, routes };
 }

@@ -1,0 +1,47 @@
+import type { Db } from '../../db/database.ts';
+import type { DashboardRow, DashboardVersionRow, ReportSnapshotRow } from '../../db/schema.ts';
+
+export interface DashboardVersion {
+  dashboard: DashboardRow;
+  version: DashboardVersionRow;
+}
+
+/** Read-only access to published dashboards by `publicId` (the viewer's address of a dashboard). */
+export class DashboardDataRepository {
+  constructor(private readonly db: Db) {}
+
+  /**
+   * The dashboard with `publicId` in this deployment, at `versionNumber` or, by default, the
+   * current (`published`) version. Archived versions stay readable by number: a notification or
+   * an embed pinned to a version keeps rendering what was published then.
+   */
+  async version(
+    deploymentId: number,
+    publicId: string,
+    versionNumber: number | null,
+  ): Promise<DashboardVersion | undefined> {
+    const dashboard = await this.db
+      .selectFrom('dashboards')
+      .selectAll()
+      .where('deployment_id', '=', deploymentId)
+      .where('public_id', '=', publicId)
+      .executeTakeFirst();
+    if (!dashboard) return undefined;
+    let q = this.db.selectFrom('dashboard_versions').selectAll().where('dashboard_id', '=', dashboard.id);
+    q =
+      versionNumber === null
+        ? q.where('status', '=', 'published')
+        : q.where('version_number', '=', versionNumber);
+    const version = await q.orderBy('version_number', 'desc').limit(1).executeTakeFirst();
+    return version ? { dashboard, version } : undefined;
+  }
+
+  snapshot(versionId: number, reportId: number): Promise<ReportSnapshotRow | undefined> {
+    return this.db
+      .selectFrom('report_snapshots')
+      .selectAll()
+      .where('dashboard_version_id', '=', versionId)
+      .where('report_id', '=', reportId)
+      .executeTakeFirst();
+  }
+}

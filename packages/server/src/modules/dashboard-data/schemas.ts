@@ -1,0 +1,88 @@
+import { Type } from 'typebox';
+import { int32 } from '../workspace/common.ts';
+
+/**
+ * Shapes of the dashboard-data endpoint (issue 5 item 8). Filters and time grains are the ones a
+ * dashboard viewer sends and a scheduled notification stores (spec 2.5): `{member, value,
+ * caseSensitive, startInclusive, endInclusive, operator}` and `{grain, member}`; `values` is
+ * accepted as well for the multi-value Cube operators.
+ */
+const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
+const strict = { additionalProperties: false } as const;
+const member = Type.String({ minLength: 1, maxLength: 300 });
+const value = Type.String({ maxLength: 10_000 });
+
+export const filterOperators = [
+  'equals',
+  'notEquals',
+  'contains',
+  'notContains',
+  'startsWith',
+  'notStartsWith',
+  'endsWith',
+  'notEndsWith',
+  'in',
+  'notIn',
+  'gt',
+  'gte',
+  'lt',
+  'lte',
+  'set',
+  'notSet',
+  'inDateRange',
+  'notInDateRange',
+  'beforeDate',
+  'beforeOrOnDate',
+  'afterDate',
+  'afterOrOnDate',
+] as const;
+
+export const DashboardFilter = Type.Object(
+  {
+    member,
+    operator: Type.Optional(nullable(Type.Union(filterOperators.map((o) => Type.Literal(o))))),
+    value: Type.Optional(nullable(value)),
+    values: Type.Optional(nullable(Type.Array(value, { maxItems: 1000 }))),
+    caseSensitive: Type.Optional(nullable(Type.Boolean())),
+    startInclusive: Type.Optional(nullable(Type.Boolean())),
+    endInclusive: Type.Optional(nullable(Type.Boolean())),
+  },
+  strict,
+);
+
+export const timeGrains = ['second', 'minute', 'hour', 'day', 'week', 'month', 'quarter', 'year'] as const;
+
+export const TimeGrain = Type.Object(
+  { member, grain: Type.Union(timeGrains.map((g) => Type.Literal(g))) },
+  strict,
+);
+
+export const WidgetDataParams = Type.Object({
+  deploymentId: Type.Integer(int32),
+  publicId: Type.String({ minLength: 1, maxLength: 64 }),
+  widgetId: Type.String({ minLength: 1, maxLength: 200 }),
+});
+
+export const WidgetDataBody = Type.Object(
+  {
+    filters: Type.Optional(nullable(Type.Array(DashboardFilter, { maxItems: 100 }))),
+    timeGrains: Type.Optional(nullable(Type.Array(TimeGrain, { maxItems: 50 }))),
+    limit: Type.Optional(nullable(Type.Integer({ minimum: 1, maximum: 50_000 }))),
+    offset: Type.Optional(nullable(Type.Integer({ minimum: 0, maximum: 10_000_000 }))),
+    versionNumber: Type.Optional(nullable(Type.Integer(int32))),
+  },
+  strict,
+);
+
+export const WidgetData = Type.Object({
+  widgetId: Type.String(),
+  reportId: Type.Integer(),
+  versionNumber: Type.Integer(),
+  kind: Type.Union([Type.Literal('semantic'), Type.Literal('sql')]),
+  query: Type.Unknown({ description: 'The Cube query as normalised and run, or the SQL-API text as run.' }),
+  annotation: Type.Optional(Type.Unknown()),
+  columns: Type.Optional(Type.Array(Type.Object({ name: Type.String(), column_type: Type.String() }))),
+  data: Type.Array(Type.Record(Type.String(), Type.Unknown())),
+  lastRefreshTime: Type.String(),
+  totalRows: nullable(Type.Integer()),
+});

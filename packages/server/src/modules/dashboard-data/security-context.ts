@@ -1,0 +1,69 @@
+import type { SecurityContext } from '@tessera/semantic';
+import type { Db } from '../../db/database.ts';
+import { NotFoundError } from '../../errors/domain-errors.ts';
+import { GroupsRepository } from '../groups/repository.ts';
+
+/** Who is looking at a dashboard: a Tessera user, or later an embed subject or a notification recipient. */
+export interface Viewer {
+  id: number;
+  email: string;
+  /** Global group names (DESIGN.md "Identity and access"): what `access_policy` `group:` matches. */
+  groups: string[];
+  userAttributes?: Record<string, unknown>;
+}
+
+/**
+ * The one shape of a viewer's security context (DESIGN.md "Semantic layer and data API": the
+ * data-API token payload). Dashboard data, embedding and notifications all build it here, so that
+ * `access_policy` rules see the same `serviceCloud.groups` / `serviceCloud.userAttributes` whatever
+ * the entry point.
+ */
+export function viewerSecurityContext(viewer: Viewer): SecurityContext {
+  const attributes = viewer.userAttributes ?? {};
+  return {
+    serviceCloud: {
+      groups: [...viewer.groups],
+      ...(Object.keys(attributes).length > 0 ? { userAttributes: { ...attributes } } : {}),
+    },
+    user: { id: viewer.id, email: viewer.email },
+  };
+}
+
+/**
+ * Where user-attribute values come from. Tessera has no user-attribute store yet (the reference's
+ * `/api/v1/user-attribute-values`), so the default has none; the store plugs in here.
+ */
+export type UserAttributesSource = (tenantId: number, userId: number) => Promise<Record<string, unknown>>;
+
+export const noUserAttributes: UserAttributesSource = async () => ({});
+
+/** Loads a Tessera user as a Viewer: email, global groups (`namesOfUser`) and attributes. */
+export class ViewerResolver {
+  private readonly groups: GroupsRepository;
+
+  constructor(
+    private readonly db: Db,
+    public userAttributes: UserAttributesSource = noUserAttributes,
+  ) {
+    this.groups = new GroupsRepository(db);
+  }
+
+  async viewer(tenantId: number, userId: number): Promise<Viewer> {
+    const user = await this.db
+      .selectFrom('users')
+      .select(['id', 'email'])
+      .where('tenant_id', '=', tenantId)
+      .where('id', '=', userId)
+      .executeTakeFirst();
+    if (!user) throw new NotFoundError(`User ${userId}`, 'user_not_found');
+    const [groups, userAttributes] = await Promise.all([
+      this.groups.namesOfUser(userId),
+      this.userAttributes(tenantId, userId),
+    ]);
+    return { id: user.id, email: user.email, groups, userAttributes };
+  }
+
+  async securityContext(tenantId: number, userId: number): Promise<SecurityContext> {
+    return viewerSecurityContext(await this.viewer(tenantId, userId));
+  }
+}

@@ -1,0 +1,177 @@
+import type { CubeQuery } from '@tessera/semantic';
+import type { Static } from 'typebox';
+import type { Principal } from '../../auth/principal.ts';
+import type { ReportSnapshotRow } from '../../db/schema.ts';
+import { DomainError, NotFoundError, ValidationError } from '../../errors/domain-errors.ts';
+import { DataApiError } from '../data/errors.ts';
+import type { DataCaller, DataService } from '../data/service.ts';
+import type { DeploymentsService } from '../deployments/service.ts';
+import type { AccessResolver } from '../permissions/resolver.ts';
+import type { WorkbooksRepository } from '../workbooks/repository.ts';
+import type { DashboardDataRepository } from './repository.ts';
+import type { WidgetData, WidgetDataBody } from './schemas.ts';
+import type { ViewerResolver } from './security-context.ts';
+import { applyDashboardState, memberNames } from './semantic-query.ts';
+import { wrapSql } from './sql-widget.ts';
+
+export interface DashboardDataDeps {
+  deployments: DeploymentsService;
+  access: AccessResolver;
+  workbooks: WorkbooksRepository;
+  dashboards: DashboardDataRepository;
+  viewers: ViewerResolver;
+  data: DataService;
+}
+
+type Body = Static<typeof WidgetDataBody>;
+type Answer = Static<typeof WidgetData>;
+interface Widget {
+  id?: string;
+  config?: { reportId?: unknown } | null;
+}
+
+/** A data-API failure surfaced on the management API (problem+json), keeping its status. */
+class WidgetQueryError extends DomainError {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(status === 400 ? 'invalid_widget_query' : 'widget_query_failed', message);
+  }
+}
+
+/**
+ * Rows of one widget of a published dashboard, as the VIEWER may see them (issue 5 item 8).
+ * Nothing here talks to a driver: the widget's query goes through DataService (`load` for Cube
+ * queries, `cubesql` for SQL-API text) under the viewer's security context, i.e. the same compile
+ * path, policies and executor as `/v1/load` (DESIGN.md "Semantic layer and data API": one path).
+ */
+export class DashboardDataService {
+  constructor(private readonly deps: DashboardDataDeps) {}
+
+  /** Builds viewers' security contexts; its user-attribute source is where an attribute store plugs in. */
+  get viewers(): ViewerResolver {
+    return this.deps.viewers;
+  }
+
+  async widgetData(
+    principal: Principal,
+    deploymentId: number,
+    publicId: string,
+    widgetId: string,
+    body: Body,
+  ): Promise<Answer> {
+    // 404 for a deployment that is not the tenant's (spec 7), before anything else is read.
+    const ctx = await this.deps.access.resolve(principal, deploymentId);
+    const found = await this.deps.dashboards.version(deploymentId, publicId, body.versionNumber ?? null);
+    if (!found) {
+      const what = body.versionNumber == null ? '' : ` version ${body.versionNumber}`;
+      throw new NotFoundError(`Dashboard ${publicId}${what}`, 'dashboard_not_found');
+    }
+    const workbook = await this.deps.workbooks.find(deploymentId, found.dashboard.workbook_id);
+    if (!workbook) throw new NotFoundError(`Dashboard ${publicId}`, 'dashboard_not_found');
+    // Viewing a dashboard is viewing its workbook (DESIGN.md "Identity and access").
+    ctx.require(ctx.item('WORKBOOK', workbook), 'view', `Workbook ${workbook.id}`);
+
+    const widgets = (found.version.config.widgets as Widget[] | null | undefined) ?? [];
+    const widget = widgets.find((w) => w.id === widgetId);
+    if (!widget) throw new NotFoundError(`Widget ${widgetId}`, 'widget_not_found');
+    const reportId = widget.config?.reportId;
+    const snapshot =
+      typeof reportId === 'number'
+        ? await this.deps.dashboards.snapshot(found.version.id, reportId)
+        : undefined;
+    if (!snapshot) throw new NotFoundError(`Data of widget ${widgetId}`, 'widget_without_report');
+
+    const caller: DataCaller = {
+      deployment: await this.deps.deployments.require(principal.tenantId, deploymentId),
+      securityContext: await this.deps.viewers.securityContext(principal.tenantId, principal.userId),
+      branch: 'main',
+    };
+    const head = { widgetId, reportId: snapshot.report_id, versionNumber: found.version.version_number };
+    try {
+      const semantic = semanticQuery(snapshot);
+      if (semantic) return { ...head, ...(await this.semantic(caller, semantic, body)) };
+      if (snapshot.sql_query) return { ...head, ...(await this.sql(caller, snapshot.sql_query, body)) };
+    } catch (error) {
+      if (error instanceof DataApiError) throw new WidgetQueryError(error.statusCode, error.message);
+      throw error;
+    }
+    throw new ValidationError(
+      `Report ${snapshot.report_id} of widget ${widgetId} has no query`,
+      [],
+      'report_without_query',
+    );
+  }
+
+  private async semantic(caller: DataCaller, widgetQuery: CubeQuery, body: Body) {
+    const members = memberNames(await this.deps.data.meta(caller, false));
+    const query = applyDashboardState(
+      { ...widgetQuery, responseFormat: 'default' },
+      {
+        filters: body.filters ?? [],
+        timeGrains: body.timeGrains ?? [],
+        limit: body.limit ?? null,
+        offset: body.offset ?? null,
+      },
+      members,
+    );
+    // `multi` so that compare-date-range widgets are accepted; the first result is answered.
+    // "Continue wait" only means not yet: the executor joins the same execution on the repeat.
+    let answer = await this.deps.data.load(caller, { query, queryType: 'multi' });
+    while ((answer as { error?: string }).error === 'Continue wait')
+      answer = await this.deps.data.load(caller, { query, queryType: 'multi' });
+    const result = (answer as { results: Record<string, unknown>[] }).results[0];
+    return {
+      kind: 'semantic' as const,
+      query: result.query,
+      annotation: result.annotation,
+      data: result.data as Record<string, unknown>[],
+      lastRefreshTime: result.lastRefreshTime as string,
+      totalRows: (result.total as number | null | undefined) ?? null,
+    };
+  }
+
+  private async sql(caller: DataCaller, text: string, body: Body) {
+    const filters = body.filters ?? [];
+    const grains = body.timeGrains ?? [];
+    let sql = wrapSql(text, [], grains, []);
+    if (filters.length > 0) {
+      // The output columns are known once the report's SQL is planned and run (cached by the executor).
+      const plain = await this.deps.data.cubesql(caller, text);
+      sql = wrapSql(
+        text,
+        filters,
+        grains,
+        plain.schema.map((c) => c.name),
+      );
+    }
+    const answer = await this.deps.data.cubesql(caller, sql);
+    const rows = answer.rows.map((r) => Object.fromEntries(answer.schema.map((c, i) => [c.name, r[i]])));
+    const offset = body.offset ?? 0;
+    return {
+      kind: 'sql' as const,
+      query: sql,
+      columns: answer.schema,
+      data: rows.slice(offset, body.limit == null ? undefined : offset + body.limit),
+      lastRefreshTime: answer.lastRefreshTime,
+      totalRows: rows.length,
+    };
+  }
+}
+
+/** The snapshot's Cube query (`meta.jsonQuery`, see dashboards/service.ts), when the report has one. */
+function semanticQuery(s: ReportSnapshotRow): CubeQuery | null {
+  const text = (s.meta as { jsonQuery?: unknown } | null)?.jsonQuery;
+  if (typeof text !== 'string' || text.trim() === '') return null;
+  try {
+    return JSON.parse(text) as CubeQuery;
+  } catch {
+    // Checked when the report was saved (reports/validation.ts); a snapshot from before is the report's fault.
+    throw new ValidationError(
+      `Report ${s.report_id} has a query that is not JSON`,
+      [],
+      'invalid_widget_query',
+    );
+  }
+}
