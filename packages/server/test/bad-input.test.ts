@@ -53,6 +53,8 @@ describe('bad input on every management route', () => {
       'deployments',
       'environments',
       'model_files',
+      'model_upload_sessions',
+      'model_upload_files',
       'folders',
       'workbooks',
       'reports',

@@ -1,3 +1,4 @@
+import { fileHash } from '../src/modules/data-model/hashes.ts';
 import type { TestServer } from './harness.ts';
 import { bearer, createKey } from './harness.ts';
 
@@ -41,6 +42,20 @@ async function dmPut(f: Fixtures, branchName: string) {
     payload: { branchName, files: [{ path: 'model/x.yml', content: 'cubes: []' }] },
   });
   if (res.statusCode !== 200) throw new Error(`fixture model file: ${res.statusCode} ${res.body}`);
+}
+
+/** An open upload transaction on a fresh branch, optionally holding `model/x.yml`. */
+async function dmUpload(f: Fixtures, withFile: boolean) {
+  const branchName = `u-${unique()}`;
+  const started = (await post(f, `${dm(f)}/data-model/upload/start?branchName=${branchName}`, {})) as unknown;
+  const { id } = (started as { transaction: { id: string } }).transaction;
+  if (withFile)
+    await post(f, `${dm(f)}/data-model/upload/file`, {
+      transaction: id,
+      fileName: 'model/x.yml',
+      file: 'cubes: []',
+    });
+  return id;
 }
 
 const ws = (f: Fixtures) => `/api/v1/deployments/${f.deploymentId}`;
@@ -107,6 +122,25 @@ export const routeSamples: Record<string, SampleFactory> = {
     // an empty JSON body: the harness sends the sample's body with every variant of the query
     return { url: `${dm(f)}/branches?branchName=${branchName}`, payload: {} };
   },
+
+  'GET /build/api/v1/deployments/:deploymentId/data-model/file-hashes': (f) => ({
+    url: `${dm(f)}/data-model/file-hashes?branchName=main`,
+  }),
+  'POST /build/api/v1/deployments/:deploymentId/data-model/upload/start': (f) => ({
+    url: `${dm(f)}/data-model/upload/start?branchName=u-${unique()}`,
+    payload: {},
+  }),
+  'POST /build/api/v1/deployments/:deploymentId/data-model/upload/file': async (f) => ({
+    url: `${dm(f)}/data-model/upload/file`,
+    payload: { transaction: await dmUpload(f, false), fileName: 'model/x.yml', file: 'cubes: []' },
+  }),
+  'POST /build/api/v1/deployments/:deploymentId/data-model/upload/finish': async (f) => ({
+    url: `${dm(f)}/data-model/upload/finish`,
+    payload: {
+      transaction: { id: await dmUpload(f, true) },
+      files: { 'model/x.yml': { hash: fileHash('cubes: []') } },
+    },
+  }),
 
   'GET /api/v1/deployments/:deploymentId/environments': (f) => ({
     url: `/api/v1/deployments/${f.deploymentId}/environments?type=production`,

@@ -32,6 +32,12 @@ export interface Config {
   logLevel: string;
   /** Skip creating the demo deployment and sample data at first start. */
   skipDemo: boolean;
+  /**
+   * TESSERA_MODEL_DIR: a directory of data-model YAML (`*.yml`/`*.yaml`, recursively). When set,
+   * each start replaces the demo deployment's `main` branch files with it (paths relative to the
+   * directory), and in development the server watches it and reloads on every change (issue 4).
+   */
+  modelDir: string | null;
 }
 
 function intFrom(name: string, value: string | undefined, fallback: number): number {
@@ -73,5 +79,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitPerMinute: intFrom('TESSERA_RATE_LIMIT', env.TESSERA_RATE_LIMIT, 1200),
     logLevel: env.LOG_LEVEL || 'info',
     skipDemo: boolFrom(env.TESSERA_SKIP_DEMO),
+    modelDir: env.TESSERA_MODEL_DIR ? path.resolve(env.TESSERA_MODEL_DIR) : null,
   };
 }

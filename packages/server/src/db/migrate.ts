@@ -4,6 +4,7 @@ import * as scim from './migrations/0002-scim.ts';
 import * as changeNotifications from './migrations/0003-change-notifications.ts';
 import * as data from './migrations/0004-data.ts';
 import * as workspace from './migrations/0005-workspace.ts';
+import * as modelUploads from './migrations/0006-model-uploads.ts';
 
 /** Migrations are listed in code (not read from disk) so that they work the same from any cwd. */
 const migrations: Record<string, Migration> = {
@@ -12,6 +13,7 @@ const migrations: Record<string, Migration> = {
   '0003-change-notifications': changeNotifications,
   '0004-data': data,
   '0005-workspace': workspace,
+  '0006-model-uploads': modelUploads,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

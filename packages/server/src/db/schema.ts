@@ -292,3 +292,27 @@ export type DashboardRow = Selectable<DashboardsTable>;
 export type DashboardVersionRow = Selectable<DashboardVersionsTable>;
 export type ReportSnapshotRow = Selectable<ReportSnapshotsTable>;
 export type ContentPermissionRow = Selectable<ContentPermissionsTable>;
+
+/** Data-model upload transactions (migration 0006-model-uploads). */
+export interface ModelUploadSessionsTable {
+  id: string;
+  deployment_id: number;
+  branch: string;
+  user_id: number | null;
+  created_at: CreatedAt;
+  expires_at: Date | string;
+  finished_at: Date | string | null;
+  last_hash: string | null;
+}
+
+export interface ModelUploadFilesTable {
+  session_id: string;
+  path: string;
+  content: string;
+  hash: string;
+}
+
+export interface Database {
+  model_upload_sessions: ModelUploadSessionsTable;
+  model_upload_files: ModelUploadFilesTable;
+}

@@ -12,9 +12,13 @@ import { registerErrorHandling } from '../errors/error-handler.ts';
 import { apiKeyRoutes } from '../modules/api-keys/routes.ts';
 import { createDashboardDataService, dashboardDataRoutes } from '../modules/dashboard-data/routes.ts';
 import { registerDataApi } from '../modules/data/plugin.ts';
+import { registerModelDir } from '../modules/data-model/model-dir-plugin.ts';
 import { DataModelRepository } from '../modules/data-model/repository.ts';
 import { dataModelRoutes } from '../modules/data-model/routes.ts';
 import { DataModelService } from '../modules/data-model/service.ts';
+import { UploadRepository } from '../modules/data-model/upload-repository.ts';
+import { uploadRoutes } from '../modules/data-model/upload-routes.ts';
+import { UploadService } from '../modules/data-model/upload-service.ts';
 import { deploymentRoutes } from '../modules/deployments/routes.ts';
 import { groupRoutes } from '../modules/groups/routes.ts';
 import { scimRoutes } from '../modules/scim/routes.ts';
@@ -114,7 +118,10 @@ export async function buildApp(
   registerHome(app);
 
   deploymentRoutes(app, services.deployments);
-  dataModelRoutes(app, new DataModelService(new DataModelRepository(deps.db), services.deployments));
+  const modelFiles = new DataModelRepository(deps.db);
+  const dataModel = new DataModelService(modelFiles, services.deployments);
+  dataModelRoutes(app, dataModel);
+  uploadRoutes(app, new UploadService(new UploadRepository(deps.db), modelFiles, dataModel));
   apiKeyRoutes(app, services.apiKeys);
   userRoutes(app, services.users);
   groupRoutes(app, services.groups);
@@ -139,6 +146,8 @@ export async function buildApp(
   });
   // Dashboard data (issue 5 item 8) runs widget queries through the data API's service.
   dashboardDataRoutes(app, createDashboardDataService(deps.db, services.deployments, app.dataApi));
+  // TESSERA_MODEL_DIR: the demo deployment's model from a directory, reloaded in development.
+  await registerModelDir(app, config, deps.db);
 
   return { app, services, routes };
 }

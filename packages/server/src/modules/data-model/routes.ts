@@ -23,7 +23,7 @@ const base = '/build/api/v1/deployments/:deploymentId';
 const read = { access: { role: 'viewer' as const } };
 const write = { access: { role: 'developer' as const } };
 
-/** The reference's Data Model operations; upload transactions are not implemented. */
+/** The reference's Data Model operations; its Data Model Uploads group is in upload-routes.ts. */
 export function dataModelRoutes(app: App, service: DataModelService) {
   app.get(
     `${base}/data-model/files`,

@@ -5,8 +5,8 @@ export const DeploymentParams = Type.Object({
   deploymentId: Type.Integer({ minimum: 1, maximum: 2147483647 }),
 });
 
-const BranchName = Type.String({ minLength: 1, maxLength: 200, pattern: '^[A-Za-z0-9._/-]+$' });
-const FilePath = Type.String({ minLength: 1, maxLength: 500 });
+export const BranchName = Type.String({ minLength: 1, maxLength: 200, pattern: '^[A-Za-z0-9._/-]+$' });
+export const FilePath = Type.String({ minLength: 1, maxLength: 500 });
 
 export const ListFilesQuery = Type.Object({
   branchName: Type.Optional(BranchName),

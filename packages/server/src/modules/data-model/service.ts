@@ -151,7 +151,8 @@ export class DataModelService {
     if (files.length > 0) await this.repository.upsert(id, to, files);
   }
 
-  private async deployment(p: Principal, id: number) {
+  /** The deployment, if the principal may reach it (also used by the upload service). */
+  async deployment(p: Principal, id: number) {
     if (p.deploymentIds !== null && !p.deploymentIds.includes(id))
       throw new ForbiddenError('API key is not scoped to this deployment');
     return this.deployments.require(p.tenantId, id);
