@@ -11,6 +11,7 @@ import type {
   CreateDeploymentBody,
   DataSourceInput,
   Deployment,
+  DeploymentsListResponse,
   Environment,
   UpdateDeploymentBody,
 } from './schemas.ts';
@@ -25,12 +26,15 @@ export interface DeploymentsServiceDeps {
 
 export const defaultBasePath = '/cubejs-api';
 
+export type DeploymentsPage = Static<typeof DeploymentsListResponse>;
+
 /**
  * Deployments are read on nearly every request (lists, scope checks, data queries) and change
  * rarely, so reads are cached until the invalidation bus announces a change (any replica's write).
  */
 export class DeploymentsService {
-  private readonly pages = new ReadCache<{ rows: DeploymentRow[]; total: number }>(30_000, 1_000);
+  /** Whole list responses: the list is read on every dashboard load and changes rarely. */
+  private readonly pages = new ReadCache<DeploymentsPage>(30_000, 1_000);
   private readonly rows = new ReadCache<DeploymentRow | undefined>(
     30_000,
     10_000,
@@ -44,31 +48,27 @@ export class DeploymentsService {
     });
   }
 
-  async list(principal: Principal, query: PageQuery) {
+  list(principal: Principal, query: PageQuery): Promise<DeploymentsPage> {
     const window = pageWindow(query, 1);
     const { tenantId, deploymentIds } = principal;
-    const { rows, total } = await this.pages.get(
-      `${tenantId}|${deploymentIds}|${JSON.stringify(window)}`,
-      async () => {
-        const [rows, total] = await Promise.all([
-          this.deps.repository.list(tenantId, deploymentIds, window),
-          this.deps.repository.count(tenantId, deploymentIds),
-        ]);
-        return { rows, total };
-      },
-    );
-    const page = toPage(
-      rows,
-      window,
-      (r) => [r.id],
-      (r) => this.view(r),
-    );
-    return {
-      ...page,
-      data: page.items,
-      count: total,
-      pagination: { total, offset: window.mode === 'offset' ? window.offset : 0, limit: window.size },
-    };
+    return this.pages.get(`${tenantId}|${deploymentIds}|${JSON.stringify(window)}`, async () => {
+      const [rows, total] = await Promise.all([
+        this.deps.repository.list(tenantId, deploymentIds, window),
+        this.deps.repository.count(tenantId, deploymentIds),
+      ]);
+      const page = toPage(
+        rows,
+        window,
+        (r) => [r.id],
+        (r) => this.view(r),
+      );
+      return {
+        ...page,
+        data: page.items,
+        count: total,
+        pagination: { total, offset: window.mode === 'offset' ? window.offset : 0, limit: window.size },
+      };
+    });
   }
 
   async get(principal: Principal, id: number): Promise<Static<typeof Deployment>> {
