@@ -12,6 +12,8 @@ export const duckdb: Dialect = {
   placeholder: (i) => `$${i}`,
   timestamp: (p) => `CAST(${p} AS TIMESTAMP)`,
   toLocal: (expr, tz) => `((${expr}) AT TIME ZONE 'UTC') AT TIME ZONE ${tz}`,
+  // Time columns already hold UTC wall-clock TIMESTAMPs, so in UTC the value is its own local time.
+  toLocalUtc: (expr) => `(${expr})`,
   dateTrunc: (unit, expr) => `date_trunc('${unit}', ${expr})`,
   timeBucket: (interval, expr, origin) =>
     `time_bucket(INTERVAL '${intervalSql(interval)}', ${expr}, ${origin})`,

@@ -41,6 +41,7 @@ export function printSelect(select: Select, dialect: Dialect): CompiledSql {
       case 'integer':
         return String(e.value);
       case 'toLocal':
+        if (e.timezone === 'UTC' && dialect.toLocalUtc) return dialect.toLocalUtc(expr(e.expr));
         return dialect.toLocal(expr(e.expr), bind(e.timezone));
       case 'dateTrunc':
         return dialect.dateTrunc(e.unit, expr(e.expr));

@@ -13,7 +13,7 @@ FROM (
   ) AS "series" ("date_from", "date_to")
   LEFT JOIN (
     SELECT
-      (("orders".created_at) AT TIME ZONE 'UTC') AT TIME ZONE $9 AS "__t",
+      ("orders".created_at) AS "__t",
       "orders".amount AS "__m"
     FROM orders AS "orders"
   ) AS "base" ON "base"."__t" >= date_trunc('month', "series"."date_from") AND "base"."__t" <= "series"."date_to"
@@ -21,4 +21,4 @@ FROM (
 ) AS "q_0"
 ORDER BY 1 ASC
 LIMIT 10000
--- params: ["2024-01-29T00:00:00.000","2024-02-04T23:59:59.999","2024-02-05T00:00:00.000","2024-02-11T23:59:59.999","2024-02-12T00:00:00.000","2024-02-18T23:59:59.999","2024-02-19T00:00:00.000","2024-02-25T23:59:59.999","UTC"]
+-- params: ["2024-01-29T00:00:00.000","2024-02-04T23:59:59.999","2024-02-05T00:00:00.000","2024-02-11T23:59:59.999","2024-02-12T00:00:00.000","2024-02-18T23:59:59.999","2024-02-19T00:00:00.000","2024-02-25T23:59:59.999"]

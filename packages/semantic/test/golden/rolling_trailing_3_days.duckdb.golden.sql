@@ -15,7 +15,7 @@ FROM (
   ) AS "series" ("date_from", "date_to")
   LEFT JOIN (
     SELECT
-      (("orders".created_at) AT TIME ZONE 'UTC') AT TIME ZONE $11 AS "__t",
+      ("orders".created_at) AS "__t",
       "orders".amount AS "__m"
     FROM orders AS "orders"
   ) AS "base" ON "base"."__t" > ("series"."date_to" - INTERVAL '3 days') AND "base"."__t" <= "series"."date_to"
@@ -23,7 +23,7 @@ FROM (
 ) AS "q_0"
 LEFT JOIN (
   SELECT
-    date_trunc('day', (("orders".created_at) AT TIME ZONE 'UTC') AT TIME ZONE $11) AS "orders__created_at_day",
+    date_trunc('day', ("orders".created_at)) AS "orders__created_at_day",
     count("orders".id) AS "orders__count"
   FROM orders AS "orders"
   WHERE "orders".created_at >= CAST($1 AS TIMESTAMP) AND "orders".created_at <= CAST($10 AS TIMESTAMP)
@@ -31,4 +31,4 @@ LEFT JOIN (
 ) AS "q_1" ON "q_0"."orders__created_at_day" IS NOT DISTINCT FROM "q_1"."orders__created_at_day"
 ORDER BY 1 ASC
 LIMIT 10000
--- params: ["2024-03-04T00:00:00.000","2024-03-04T23:59:59.999","2024-03-05T00:00:00.000","2024-03-05T23:59:59.999","2024-03-06T00:00:00.000","2024-03-06T23:59:59.999","2024-03-07T00:00:00.000","2024-03-07T23:59:59.999","2024-03-08T00:00:00.000","2024-03-08T23:59:59.999","UTC"]
+-- params: ["2024-03-04T00:00:00.000","2024-03-04T23:59:59.999","2024-03-05T00:00:00.000","2024-03-05T23:59:59.999","2024-03-06T00:00:00.000","2024-03-06T23:59:59.999","2024-03-07T00:00:00.000","2024-03-07T23:59:59.999","2024-03-08T00:00:00.000","2024-03-08T23:59:59.999"]
