@@ -9,19 +9,10 @@
  * cache bypassed (`renewQuery: true`), median ms of the SQL run directly, their ratio (target
  * <= 1.2 for queries of 20 ms or more), compile time (µs) and the cached response latency.
  */
-import os from 'node:os';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { type CubeQuery, compileModelOrThrow, compileQuery } from '@tessera/semantic';
-import { SignJWT } from 'jose';
-import { openMigratedStore, secretBoxFor } from '../../packages/server/src/bootstrap/runtime.ts';
-import { seed } from '../../packages/server/src/bootstrap/seed.ts';
-import { loadConfig } from '../../packages/server/src/config/config.ts';
-import { DuckDbDriver } from '../../packages/server/src/datasources/duckdb-driver.ts';
-import { sampleDatabaseFile } from '../../packages/server/src/datasources/registry.ts';
-import { ensureSampleDatabase } from '../../packages/server/src/datasources/sample/generate.ts';
 import { sampleModelFiles } from '../../packages/server/src/datasources/sample/model-files.ts';
-import { buildApp } from '../../packages/server/src/http/app.ts';
+import { iterations, median, startSampleServer } from '../lib/sample-server.ts';
 
 const queries: Record<string, CubeQuery> = {
   count_by_status: { measures: ['orders.count', 'orders.total_amount'], dimensions: ['orders.status'] },
@@ -50,49 +41,12 @@ const queries: Record<string, CubeQuery> = {
   },
 };
 
-const iterations = Number(process.env.TESSERA_BENCH_ITERATIONS ?? 15);
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
-
 async function main() {
-  const dataDir = process.env.TESSERA_BENCH_DIR ?? path.join(os.tmpdir(), 'tessera-bench-data');
-  const config = { ...loadConfig({}), dataDir, port: 0, rateLimitPerMinute: 0, logLevel: 'warn' };
-  const file = sampleDatabaseFile(dataDir);
-  await ensureSampleDatabase(file, 1, (line) => process.stderr.write(`\r${line}   `));
-  process.stderr.write('\n');
-  const store = await openMigratedStore(config);
-  const secrets = secretBoxFor(config);
-  const seeded = await seed(store.db, secrets, { dataDir, adminApiKey: null, skipDemo: false });
-  const { app, services } = await buildApp({ config, db: store.db, secrets, logger: false });
-  const baseUrl = await app.listen({ host: '127.0.0.1', port: 0 });
-  const deployment = await store.db
-    .selectFrom('deployments')
-    .selectAll()
-    .orderBy('id')
-    .executeTakeFirstOrThrow();
-  const secret = secrets.open(
-    (await services.deployments.require(seeded.tenantId, deployment.id)).api_secret_enc,
-  );
-  const token = await new SignJWT({})
-    .setProtectedHeader({ alg: 'HS256' })
-    .sign(new TextEncoder().encode(secret));
-  const url = `${baseUrl}/data/${deployment.id}${deployment.base_path}/v1/load`;
-  const load = async (query: CubeQuery) => {
-    const res = await fetch(url, {
-      method: 'POST',
-      headers: { authorization: token, 'content-type': 'application/json' },
-      body: JSON.stringify({ query }),
-    });
-    const body = (await res.json()) as { error?: string };
-    if (res.status !== 200 || body.error)
-      throw new Error(`load failed: ${res.status} ${JSON.stringify(body)}`);
-    return body;
-  };
+  const server = await startSampleServer();
+  const { file, direct } = server;
+  const load = (query: CubeQuery) => server.post('load', { query });
 
   const model = compileModelOrThrow(sampleModelFiles());
-  const direct = await DuckDbDriver.open(file, true);
   console.log(`sample: ${file}; ${iterations} iterations per query\n`);
   console.log(
     ['query', 'load ms', 'direct ms', 'ratio', 'compile µs', 'cached ms']
@@ -140,9 +94,7 @@ async function main() {
         .join(''),
     );
   }
-  await direct.close();
-  await app.close();
-  await store.close();
+  await server.close();
 }
 
 await main();

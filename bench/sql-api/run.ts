@@ -9,18 +9,9 @@
  * bench/data-api), TESSERA_BENCH_ITERATIONS (default 15). The result cache is disabled for the
  * run (TESSERA_REFRESH_INTERVAL_MS=1) so that every request reaches the engine.
  */
-import os from 'node:os';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { CubeQuery } from '@tessera/semantic';
-import { SignJWT } from 'jose';
-import { openMigratedStore, secretBoxFor } from '../../packages/server/src/bootstrap/runtime.ts';
-import { seed } from '../../packages/server/src/bootstrap/seed.ts';
-import { loadConfig } from '../../packages/server/src/config/config.ts';
-import { DuckDbDriver } from '../../packages/server/src/datasources/duckdb-driver.ts';
-import { sampleDatabaseFile } from '../../packages/server/src/datasources/registry.ts';
-import { ensureSampleDatabase } from '../../packages/server/src/datasources/sample/generate.ts';
-import { buildApp } from '../../packages/server/src/http/app.ts';
+import { iterations, median, startSampleServer } from '../lib/sample-server.ts';
 
 process.env.TESSERA_REFRESH_INTERVAL_MS = '1';
 
@@ -65,47 +56,9 @@ const cases: Record<string, { sql: string; load: CubeQuery; direct: string }> = 
   },
 };
 
-const iterations = Number(process.env.TESSERA_BENCH_ITERATIONS ?? 15);
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
-
 async function main() {
-  const dataDir = process.env.TESSERA_BENCH_DIR ?? path.join(os.tmpdir(), 'tessera-bench-data');
-  const config = { ...loadConfig({}), dataDir, port: 0, rateLimitPerMinute: 0, logLevel: 'warn' };
-  const file = sampleDatabaseFile(dataDir);
-  await ensureSampleDatabase(file, 1, (line) => process.stderr.write(`\r${line}   `));
-  process.stderr.write('\n');
-  const store = await openMigratedStore(config);
-  const secrets = secretBoxFor(config);
-  const seeded = await seed(store.db, secrets, { dataDir, adminApiKey: null, skipDemo: false });
-  const { app, services } = await buildApp({ config, db: store.db, secrets, logger: false });
-  const baseUrl = await app.listen({ host: '127.0.0.1', port: 0 });
-  const deployment = await store.db
-    .selectFrom('deployments')
-    .selectAll()
-    .orderBy('id')
-    .executeTakeFirstOrThrow();
-  const secret = secrets.open(
-    (await services.deployments.require(seeded.tenantId, deployment.id)).api_secret_enc,
-  );
-  const token = await new SignJWT({})
-    .setProtectedHeader({ alg: 'HS256' })
-    .sign(new TextEncoder().encode(secret));
-  const api = `${baseUrl}/data/${deployment.id}${deployment.base_path}/v1`;
-  const post = async (op: string, body: unknown) => {
-    const res = await fetch(`${api}/${op}`, {
-      method: 'POST',
-      headers: { authorization: token, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    const text = await res.text();
-    if (res.status !== 200 || text.includes('"error"'))
-      throw new Error(`${op} failed: ${res.status} ${text.slice(0, 300)}`);
-    return text;
-  };
-  const direct = await DuckDbDriver.open(file, true);
+  const server = await startSampleServer();
+  const { file, direct, post } = server;
   const timed = async (f: () => Promise<unknown>) => {
     const t = performance.now();
     await f();
@@ -136,9 +89,7 @@ async function main() {
         .join(''),
     );
   }
-  await direct.close();
-  await app.close();
-  await store.close();
+  await server.close();
 }
 
 await main();
