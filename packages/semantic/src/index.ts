@@ -28,6 +28,7 @@ export * as sqlTree from './planner/nodes.ts';
 export { type CubeSecurity, type Plan, planQuery } from './planner/plan.ts';
 export { DEFAULT_LIMIT, MAX_LIMIT, normalizeQuery } from './query/normalize.ts';
 export type * from './query/types.ts';
+export { FILTER_OPERATORS } from './query/types.ts';
 export type { Annotation, MemberAnnotation } from './result/annotation.ts';
 export { formatRow, formatTime, formatValue, type OutputColumn } from './result/format.ts';
 export { type AccessResolution, resolveAccess } from './security/access.ts';

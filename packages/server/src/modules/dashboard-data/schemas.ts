@@ -1,3 +1,4 @@
+import { FILTER_OPERATORS } from '@tessera/semantic';
 import { Type } from 'typebox';
 import { int32 } from '../workspace/common.ts';
 
@@ -12,30 +13,8 @@ const strict = { additionalProperties: false } as const;
 const member = Type.String({ minLength: 1, maxLength: 300 });
 const value = Type.String({ maxLength: 10_000 });
 
-export const filterOperators = [
-  'equals',
-  'notEquals',
-  'contains',
-  'notContains',
-  'startsWith',
-  'notStartsWith',
-  'endsWith',
-  'notEndsWith',
-  'in',
-  'notIn',
-  'gt',
-  'gte',
-  'lt',
-  'lte',
-  'set',
-  'notSet',
-  'inDateRange',
-  'notInDateRange',
-  'beforeDate',
-  'beforeOrOnDate',
-  'afterDate',
-  'afterOrOnDate',
-] as const;
+/** Cube's filter operators, less `measureFilter`, which names no value a viewer could send. */
+export const filterOperators = FILTER_OPERATORS.filter((o) => o !== 'measureFilter');
 
 export const DashboardFilter = Type.Object(
   {
