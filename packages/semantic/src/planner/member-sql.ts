@@ -116,7 +116,13 @@ export function aggregate(model: Model, m: Measure): Expr {
   if (m.type === 'count' && m.sql === null && m.filters.length === 0)
     return { kind: 'agg', fn: 'count', distinct: false, arg: pk };
   const arg = measureArg(model, m, pk ?? raw('1'));
-  switch (m.type) {
+  // running_total and rolling windows outside a time series fall back to a sum
+  return aggregateOfType(m.type, arg) ?? { kind: 'agg', fn: 'sum', distinct: false, arg };
+}
+
+/** The aggregate a measure type names over `arg`; null for types that are not aggregates. */
+export function aggregateOfType(type: Measure['type'], arg: Expr): Expr | null {
+  switch (type) {
     case 'count':
       return { kind: 'agg', fn: 'count', distinct: false, arg };
     case 'count_distinct':
@@ -127,10 +133,11 @@ export function aggregate(model: Model, m: Measure): Expr {
     case 'min':
     case 'max':
     case 'sum':
-      return { kind: 'agg', fn: m.type, distinct: false, arg };
-    default:
-      // running_total and rolling windows outside a time series fall back to a sum
+      return { kind: 'agg', fn: type, distinct: false, arg };
+    case 'running_total':
       return { kind: 'agg', fn: 'sum', distinct: false, arg };
+    default:
+      return null;
   }
 }
 

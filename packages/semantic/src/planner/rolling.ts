@@ -5,7 +5,7 @@ import { add, endOf, formatLocal, startOf, type TimeUnit } from '../query/time.t
 import type { TimeDimensionSpec } from '../query/types.ts';
 import type { PlannedColumn } from './columns.ts';
 import { leafAlias } from './fanout.ts';
-import { dimensionExpr, measureArg } from './member-sql.ts';
+import { aggregateOfType, dimensionExpr, measureArg } from './member-sql.ts';
 import {
   and,
   type Expr,
@@ -120,21 +120,8 @@ function windowCondition(w: RollingWindow, t: Expr): Expr {
 }
 
 function rollingAggregate(m: Measure, arg: Expr): Expr {
-  switch (m.type) {
-    case 'count':
-      return { kind: 'agg', fn: 'count', distinct: false, arg };
-    case 'count_distinct':
-      return { kind: 'agg', fn: 'count', distinct: true, arg };
-    case 'count_distinct_approx':
-      return { kind: 'agg', fn: 'approxCountDistinct', distinct: false, arg };
-    case 'avg':
-    case 'min':
-    case 'max':
-      return { kind: 'agg', fn: m.type, distinct: false, arg };
-    case 'sum':
-    case 'running_total':
-      return { kind: 'agg', fn: 'sum', distinct: false, arg };
-    default:
-      throw new UserError(`Rolling window is not supported on measure ${m.path} of type ${m.type}`);
-  }
+  const aggregate = aggregateOfType(m.type, arg);
+  if (!aggregate)
+    throw new UserError(`Rolling window is not supported on measure ${m.path} of type ${m.type}`);
+  return aggregate;
 }
