@@ -27,22 +27,6 @@ export class GroupsRepository {
     return this.withCount(db).where('g.tenant_id', '=', tenantId).where('g.id', '=', id).executeTakeFirst();
   }
 
-  /** Names that exist, compared case-insensitively as the unique index does. */
-  async existingNames(tenantId: number, names: string[]): Promise<string[]> {
-    if (names.length === 0) return [];
-    const rows = await this.db
-      .selectFrom('groups')
-      .select('name')
-      .where('tenant_id', '=', tenantId)
-      .where(
-        sql`lower(name)`,
-        'in',
-        names.map((n) => n.toLowerCase()),
-      )
-      .execute();
-    return rows.map((r) => r.name);
-  }
-
   async insert(
     tenantId: number,
     input: { name: string; description?: string | null; externalId?: string | null },
