@@ -1,0 +1,65 @@
+/**
+ * The layering check (`npm run layers`, run by .ci/run). DESIGN.md "Packages" and "Inside
+ * packages/server/src" say who may import whom; this file makes those sentences fail the build.
+ */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-cycles',
+      severity: 'error',
+      comment: 'An import cycle makes load order matter and hides which module owns what.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'semantic-is-pure',
+      severity: 'error',
+      comment: 'packages/semantic is a pure library: it imports nothing of ours (DESIGN.md "Packages").',
+      from: { path: '^packages/semantic/' },
+      to: { path: '^packages/(server|client|web)/' },
+    },
+    {
+      name: 'client-imports-no-server',
+      severity: 'error',
+      comment: 'The typed client imports nothing of ours at run time (DESIGN.md "Packages").',
+      from: { path: '^packages/client/src/' },
+      to: { path: '^packages/(server|semantic|web)/' },
+    },
+    {
+      name: 'web-only-through-client',
+      severity: 'error',
+      comment: 'The web app calls the server only through the generated client (DESIGN.md "Web app").',
+      from: { path: '^packages/web/src/' },
+      to: { path: '^packages/(server|semantic)/' },
+    },
+    {
+      name: 'modules-do-not-import-http',
+      severity: 'error',
+      comment:
+        'Modules are Fastify plugins given their services by the composition root; http/ assembles them, never the reverse.',
+      from: { path: '^packages/server/src/modules/' },
+      to: { path: '^packages/server/src/http/' },
+    },
+    {
+      name: 'routes-do-not-import-repositories',
+      severity: 'error',
+      comment: 'A route never talks SQL: it calls a service (DESIGN.md "Inside packages/server/src").',
+      from: { path: '^packages/server/src/modules/[^/]+/[a-z-]*routes\\.ts$' },
+      to: { path: '/[a-z-]*repository\\.ts$' },
+    },
+    {
+      name: 'production-code-does-not-import-tests',
+      severity: 'error',
+      comment: 'Test helpers stay out of what ships.',
+      from: { path: '^packages/[^/]+/src/', pathNot: '\\.test\\.ts$|test-support\\.ts$|test-client\\.ts$' },
+      to: { path: '(\\.test\\.ts$|/test/|test-support\\.ts$|test-client\\.ts$)' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^|/)(node_modules|dist)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },
+  },
+};
