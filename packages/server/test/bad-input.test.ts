@@ -3,6 +3,7 @@ import { Value } from 'typebox/value';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, startTestServer, type TestServer } from './harness.ts';
 import { createFixtures, type Fixtures, managementRoutes, routeSamples } from './route-samples.ts';
+import { storeSnapshot } from './store-snapshot.ts';
 
 type JsonSchema = TSchema & {
   properties?: Record<string, JsonSchema>;
@@ -42,40 +43,6 @@ describe('bad input on every management route', () => {
   });
   afterAll(() => server?.close());
 
-  /** Every row of every table: compared before and after the bad requests. */
-  async function snapshot(): Promise<string> {
-    const tables = [
-      'tenants',
-      'users',
-      'groups',
-      'group_members',
-      'api_keys',
-      'deployments',
-      'environments',
-      'model_files',
-      'model_upload_sessions',
-      'model_upload_files',
-      'folders',
-      'workbooks',
-      'reports',
-      'dashboards',
-      'dashboard_versions',
-      'report_snapshots',
-      'content_permissions',
-      'app_configs',
-    ] as const;
-    const parts = await Promise.all(
-      tables.map((t) =>
-        server.store.db
-          .selectFrom(t)
-          .selectAll()
-          .execute()
-          .then((rows) => JSON.stringify(rows.map(stripUsage))),
-      ),
-    );
-    return parts.join('\n');
-  }
-
   it('rejects bad bodies and queries with 4xx problem+json and writes nothing', async () => {
     const failures: string[] = [];
     let checked = 0;
@@ -84,7 +51,7 @@ describe('bad input on every management route', () => {
       if (!schema?.body && !schema?.querystring) continue;
       const id = `${route.method} ${route.url}`;
       const sample = await routeSamples[id](fixtures);
-      const before = await snapshot();
+      const before = await storeSnapshot(server);
       const cases: { label: string; url: string; payload?: unknown; raw?: string; field?: string }[] = [];
 
       if (schema.body) {
@@ -163,7 +130,7 @@ describe('bad input on every management route', () => {
           failures.push(`${where}: errors do not name ${c.field}: ${res.body.slice(0, 300)}`);
         }
       }
-      if ((await snapshot()) !== before) failures.push(`${id}: the store changed after bad input`);
+      if ((await storeSnapshot(server)) !== before) failures.push(`${id}: the store changed after bad input`);
     }
     expect(failures).toEqual([]);
     expect(checked).toBeGreaterThan(80);
@@ -213,9 +180,3 @@ describe('bad input on every management route', () => {
     expect(res.json().code).toBe('body_too_large');
   });
 });
-
-/** last_used_at moves when a key authenticates; it is bookkeeping, not a write of the request. */
-function stripUsage(row: Record<string, unknown>) {
-  const { last_used_at: _ignored, ...rest } = row;
-  return rest;
-}

@@ -52,6 +52,18 @@ function validationProblems(context: string | undefined, errors: AjvLikeError[])
   return [...problems].map(([field, message]) => ({ field, message }));
 }
 
+/**
+ * The store refused text the request screening (http/validation.ts) should have caught: a second
+ * line of defence, so that such input is still the caller's 400 and not a 500. PostgreSQL
+ * SQLSTATE 22021 (character_not_in_repertoire: U+0000 in text), 22P05 (untranslatable_character:
+ * \u0000 in jsonb) and 22P02 raised by the JSON parser (a lone surrogate in jsonb); a 22P02 from
+ * any other input function (an integer cast, say) is our bug and stays a 500.
+ */
+function isUnstorableText(error: Error): boolean {
+  const { code, file } = error as { code?: unknown; file?: unknown };
+  return code === '22021' || code === '22P05' || (code === '22P02' && file === 'jsonfuncs.c');
+}
+
 /** Maps any error to problem+json. The only place where errors become HTTP responses. */
 export function toProblem(error: FastifyError | Error): {
   problem: Problem;
@@ -89,6 +101,15 @@ export function toProblem(error: FastifyError | Error): {
   }
   if (error instanceof SyntaxError && fe.statusCode === 400) {
     return { problem: problem(400, 'malformed_body', 'The request body is not valid JSON') };
+  }
+  if (isUnstorableText(error)) {
+    return {
+      problem: problem(
+        400,
+        'unstorable_text',
+        'A text value contains a character the store cannot hold (U+0000 or an unpaired surrogate)',
+      ),
+    };
   }
   // A unique key in the store stopped a duplicate the service did not foresee: still a conflict.
   if ((error as { code?: string }).code === '23505') {

@@ -34,6 +34,7 @@ import { registerRateLimit } from './rate-limit.ts';
 import { createServices, type Services } from './services.ts';
 import { registerTransportSecurity } from './transport-security.ts';
 import type { App } from './types.ts';
+import { registerInputScreening } from './validation.ts';
 
 export interface AppDeps {
   config: Config;
@@ -105,6 +106,7 @@ export async function buildApp(
   });
 
   registerErrorHandling(app);
+  registerInputScreening(app);
   registerTransportSecurity(app, config.env === 'production');
   registerAuthentication(app, {
     tenants: services.tenantResolver,

@@ -1,0 +1,97 @@
+import type { FastifyRequest } from 'fastify';
+import type { App } from './types.ts';
+
+/** One problem in a part of a request, in the shape of Fastify's (ajv's) validation errors. */
+export interface InputIssue {
+  instancePath: string;
+  message: string;
+  keyword: string;
+}
+
+/**
+ * Text the store cannot hold: PostgreSQL (and PGlite) refuse U+0000 in text (SQLSTATE 22021) and
+ * in jsonb (22P05); a lone UTF-16 surrogate is silently turned into U+FFFD in text and refused in
+ * jsonb (22P02). With the `u` flag a well-formed surrogate pair is one code point, so `\p{Cs}`
+ * matches only the lone halves. Other control characters are stored as they are and stay allowed.
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: U+0000 is exactly what the store refuses
+const unstorable = /[\u0000\p{Cs}]/u;
+
+function describe(text: string): string {
+  return text.includes('\u0000') ? 'U+0000 (NUL)' : 'an unpaired UTF-16 surrogate';
+}
+
+/** A JSON pointer segment (RFC 6901 section 3), as ajv writes instance paths. */
+const segment = (key: string | number) => `/${String(key).replaceAll('~', '~0').replaceAll('/', '~1')}`;
+
+/**
+ * Every string and object key anywhere in `value` that the store cannot hold, with its JSON
+ * pointer. Walks with an explicit stack: a deeply nested body must not overflow the call stack.
+ */
+export function unstorableText(value: unknown): InputIssue[] {
+  const issues: InputIssue[] = [];
+  const stack: [unknown, string][] = [[value, '']];
+  while (stack.length > 0) {
+    const [current, path] = stack.pop()!;
+    if (typeof current === 'string') {
+      if (unstorable.test(current))
+        issues.push({
+          instancePath: path,
+          keyword: 'unstorableText',
+          message: `must not contain ${describe(current)}, which cannot be stored`,
+        });
+    } else if (Array.isArray(current)) {
+      for (let i = current.length - 1; i >= 0; i--) stack.push([current[i], `${path}${segment(i)}`]);
+    } else if (current !== null && typeof current === 'object' && !Buffer.isBuffer(current)) {
+      const entries = Object.entries(current);
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [key, item] = entries[i];
+        if (unstorable.test(key))
+          issues.push({
+            instancePath: path,
+            keyword: 'unstorableText',
+            message: `has a key that contains ${describe(key)}, which cannot be stored`,
+          });
+        else stack.push([item, `${path}${segment(key)}`]);
+      }
+    }
+  }
+  return issues;
+}
+
+/**
+ * An error shaped like the one Fastify raises when a schema refuses a part of the request, so
+ * that every scope's error handler (problem+json, SCIM, data API) renders it as it renders any
+ * other validation problem.
+ */
+export function requestValidationError(context: string, issues: InputIssue[]) {
+  const message = issues.map((i) => `${context}${i.instancePath} ${i.message}`).join(', ');
+  return Object.assign(new Error(message), {
+    statusCode: 400,
+    code: 'FST_ERR_VALIDATION',
+    validation: issues,
+    validationContext: context,
+  });
+}
+
+/** The parts of a request in the order Fastify validates them, named as in its errors. */
+const parts = [
+  ['params', (r: FastifyRequest) => r.params],
+  ['body', (r: FastifyRequest) => r.body],
+  ['querystring', (r: FastifyRequest) => r.query],
+  ['headers', (r: FastifyRequest) => r.headers],
+] as const;
+
+/**
+ * Refuses text the store cannot hold in any part of any request before a schema or a handler
+ * sees it, whether or not the route declares a schema for that part (the data API and some SCIM
+ * inputs are read without one). DESIGN.md "Errors": bad input is a 4xx naming the field.
+ */
+export function registerInputScreening(app: App) {
+  app.addHook('preValidation', async (request) => {
+    for (const [context, read] of parts) {
+      const issues = unstorableText(read(request));
+      if (issues.length > 0) throw requestValidationError(context, issues);
+    }
+  });
+}

@@ -1,0 +1,46 @@
+import type { TestServer } from './harness.ts';
+
+/** The tables a management or SCIM request can write. */
+const tables = [
+  'tenants',
+  'users',
+  'groups',
+  'group_members',
+  'api_keys',
+  'deployments',
+  'environments',
+  'model_files',
+  'model_upload_sessions',
+  'model_upload_files',
+  'folders',
+  'workbooks',
+  'reports',
+  'dashboards',
+  'dashboard_versions',
+  'report_snapshots',
+  'content_permissions',
+  'app_configs',
+] as const;
+
+/**
+ * Every row of every table as text: compare a snapshot taken before a refused request with one
+ * taken after to see that nothing was written.
+ */
+export async function storeSnapshot(server: TestServer): Promise<string> {
+  const parts = await Promise.all(
+    tables.map((t) =>
+      server.store.db
+        .selectFrom(t)
+        .selectAll()
+        .execute()
+        .then((rows) => JSON.stringify(rows.map(stripUsage))),
+    ),
+  );
+  return parts.join('\n');
+}
+
+/** last_used_at moves when a key authenticates; it is bookkeeping, not a write of the request. */
+function stripUsage(row: Record<string, unknown>) {
+  const { last_used_at: _ignored, ...rest } = row;
+  return rest;
+}
