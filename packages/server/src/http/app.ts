@@ -34,7 +34,7 @@ import { registerRateLimit } from './rate-limit.ts';
 import { createServices, type Services } from './services.ts';
 import { registerTransportSecurity } from './transport-security.ts';
 import type { App } from './types.ts';
-import { registerInputScreening } from './validation.ts';
+import { registerInputScreening, registerStrictQuerystrings } from './validation.ts';
 
 export interface AppDeps {
   config: Config;
@@ -79,6 +79,7 @@ export async function buildApp(
     ajv: { customOptions: { allErrors: true } },
   }) as unknown as App;
   app.setValidatorCompiler(TypeBoxValidatorCompiler);
+  registerStrictQuerystrings(app);
   const routes: RouteInfo[] = [];
   app.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) {
@@ -136,6 +137,7 @@ export async function buildApp(
       repository: services.repositories.deployments,
       secrets: deps.secrets,
       bus: services.bus,
+      modelFiles,
     }),
   );
   await registerDataApi(app, {

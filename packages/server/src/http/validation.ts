@@ -1,4 +1,5 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyRequest, FastifySchema, RouteOptions } from 'fastify';
+import { Type } from 'typebox';
 import type { App } from './types.ts';
 
 /** One problem in a part of a request, in the shape of Fastify's (ajv's) validation errors. */
@@ -93,5 +94,40 @@ export function registerInputScreening(app: App) {
       const issues = unstorableText(read(request));
       if (issues.length > 0) throw requestValidationError(context, issues);
     }
+  });
+}
+
+/** What a route that declares no query string accepts: nothing. */
+const noQueryParameters = Type.Object({}, { additionalProperties: false });
+
+/**
+ * The query-string schema a route is registered with: a declared object schema refuses names it
+ * does not list (a typo in a filter must not become an unfiltered list), unless it says
+ * `additionalProperties` itself; a credentialed route that declares none accepts none. Public
+ * routes without a schema (the data API, which reads Cube's parameters itself, the API reference
+ * pages, /api/openapi.json) are left as they are.
+ */
+export function strictQuerystring(
+  route: Pick<RouteOptions, 'schema' | 'config'>,
+): FastifySchema['querystring'] {
+  const declared = route.schema?.querystring as
+    | { type?: unknown; additionalProperties?: unknown }
+    | undefined;
+  if (declared === undefined) {
+    const access = route.config?.access;
+    return access && !('public' in access) ? noQueryParameters : undefined;
+  }
+  if (declared.type !== 'object' || declared.additionalProperties !== undefined) return declared;
+  // A copy with every property descriptor: TypeBox keeps its kind in a non-enumerable key, which a
+  // spread would drop (and with it the conversion of query-string text to integers and booleans).
+  const strict = Object.defineProperties({}, Object.getOwnPropertyDescriptors(declared));
+  return Object.assign(strict, { additionalProperties: false });
+}
+
+/** Applies `strictQuerystring` to every route registered after this call, in every scope. */
+export function registerStrictQuerystrings(app: App) {
+  app.addHook('onRoute', (route) => {
+    const querystring = strictQuerystring(route);
+    if (querystring !== undefined) route.schema = { ...route.schema, querystring };
   });
 }
