@@ -1,8 +1,5 @@
 import { Type } from 'typebox';
-import { JsonObject } from '../workspace/common.ts';
-
-const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
-const strict = { additionalProperties: false } as const;
+import { JsonObject, nullable, strict } from '../workspace/common.ts';
 
 /** The reference's AppTheme: the palette and logo of the whole application. */
 export const AppTheme = Type.Object(

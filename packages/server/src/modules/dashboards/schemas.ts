@@ -1,12 +1,11 @@
 import { Type } from 'typebox';
 import { dashboardStatuses } from '../../db/schema.ts';
-import { JsonObject } from '../workspace/common.ts';
+import { Id, int32 } from '../deployments/schemas.ts';
+import { JsonObject, nullable, strict } from '../workspace/common.ts';
 
 /** Dashboard config (spec 2.2) and published dashboard (spec 2.3) shapes. */
 const breakpoints = ['lg', 'md', 'sm', 'xs', 'xxs'] as const;
-const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 const str = nullable(Type.String({ maxLength: 1000 }));
-const strict = { additionalProperties: false } as const;
 
 const perBreakpoint = Type.Object(
   Object.fromEntries(breakpoints.map((b) => [b, Type.Optional(nullable(Type.Number()))])),
@@ -164,12 +163,8 @@ export const PublishedDashboard = Type.Object({
 /** The reference's PublishDashboardInput (spec 4.4). */
 export const PublishBody = Type.Object(
   {
-    workbookId: Type.Integer({
-      minimum: 1,
-      maximum: 2147483647,
-      description: 'Must equal the path workbookId',
-    }),
-    dashboardId: Type.Optional(nullable(Type.Integer({ minimum: 1, maximum: 2147483647 }))),
+    workbookId: Type.Integer({ ...int32, description: 'Must equal the path workbookId' }),
+    dashboardId: Type.Optional(nullable(Id)),
     title: Type.Optional(nullable(Type.String({ maxLength: 1000 }))),
     description: Type.Optional(nullable(Type.String({ maxLength: 10_000 }))),
     allowEmbed: Type.Optional(nullable(Type.Boolean())),

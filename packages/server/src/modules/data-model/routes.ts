@@ -1,9 +1,9 @@
 import { principalOf } from '../../auth/authenticate.ts';
 import type { App } from '../../http/types.ts';
+import { DeploymentParams, Success } from '../deployments/schemas.ts';
 import {
   BranchesResponse,
   CreateBranchBody,
-  DeploymentParams,
   DevModeBody,
   DevModeResponse,
   FilesResponse,
@@ -11,7 +11,6 @@ import {
   RemoveBranchQuery,
   RemoveFilesBody,
   RenameFilesBody,
-  Success,
   UpdateFilesBody,
   ValidateQuery,
   ValidateResponse,

@@ -1,9 +1,6 @@
 import { Type } from 'typebox';
 
-/** The reference's Data Model group (`/build/api/v1/deployments/{deploymentId}/...`). */
-export const DeploymentParams = Type.Object({
-  deploymentId: Type.Integer({ minimum: 1, maximum: 2147483647 }),
-});
+// The reference's Data Model group (`/build/api/v1/deployments/{deploymentId}/...`).
 
 export const BranchName = Type.String({ minLength: 1, maxLength: 200, pattern: '^[A-Za-z0-9._/-]+$' });
 export const FilePath = Type.String({ minLength: 1, maxLength: 500 });
@@ -33,7 +30,6 @@ export const RenameFilesBody = Type.Object({
   branchName: Type.Optional(BranchName),
   files: Type.Array(Type.Object({ path: FilePath, newPath: FilePath }), { minItems: 1, maxItems: 500 }),
 });
-export const Success = Type.Object({ success: Type.Boolean() });
 
 export const ValidateQuery = Type.Object({
   branchName: Type.Optional(BranchName),

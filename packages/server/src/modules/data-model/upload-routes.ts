@@ -1,6 +1,6 @@
 import { principalOf } from '../../auth/authenticate.ts';
 import type { App } from '../../http/types.ts';
-import { DeploymentParams, Success } from './schemas.ts';
+import { DeploymentParams, Success } from '../deployments/schemas.ts';
 import {
   FileHashesResponse,
   FinishUploadBody,

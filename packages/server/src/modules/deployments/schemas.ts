@@ -15,9 +15,24 @@ export const creationSteps = [
 ] as const;
 export const environmentTypes = ['production', 'staging', 'development'] as const;
 
-export const DeploymentIdParams = Type.Object({
-  deploymentId: Type.Integer({ minimum: 1, maximum: 2147483647 }),
-});
+/**
+ * Pieces every route under `/api/v1/deployments/{deploymentId}` shares, defined once here: the
+ * workspace, data-model and token routes import them. Ids are serial columns: positive 32-bit.
+ */
+export const int32 = { minimum: 1, maximum: 2147483647 } as const;
+export const Id = Type.Integer(int32);
+export const DeploymentParams = Type.Object({ deploymentId: Id });
+/** The same parameters under the name the token routes import. */
+export const DeploymentIdParams = DeploymentParams;
+
+/** Path parameters of one item of a deployment: `{deploymentId, <idName>}`. */
+export function deploymentItemParams<K extends string>(idName: K) {
+  const item = { [idName]: Id } as { [P in K]: typeof Id };
+  return Type.Object({ deploymentId: Id, ...item });
+}
+
+/** The body of writes that answer nothing but their success (deletes, file operations). */
+export const Success = Type.Object({ success: Type.Boolean() });
 
 const name = Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' });
 
@@ -99,8 +114,6 @@ export const DeploymentsListResponse = Type.Object({
   }),
   pagination: OffsetPaginationSchema,
 });
-
-export const DeploymentDeleteResponse = Type.Object({ success: Type.Boolean() });
 
 export const EnvironmentCredential = Type.Object({
   type: Type.Enum(['rest', 'sql'] as const),

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { principalOf } from '../../auth/authenticate.ts';
 import type { App } from '../../http/types.ts';
-import { DeploymentParams } from '../workspace/common.ts';
+import { DeploymentParams } from '../deployments/schemas.ts';
 import {
   CreateFolderBody,
   Folder,

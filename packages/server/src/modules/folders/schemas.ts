@@ -1,11 +1,17 @@
 import { Type } from 'typebox';
-import { CursorQuery, PageInfoSchema } from '../../pagination/page.ts';
-import { FolderPathEntry, int32, itemName, ResourceOwner } from '../workspace/common.ts';
+import { CursorQuery } from '../../pagination/page.ts';
+import { deploymentItemParams, Id } from '../deployments/schemas.ts';
+import {
+  FolderPathEntry,
+  folderFilter,
+  itemName,
+  listWithCount,
+  nullable,
+  ResourceOwner,
+  strict,
+} from '../workspace/common.ts';
 
-export const FolderParams = Type.Object({
-  deploymentId: Type.Integer(int32),
-  folderId: Type.Integer(int32),
-});
+export const FolderParams = deploymentItemParams('folderId');
 
 const position = Type.Integer({ minimum: 0, maximum: 1_000_000 });
 
@@ -13,29 +19,23 @@ const position = Type.Integer({ minimum: 0, maximum: 1_000_000 });
 export const CreateFolderBody = Type.Object(
   {
     name: itemName,
-    parentId: Type.Optional(Type.Union([Type.Integer(int32), Type.Null()])),
-    position: Type.Optional(Type.Union([position, Type.Null()])),
+    parentId: Type.Optional(nullable(Id)),
+    position: Type.Optional(nullable(position)),
   },
-  { additionalProperties: false },
+  strict,
 );
 
 /** The reference's UpdateFolderInput: rename or reorder; moving is `POST /workspace/move`. */
 export const UpdateFolderBody = Type.Object(
   {
-    name: Type.Optional(Type.Union([itemName, Type.Null()])),
-    position: Type.Optional(Type.Union([position, Type.Null()])),
+    name: Type.Optional(nullable(itemName)),
+    position: Type.Optional(nullable(position)),
   },
-  { additionalProperties: false },
+  strict,
 );
 
 export const FoldersListQuery = Type.Object({
-  parentId: Type.Optional(
-    Type.Integer({
-      minimum: 0,
-      maximum: 2147483647,
-      description: 'List the children of this folder; omit it (or send 0) for the workspace root',
-    }),
-  ),
+  parentId: folderFilter('List the children of this folder; omit it (or send 0) for the workspace root'),
   ...CursorQuery,
 });
 
@@ -54,13 +54,7 @@ export const Folder = Type.Object({
   folderPath: Type.Array(FolderPathEntry),
 });
 
-/** Spec 2.4 and 9 (0.1.0): `items`/`pageInfo`, with the deprecated `data` and `count` still filled. */
-export const FoldersListResponse = Type.Object({
-  items: Type.Array(Folder),
-  pageInfo: PageInfoSchema,
-  data: Type.Array(Folder, { deprecated: true, description: 'Deprecated: use `items`' }),
-  count: Type.Integer({
-    deprecated: true,
-    description: 'Deprecated: visible folders at this level, ignoring pagination',
-  }),
-});
+export const FoldersListResponse = listWithCount(
+  Folder,
+  'Deprecated: visible folders at this level, ignoring pagination',
+);

@@ -7,7 +7,7 @@ import { type PageQuery, pageWindow, toPage } from '../../pagination/page.ts';
 import type { AccessContext } from '../permissions/access.ts';
 import type { PermissionsRepository } from '../permissions/repository.ts';
 import type { AccessResolver } from '../permissions/resolver.ts';
-import { ownerView } from '../workspace/common.ts';
+import { ownerView, rootIfZero } from '../workspace/common.ts';
 import type { FoldersRepository, FolderWithOwner } from './repository.ts';
 import type { CreateFolderBody, Folder, UpdateFolderBody } from './schemas.ts';
 import { type FolderTree, maxFolderDepth } from './tree.ts';
@@ -25,7 +25,7 @@ export class FoldersService {
 
   async list(principal: Principal, deploymentId: number, query: PageQuery & { parentId?: number }) {
     const ctx = await this.deps.access.resolve(principal, deploymentId);
-    const parentId = query.parentId ? query.parentId : null;
+    const parentId = rootIfZero(query.parentId) ?? null;
     if (parentId !== null) this.inTree(ctx, parentId);
     const visible = ctx.isAdmin ? null : (ctx.visibility('FOLDER')?.folderIds ?? []);
     const window = pageWindow(query, 2);

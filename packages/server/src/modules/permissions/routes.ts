@@ -1,7 +1,6 @@
-import { Type } from 'typebox';
 import { principalOf } from '../../auth/authenticate.ts';
 import type { App } from '../../http/types.ts';
-import { DeploymentParams } from '../workspace/common.ts';
+import { DeploymentParams, Success } from '../deployments/schemas.ts';
 import { GrantBody, Permission, PermissionParams, PermissionsQuery, PermissionsResponse } from './schemas.ts';
 import type { PermissionsService } from './service.ts';
 
@@ -47,7 +46,7 @@ export function permissionRoutes(app: App, service: PermissionsService) {
         operationId: 'revokeContentPermission',
         summary: 'Revoke a grant (manage access to its item)',
         params: PermissionParams,
-        response: { 200: Type.Object({ success: Type.Boolean() }) },
+        response: { 200: Success },
       },
       config: { access: { role: 'developer' } },
     },

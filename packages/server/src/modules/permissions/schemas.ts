@@ -1,28 +1,20 @@
 import { Type } from 'typebox';
 import { contentLevels } from '../../db/schema.ts';
-import { ItemType, int32 } from '../workspace/common.ts';
+import { deploymentItemParams, Id } from '../deployments/schemas.ts';
+import { ItemType, itemRef, strict } from '../workspace/common.ts';
 
 export const Level = Type.Enum(contentLevels, {
   description: 'view < edit < manage; a folder grant reaches everything inside it',
 });
 
-export const PermissionsQuery = Type.Object({ type: ItemType, id: Type.Integer(int32) });
+export const PermissionsQuery = Type.Object(itemRef);
 
 export const GrantBody = Type.Object(
-  {
-    type: ItemType,
-    id: Type.Integer(int32),
-    userId: Type.Optional(Type.Integer(int32)),
-    groupId: Type.Optional(Type.Integer(int32)),
-    level: Level,
-  },
-  { additionalProperties: false },
+  { ...itemRef, userId: Type.Optional(Id), groupId: Type.Optional(Id), level: Level },
+  strict,
 );
 
-export const PermissionParams = Type.Object({
-  deploymentId: Type.Integer(int32),
-  permissionId: Type.Integer(int32),
-});
+export const PermissionParams = deploymentItemParams('permissionId');
 
 export const Permission = Type.Object({
   id: Type.Integer(),

@@ -1,7 +1,6 @@
-import { Type } from 'typebox';
 import { principalOf } from '../../auth/authenticate.ts';
 import type { App } from '../../http/types.ts';
-import { DeploymentParams } from '../workspace/common.ts';
+import { DeploymentParams, Success } from '../deployments/schemas.ts';
 import {
   CreateReportBody,
   Report,
@@ -15,7 +14,6 @@ import type { ReportsService } from './service.ts';
 const tags = ['Reports'];
 const read = { access: { role: 'viewer' as const } };
 const write = { access: { role: 'developer' as const } };
-const Success = Type.Object({ success: Type.Boolean() });
 
 export function reportRoutes(app: App, service: ReportsService) {
   const base = '/api/v1/deployments/:deploymentId/reports';

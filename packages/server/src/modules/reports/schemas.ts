@@ -1,21 +1,29 @@
 import { Type } from 'typebox';
-import { CursorQuery, maxPageSize, PageInfoSchema } from '../../pagination/page.ts';
-import { FolderPathEntry, int32, itemName, JsonObject, ResourceOwner } from '../workspace/common.ts';
+import { CursorQuery, maxPageSize } from '../../pagination/page.ts';
+import { deploymentItemParams, Id } from '../deployments/schemas.ts';
+import {
+  FolderPathEntry,
+  folderFilter,
+  itemName,
+  JsonObject,
+  listWithCount,
+  nullable,
+  ResourceOwner,
+  strict,
+} from '../workspace/common.ts';
 
-export const ReportParams = Type.Object({ deploymentId: Type.Integer(int32), reportId: Type.Integer(int32) });
-
-const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
+export const ReportParams = deploymentItemParams('reportId');
 
 export const ColumnFormat = Type.Object(
   {
     type: Type.Enum(['currency', 'percent', 'number'] as const),
     decimalPlaces: Type.Optional(nullable(Type.Integer({ minimum: 0, maximum: 20 }))),
   },
-  { additionalProperties: false },
+  strict,
 );
 export const Preferences = Type.Object(
   { columnFormats: Type.Optional(nullable(Type.Record(Type.String({ maxLength: 255 }), ColumnFormat))) },
-  { additionalProperties: false },
+  strict,
 );
 export const FillMissingRows = Type.Object(
   {
@@ -24,7 +32,7 @@ export const FillMissingRows = Type.Object(
       nullable(Type.Array(Type.String({ maxLength: 255 }), { maxItems: 100 })),
     ),
   },
-  { additionalProperties: false },
+  strict,
 );
 
 const reportFields = {
@@ -47,23 +55,21 @@ const reportFields = {
   preferences: Type.Optional(nullable(Preferences)),
   fillMissingRows: Type.Optional(nullable(FillMissingRows)),
   meta: Type.Optional(nullable(JsonObject)),
-  folderId: Type.Optional(nullable(Type.Integer(int32))),
-  workbookId: Type.Optional(nullable(Type.Integer(int32))),
+  folderId: Type.Optional(nullable(Id)),
+  workbookId: Type.Optional(nullable(Id)),
   publicId: Type.Optional(
     nullable(Type.String({ pattern: '^[0-9A-Za-z]{12}$', minLength: 12, maxLength: 12 })),
   ),
 };
 
-export const CreateReportBody = Type.Object(reportFields, { additionalProperties: false });
-export const UpdateReportBody = Type.Object(reportFields, { additionalProperties: false });
+export const CreateReportBody = Type.Object(reportFields, strict);
+export const UpdateReportBody = Type.Object(reportFields, strict);
 
 export const reportSorts = ['name', 'createdAt', 'updatedAt', 'lastViewedAt'] as const;
 
 export const ReportsListQuery = Type.Object({
-  workbookId: Type.Optional(Type.Integer(int32)),
-  folderId: Type.Optional(
-    Type.Integer({ minimum: 0, maximum: 2147483647, description: '0: the workspace root' }),
-  ),
+  workbookId: Type.Optional(Id),
+  folderId: folderFilter('0: the workspace root'),
   search: Type.Optional(Type.String({ maxLength: 255 })),
   sortBy: Type.Optional(Type.Enum(reportSorts)),
   sortDirection: Type.Optional(Type.Enum(['ASC', 'DESC'] as const)),
@@ -107,9 +113,4 @@ export const Report = Type.Object({
   canManage: Type.Boolean(),
 });
 
-export const ReportsListResponse = Type.Object({
-  items: Type.Array(Report),
-  pageInfo: PageInfoSchema,
-  data: Type.Array(Report, { deprecated: true, description: 'Deprecated: use `items`' }),
-  count: Type.Integer({ deprecated: true, description: 'Deprecated: visible reports matching the filters' }),
-});
+export const ReportsListResponse = listWithCount(Report, 'Deprecated: visible reports matching the filters');

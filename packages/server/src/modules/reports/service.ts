@@ -9,7 +9,7 @@ import { atLeast, hasReportManage } from '../permissions/levels.ts';
 import type { PermissionsRepository } from '../permissions/repository.ts';
 import type { AccessResolver } from '../permissions/resolver.ts';
 import type { WorkbooksRepository } from '../workbooks/repository.ts';
-import { ownerView } from '../workspace/common.ts';
+import { ownerView, rootIfZero } from '../workspace/common.ts';
 import { publicId } from '../workspace/ids.ts';
 import { checkDestination } from '../workspace/placement.ts';
 import type { ReportSort, ReportsRepository, ReportValues, ReportWithOwner } from './repository.ts';
@@ -54,7 +54,7 @@ export class ReportsService {
     const filter = {
       deploymentId,
       viewerId: principal.userId,
-      folderId: query.folderId === undefined ? undefined : query.folderId === 0 ? null : query.folderId,
+      folderId: rootIfZero(query.folderId),
       workbookId: query.workbookId,
       search: query.search,
       visibility: ctx.visibility('REPORT'),

@@ -1,7 +1,6 @@
-import { Type } from 'typebox';
 import { principalOf } from '../../auth/authenticate.ts';
 import type { App } from '../../http/types.ts';
-import { DeploymentParams } from '../workspace/common.ts';
+import { DeploymentParams, Success } from '../deployments/schemas.ts';
 import type { WorkbookDuplicator } from './duplicate.ts';
 import {
   CreateWorkbookBody,
@@ -17,7 +16,6 @@ import type { WorkbooksService } from './service.ts';
 const tags = ['Workbooks'];
 const read = { access: { role: 'viewer' as const } };
 const write = { access: { role: 'developer' as const } };
-const Success = Type.Object({ success: Type.Boolean() });
 
 export function workbookRoutes(app: App, service: WorkbooksService, duplicator: WorkbookDuplicator) {
   const base = '/api/v1/deployments/:deploymentId/workbooks';

@@ -8,7 +8,7 @@ import { publishedView } from '../dashboards/view.ts';
 import type { AccessContext } from '../permissions/access.ts';
 import type { PermissionsRepository } from '../permissions/repository.ts';
 import type { AccessResolver } from '../permissions/resolver.ts';
-import { ownerView } from '../workspace/common.ts';
+import { ownerView, rootIfZero } from '../workspace/common.ts';
 import { checkDestination } from '../workspace/placement.ts';
 import type { WorkbooksRepository, WorkbookWithOwner } from './repository.ts';
 import type { CreateWorkbookBody, UpdateWorkbookBody, Workbook } from './schemas.ts';
@@ -32,7 +32,7 @@ export class WorkbooksService {
     const window = pageWindow(query, 1);
     const filter = {
       deploymentId,
-      folderId: query.folderId === undefined ? undefined : query.folderId === 0 ? null : query.folderId,
+      folderId: rootIfZero(query.folderId),
       visibility: ctx.visibility('WORKBOOK'),
     };
     const [rows, count] = await Promise.all([

@@ -1,11 +1,42 @@
-import { Type } from 'typebox';
+import { type TSchema, Type } from 'typebox';
+import { PageInfoSchema } from '../../pagination/page.ts';
+import { Id, int32 } from '../deployments/schemas.ts';
 import { contentTypes } from '../permissions/repository.ts';
 
-/** Schema pieces shared by folders, workbooks, reports and the workspace (spec section 2.1). */
-export const int32 = { minimum: 1, maximum: 2147483647 } as const;
-export const DeploymentParams = Type.Object({ deploymentId: Type.Integer(int32) });
+/** Schema pieces shared by folders, workbooks, reports, dashboards and the workspace (spec section 2.1). */
+
+/** dashboard-data's schemas still import the id bounds from here; they are defined in deployments/schemas.ts. */
+export { int32 };
+
+export const nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
+
+/** Request bodies refuse fields they do not know. */
+export const strict = { additionalProperties: false } as const;
 
 export const ItemType = Type.Enum(contentTypes);
+
+/** One workspace item named by type and id: moves, grants and permission lists. */
+export const itemRef = { type: ItemType, id: Id };
+
+/**
+ * A list filter on a folder, where 0 means the workspace root (spec 4.5: `folderId`, minimum 0);
+ * `rootIfZero` turns the value into what repositories take (null for the root).
+ */
+export const folderFilter = (description: string) =>
+  Type.Optional(Type.Integer({ minimum: 0, maximum: int32.maximum, description }));
+
+export function rootIfZero(folderId: number | undefined): number | null | undefined {
+  return folderId === 0 ? null : folderId;
+}
+
+/** Spec 2.4 and 9 (0.1.0): `items`/`pageInfo`, with the deprecated `data` and `count` still filled. */
+export const listWithCount = <T extends TSchema>(item: T, countDescription: string) =>
+  Type.Object({
+    items: Type.Array(item),
+    pageInfo: PageInfoSchema,
+    data: Type.Array(item, { deprecated: true, description: 'Deprecated: use `items`' }),
+    count: Type.Integer({ deprecated: true, description: countDescription }),
+  });
 
 export const ResourceOwner = Type.Object({
   id: Type.Integer(),

@@ -1,6 +1,6 @@
 import { principalOf } from '../../auth/authenticate.ts';
 import type { App } from '../../http/types.ts';
-import { DeploymentParams } from './common.ts';
+import { DeploymentParams } from '../deployments/schemas.ts';
 import type { MoveService } from './move-service.ts';
 import { MoveBody, WorkspaceItem, WorkspaceListResponse, WorkspaceQuery } from './schemas.ts';
 import type { WorkspaceService } from './service.ts';

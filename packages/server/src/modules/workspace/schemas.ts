@@ -1,8 +1,18 @@
 import { Type } from 'typebox';
 import { CursorQuery, PageInfoSchema } from '../../pagination/page.ts';
 import { DashboardConfig, PublishedDashboard } from '../dashboards/schemas.ts';
+import { Id } from '../deployments/schemas.ts';
 import { contentTypes } from '../permissions/repository.ts';
-import { FolderPathEntry, ItemType, int32, JsonObject, ResourceOwner } from './common.ts';
+import {
+  FolderPathEntry,
+  folderFilter,
+  ItemType,
+  itemRef,
+  JsonObject,
+  nullable,
+  ResourceOwner,
+  strict,
+} from './common.ts';
 
 /** Spec 2.1: a workspace item of any type (the move response and the workspace listing). */
 export const WorkspaceItem = Type.Object({
@@ -29,25 +39,12 @@ export const WorkspaceItem = Type.Object({
 });
 
 /** The reference's MoveWorkspaceObjectInput (spec 4.2). */
-export const MoveBody = Type.Object(
-  {
-    type: ItemType,
-    id: Type.Integer(int32),
-    folderId: Type.Optional(Type.Union([Type.Integer(int32), Type.Null()])),
-  },
-  { additionalProperties: false },
-);
+export const MoveBody = Type.Object({ ...itemRef, folderId: Type.Optional(nullable(Id)) }, strict);
 
 const typeList = `^(${contentTypes.join('|')})(,(${contentTypes.join('|')}))*$`;
 
 export const WorkspaceQuery = Type.Object({
-  folderId: Type.Optional(
-    Type.Integer({
-      minimum: 0,
-      maximum: 2147483647,
-      description: 'List this folder; omit it (or 0) for the root',
-    }),
-  ),
+  folderId: folderFilter('List this folder; omit it (or 0) for the root'),
   types: Type.Optional(
     Type.String({
       pattern: typeList,

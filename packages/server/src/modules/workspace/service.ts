@@ -5,7 +5,7 @@ import { pageWindow, toPage } from '../../pagination/page.ts';
 import type { AccessContext } from '../permissions/access.ts';
 import { type ContentType, contentTypes } from '../permissions/repository.ts';
 import type { AccessResolver } from '../permissions/resolver.ts';
-import { ownerView } from './common.ts';
+import { ownerView, rootIfZero } from './common.ts';
 import { keysetCursor, type WorkspaceRepository, type WorkspaceRow } from './repository.ts';
 import type { WorkspaceItem, WorkspaceQuery } from './schemas.ts';
 
@@ -24,7 +24,7 @@ export class WorkspaceService {
     shared = false,
   ) {
     const ctx = await this.deps.access.resolve(principal, deploymentId);
-    const folderId = query.folderId ? query.folderId : null;
+    const folderId = rootIfZero(query.folderId) ?? null;
     if (folderId !== null && !ctx.tree.get(folderId))
       throw new NotFoundError(`Folder ${folderId}`, 'folder_not_found');
     if (folderId !== null) ctx.require(ctx.folder(folderId), 'view', `Folder ${folderId}`);
