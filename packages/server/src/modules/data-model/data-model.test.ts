@@ -120,12 +120,16 @@ describe('data model management', () => {
     const token = await tokenFor(server, server.demoDeploymentId, {
       securityContext: { serviceCloud: { groups: ['admin'] } },
     });
+    // The branch is a signed claim of a token minted for it, never a request header.
+    const branchToken = await tokenFor(server, server.demoDeploymentId, {
+      securityContext: { serviceCloud: { groups: ['admin'] } },
+      branch: 'dev-anna',
+    });
     const onBranch = await cubesql(
       server,
       server.demoDeploymentId,
-      token,
+      branchToken,
       'SELECT MEASURE(count) FROM branch_only',
-      { 'x-tessera-branch': 'dev-anna' },
     );
     expect(onBranch.status, onBranch.error ?? '').toBe(200);
     expect(onBranch.rows).toEqual([['2000']]);

@@ -10,7 +10,8 @@ export const MAIN_BRANCH = 'main';
 /**
  * Data model files per deployment branch (the reference's Data Model group). Writes land in
  * `model_files`, whose trigger (migration 0004) drops compiled models on every replica, so the
- * data API reads the new files on its next query; `x-tessera-branch` selects a branch there.
+ * data API reads the new files on its next query; a token minted for a branch reads that branch
+ * there (modules/data/branch.ts).
  */
 export class DataModelService {
   constructor(

@@ -29,7 +29,7 @@ export async function dataRoutes(scope: App, service: DataService) {
       deploymentId: params.deploymentId,
       path: `/${params['*']}`,
       authorization: request.headers.authorization,
-      branch: request.headers['x-tessera-branch'] as string | undefined,
+      requestedBranch: request.headers['x-tessera-branch'] as string | undefined,
     });
     const query = request.query as Record<string, unknown>;
     reply.header('cache-control', 'no-store');

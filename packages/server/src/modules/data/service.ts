@@ -15,6 +15,7 @@ import type { DeploymentRow } from '../../db/schema.ts';
 import { DomainError } from '../../errors/domain-errors.ts';
 import type { DeploymentsService } from '../deployments/service.ts';
 import type { TenantResolver } from '../tenants/resolver.ts';
+import { decideBranch } from './branch.ts';
 import { runSqlApi } from './cubesql.ts';
 import { DataApiError, notFound, userError } from './errors.ts';
 import { CONTINUE_WAIT, type QueryExecutor, type QueryResult } from './executor.ts';
@@ -63,7 +64,8 @@ export class DataService {
     deploymentId: string;
     path: string;
     authorization: string | undefined;
-    branch: string | undefined;
+    /** A branch the client names (`x-tessera-branch`); it never selects one (branch.ts). */
+    requestedBranch: string | undefined;
   }): Promise<{ caller: DataCaller; operation: DataOperation }> {
     const id = Number(input.deploymentId);
     if (!Number.isInteger(id) || id < 1 || id > 2_147_483_647) throw notFound('Deployment not found');
@@ -78,8 +80,9 @@ export class DataService {
     const operation = dataOperations.find((op) => input.path === `${deployment.base_path}/v1/${op}`);
     if (!operation) throw notFound(`Not found: ${input.path}`);
     const secret = this.deps.secrets.open(deployment.api_secret_enc);
-    const securityContext = await verifyToken(tokenFrom(input.authorization), secret);
-    return { caller: { deployment, securityContext, branch: input.branch || 'main' }, operation };
+    const { securityContext, grant } = await verifyToken(tokenFrom(input.authorization), secret);
+    const branch = decideBranch(grant, input.requestedBranch);
+    return { caller: { deployment, securityContext, branch }, operation };
   }
 
   async meta(caller: DataCaller, extended: boolean) {

@@ -1,9 +1,11 @@
 import { SignJWT } from 'jose';
 import type { Static } from 'typebox';
-import type { Principal } from '../../auth/principal.ts';
+import { hasRole, type Principal } from '../../auth/principal.ts';
 import type { InvalidationBus } from '../../cache/invalidation-bus.ts';
 import { randomToken, type SecretBox } from '../../crypto/secrets.ts';
-import { NotFoundError, ValidationError } from '../../errors/domain-errors.ts';
+import { ForbiddenError, NotFoundError, ValidationError } from '../../errors/domain-errors.ts';
+import { BRANCH_TOKEN_MAX_SECONDS, MAIN_BRANCH, TESSERA_CLAIMS } from '../data/branch.ts';
+import type { DataModelRepository } from '../data-model/repository.ts';
 import type { DeploymentsRepository } from '../deployments/repository.ts';
 import type { DeploymentsService } from '../deployments/service.ts';
 import type { CreateDeploymentTokenBody } from './schemas.ts';
@@ -13,15 +15,20 @@ export interface TokensServiceDeps {
   repository: DeploymentsRepository;
   secrets: SecretBox;
   bus: InvalidationBus;
+  /** The deployment's model branches: a branch token names one that exists. */
+  modelFiles: Pick<DataModelRepository, 'branches'>;
 }
 
-/** Registered claims the server sets itself; a caller's context may not override them. */
-const reserved = ['exp', 'iat', 'nbf'];
+/** Claims the server sets itself (registered ones, and Tessera's own); a caller's context may not. */
+const reserved = ['exp', 'iat', 'nbf', TESSERA_CLAIMS];
 
 /**
  * Data-API tokens (reference: `POST /api/v1/deployments/{deploymentId}/token`): HS256 JWTs
  * signed with the deployment's API secret, whose payload is the security context. Rotating the
- * secret invalidates every token issued before.
+ * secret invalidates every token issued before. A token for a model branch other than main carries
+ * the signed `tessera.branch` claim (data/branch.ts): minted only for developers and admins (who
+ * may already push any model and mint any security context, so it grants them nothing new), only
+ * for an existing branch, and for at most BRANCH_TOKEN_MAX_SECONDS.
  */
 export class TokensService {
   constructor(private readonly deps: TokensServiceDeps) {}
@@ -36,13 +43,41 @@ export class TokensService {
         clash.map((k) => ({ field: `body/securityContext/${k}`, message: 'is set by the server' })),
       );
     }
+    const branch = input.branch === MAIN_BRANCH ? undefined : input.branch;
+    if (branch !== undefined) await this.checkBranch(principal, deploymentId, branch, input.expiresIn);
+    const claims = branch === undefined ? context : { ...context, [TESSERA_CLAIMS]: { branch } };
+    const lifetime = input.expiresIn ?? (branch === undefined ? 86_400 : BRANCH_TOKEN_MAX_SECONDS);
     const secret = this.deps.secrets.open(row.api_secret_enc);
-    const serviceApiToken = await new SignJWT(context)
+    const serviceApiToken = await new SignJWT(claims)
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setIssuedAt()
-      .setExpirationTime(`${input.expiresIn ?? 86_400}s`)
+      .setExpirationTime(`${lifetime}s`)
       .sign(new TextEncoder().encode(secret));
     return { serviceApiToken };
+  }
+
+  private async checkBranch(
+    principal: Principal,
+    deploymentId: number,
+    branch: string,
+    expiresIn: number | null | undefined,
+  ) {
+    // The route already asks for the developer role; a branch stays a developer's even if it changes.
+    if (!hasRole(principal, 'developer'))
+      throw new ForbiddenError('Only developers and admins may mint a branch token', 'insufficient_role');
+    if (expiresIn != null && expiresIn > BRANCH_TOKEN_MAX_SECONDS) {
+      throw new ValidationError('A branch token is short-lived', [
+        {
+          field: 'body/expiresIn',
+          message: `must be at most ${BRANCH_TOKEN_MAX_SECONDS} for a branch token`,
+        },
+      ]);
+    }
+    if (!(await this.deps.modelFiles.branches(deploymentId)).includes(branch)) {
+      throw new ValidationError(`Branch ${branch} does not exist on deployment ${deploymentId}`, [
+        { field: 'body/branch', message: 'is not a branch of this deployment' },
+      ]);
+    }
   }
 
   async rotateSecret(principal: Principal, deploymentId: number) {
