@@ -9,6 +9,7 @@ import type { AccessContext } from '../permissions/access.ts';
 import type { PermissionsRepository } from '../permissions/repository.ts';
 import type { AccessResolver } from '../permissions/resolver.ts';
 import { ownerView, rootIfZero } from '../workspace/common.ts';
+import { workspaceItem } from '../workspace/item.ts';
 import { checkDestination } from '../workspace/placement.ts';
 import type { WorkbooksRepository, WorkbookWithOwner } from './repository.ts';
 import type { CreateWorkbookBody, UpdateWorkbookBody, Workbook } from './schemas.ts';
@@ -147,22 +148,23 @@ export class WorkbooksService {
 }
 
 export function workbookView(row: WorkbookWithOwner, ctx: AccessContext): Static<typeof Workbook> {
-  return {
-    id: row.id,
-    deploymentId: row.deployment_id,
-    name: row.name,
-    type: 'WORKBOOK',
-    createdAt: row.created_at.toISOString(),
-    updatedAt: row.updated_at.toISOString(),
-    calculatedFields: row.calculated_fields,
-    meta: row.meta,
-    createdBy: row.created_by,
-    folderId: row.folder_id,
-    folderPath: ctx.tree.path(row.folder_id),
-    isFavorite: null,
-    slug: row.slug,
-    userId: row.user_id,
-    user: ownerView(row.user_id, row),
-    dashboardDraft: row.dashboard_draft,
-  };
+  const item = workspaceItem(
+    {
+      type: 'WORKBOOK',
+      id: row.id,
+      deploymentId: row.deployment_id,
+      name: row.name,
+      createdAt: row.created_at,
+      updatedAt: row.updated_at,
+      calculatedFields: row.calculated_fields,
+      meta: row.meta,
+      createdBy: row.created_by,
+      folderId: row.folder_id,
+      slug: row.slug,
+      userId: row.user_id,
+      user: ownerView(row.user_id, row),
+    },
+    ctx.tree,
+  );
+  return { ...item, dashboardDraft: row.dashboard_draft };
 }

@@ -3,7 +3,7 @@ import type { Principal } from '../../auth/principal.ts';
 import type { Db } from '../../db/database.ts';
 import { NotFoundError, ValidationError } from '../../errors/domain-errors.ts';
 import type { FoldersRepository } from '../folders/repository.ts';
-import { folderView, tooDeep } from '../folders/service.ts';
+import { tooDeep } from '../folders/service.ts';
 import { maxFolderDepth } from '../folders/tree.ts';
 import type { AccessContext } from '../permissions/access.ts';
 import { hasReportManage } from '../permissions/levels.ts';
@@ -11,8 +11,10 @@ import type { AccessResolver } from '../permissions/resolver.ts';
 import type { ReportsRepository } from '../reports/repository.ts';
 import type { WorkbooksRepository } from '../workbooks/repository.ts';
 import type { WorkbooksService } from '../workbooks/service.ts';
+import { ownerView } from './common.ts';
+import { type Item, workspaceItem } from './item.ts';
 import { checkDestination } from './placement.ts';
-import type { MoveBody, WorkspaceItem } from './schemas.ts';
+import type { MoveBody } from './schemas.ts';
 
 export interface MoveDeps {
   db: Db;
@@ -22,8 +24,6 @@ export interface MoveDeps {
   reports: ReportsRepository;
   access: AccessResolver;
 }
-
-type Item = Static<typeof WorkspaceItem>;
 
 /**
  * `POST .../workspace/move` (spec 4.2). Every move runs in a transaction that first takes the
@@ -65,18 +65,24 @@ export class MoveService {
     if ((destination === null ? 0 : ctx.tree.depth(destination)) + ctx.tree.height(id) > maxFolderDepth)
       throw tooDeep();
     await this.deps.folders.update(id, { parentId: destination, userId: ctx.principal.userId }, trx);
-    const row = await this.deps.folders.find(ctx.deploymentId, id, trx);
-    const folder = folderView(row!, ctx.tree);
-    return {
-      ...folder,
-      folderId: destination,
-      folderPath: ctx.tree.path(destination),
-      calculatedFields: {},
-      meta: {},
-      isFavorite: null,
-      slug: null,
-      userId: folder.createdBy,
-    };
+    const row = (await this.deps.folders.find(ctx.deploymentId, id, trx))!;
+    return workspaceItem(
+      {
+        type: 'FOLDER',
+        id: row.id,
+        deploymentId: row.deployment_id,
+        name: row.name,
+        createdAt: row.created_at,
+        updatedAt: row.updated_at,
+        meta: null,
+        createdBy: row.created_by,
+        folderId: row.parent_id,
+        slug: null,
+        userId: row.created_by,
+        user: ownerView(row.created_by, row),
+      },
+      ctx.tree,
+    );
   }
 
   /** Manage on the workbook, plus edit on the destination folder. */
@@ -109,22 +115,22 @@ export class MoveService {
     checkDestination(ctx, destination, 'body/folderId');
     await this.deps.reports.setFolder(id, destination, trx);
     const moved = (await this.deps.reports.find(ctx.deploymentId, id, ctx.principal.userId, trx))!;
-    return {
-      id: moved.id,
-      deploymentId: moved.deployment_id,
-      name: moved.name,
-      type: 'REPORT',
-      createdAt: moved.created_at.toISOString(),
-      updatedAt: moved.updated_at.toISOString(),
-      calculatedFields: {},
-      meta: moved.meta ?? {},
-      createdBy: moved.created_by,
-      folderId: moved.folder_id,
-      folderPath: ctx.tree.path(moved.folder_id),
-      isFavorite: null,
-      slug: moved.public_id,
-      userId: moved.user_id,
-      user: null,
-    };
+    return workspaceItem(
+      {
+        type: 'REPORT',
+        id: moved.id,
+        deploymentId: moved.deployment_id,
+        name: moved.name,
+        createdAt: moved.created_at,
+        updatedAt: moved.updated_at,
+        meta: moved.meta,
+        createdBy: moved.created_by,
+        folderId: moved.folder_id,
+        slug: moved.public_id,
+        userId: moved.user_id,
+        user: null,
+      },
+      ctx.tree,
+    );
   }
 }

@@ -2,12 +2,12 @@ import type { Static } from 'typebox';
 import type { Principal } from '../../auth/principal.ts';
 import { NotFoundError } from '../../errors/domain-errors.ts';
 import { pageWindow, toPage } from '../../pagination/page.ts';
-import type { AccessContext } from '../permissions/access.ts';
 import { type ContentType, contentTypes } from '../permissions/repository.ts';
 import type { AccessResolver } from '../permissions/resolver.ts';
 import { ownerView, rootIfZero } from './common.ts';
-import { keysetCursor, type WorkspaceRepository, type WorkspaceRow } from './repository.ts';
-import type { WorkspaceItem, WorkspaceQuery } from './schemas.ts';
+import { workspaceItem } from './item.ts';
+import { keysetCursor, type WorkspaceRepository } from './repository.ts';
+import type { WorkspaceQuery } from './schemas.ts';
 
 /**
  * `GET .../workspace` and `GET .../shared-workspace`: one level of the tree (or a search across
@@ -40,26 +40,25 @@ export class WorkspaceService {
       },
       window,
     );
-    return toPage(rows, window, keysetCursor, (r) => itemView(r, ctx, shared));
+    return toPage(rows, window, keysetCursor, (r) =>
+      workspaceItem(
+        {
+          type: r.type,
+          id: r.id,
+          deploymentId,
+          name: r.name,
+          createdAt: r.created_at,
+          updatedAt: r.updated_at,
+          calculatedFields: r.calculated_fields,
+          meta: r.meta,
+          createdBy: shared ? null : r.user_id,
+          folderId: r.folder_id,
+          slug: r.slug,
+          userId: shared ? null : r.user_id,
+          user: shared ? null : ownerView(r.user_id, r),
+        },
+        ctx.tree,
+      ),
+    );
   }
-}
-
-function itemView(r: WorkspaceRow, ctx: AccessContext, shared: boolean): Static<typeof WorkspaceItem> {
-  return {
-    id: r.id,
-    deploymentId: ctx.deploymentId,
-    name: r.name,
-    type: r.type,
-    createdAt: r.created_at.toISOString(),
-    updatedAt: r.updated_at.toISOString(),
-    calculatedFields: r.calculated_fields,
-    meta: r.meta ?? {},
-    createdBy: shared ? null : r.user_id,
-    folderId: r.folder_id,
-    folderPath: ctx.tree.path(r.folder_id),
-    isFavorite: null,
-    slug: r.slug,
-    userId: shared ? null : r.user_id,
-    user: shared ? null : ownerView(r.user_id, r),
-  };
 }
