@@ -1,19 +1,9 @@
 import type { Config } from '../../config/config.ts';
 import type { Db } from '../../db/database.ts';
 import type { App } from '../../http/types.ts';
+import { DeploymentsRepository } from '../deployments/repository.ts';
 import { syncModelDir } from './model-dir.ts';
 import { logSync, watchModelDir } from './model-dir-watcher.ts';
-
-/** The demo deployment that seeding created (bootstrap/seed.ts marks it `creation_step = 'demo'`). */
-async function demoDeploymentId(db: Db): Promise<number | null> {
-  const row = await db
-    .selectFrom('deployments')
-    .select('id')
-    .where('creation_step', '=', 'demo')
-    .orderBy('id')
-    .executeTakeFirst();
-  return row?.id ?? null;
-}
 
 /**
  * `TESSERA_MODEL_DIR` (issue 4): at start the demo deployment's `main` files become the
@@ -22,7 +12,7 @@ async function demoDeploymentId(db: Db): Promise<number | null> {
 export async function registerModelDir(app: App, config: Config, db: Db): Promise<void> {
   const dir = config.modelDir;
   if (!dir) return;
-  const deploymentId = await demoDeploymentId(db);
+  const deploymentId = await new DeploymentsRepository(db).demoDeploymentId();
   if (deploymentId === null) {
     app.log.warn({ dir }, 'TESSERA_MODEL_DIR is set but there is no demo deployment; ignoring it');
     return;

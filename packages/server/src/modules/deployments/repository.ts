@@ -18,8 +18,14 @@ export interface DeploymentChanges {
   basePath?: string;
 }
 
+/** Deployments and their environments; plain Kysely, no rules. */
 export class DeploymentsRepository {
   constructor(private readonly db: Db) {}
+
+  /** Runs `fn` in one transaction; pass the `Db` it receives to the methods below. */
+  transaction<T>(fn: (trx: Db) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute(fn);
+  }
 
   /** Deployments of a tenant, narrowed to `scope` when the credential is deployment-scoped. */
   private scoped(tenantId: number, scope: number[] | null) {
@@ -40,8 +46,8 @@ export class DeploymentsRepository {
     return row.n;
   }
 
-  find(tenantId: number, id: number): Promise<DeploymentRow | undefined> {
-    return this.db
+  find(tenantId: number, id: number, db: Db = this.db): Promise<DeploymentRow | undefined> {
+    return db
       .selectFrom('deployments')
       .selectAll()
       .where('tenant_id', '=', tenantId)
@@ -49,26 +55,39 @@ export class DeploymentsRepository {
       .executeTakeFirst();
   }
 
-  /** Creates the deployment and its production environment in one transaction. */
-  insert(input: NewDeployment): Promise<DeploymentRow> {
-    return this.db.transaction().execute(async (trx) => {
-      const row = await trx
-        .insertInto('deployments')
-        .values({
-          tenant_id: input.tenantId,
-          name: input.name,
-          data_source: JSON.stringify(input.dataSource),
-          api_secret_enc: input.apiSecretEnc,
-          base_path: input.basePath,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      await trx
-        .insertInto('environments')
-        .values({ deployment_id: row.id, type: 'production', branch: 'main', user_id: null })
-        .execute();
-      return row;
-    });
+  insert(input: NewDeployment, db: Db = this.db): Promise<DeploymentRow> {
+    return db
+      .insertInto('deployments')
+      .values({
+        tenant_id: input.tenantId,
+        name: input.name,
+        data_source: JSON.stringify(input.dataSource),
+        api_secret_enc: input.apiSecretEnc,
+        base_path: input.basePath,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  }
+
+  async addEnvironment(
+    env: { deploymentId: number; type: EnvironmentRow['type']; branch: string; userId: number | null },
+    db: Db = this.db,
+  ): Promise<void> {
+    await db
+      .insertInto('environments')
+      .values({ deployment_id: env.deploymentId, type: env.type, branch: env.branch, user_id: env.userId })
+      .execute();
+  }
+
+  /** The deployment that seeding created for the sample data (bootstrap/seed.ts marks it `demo`). */
+  async demoDeploymentId(db: Db = this.db): Promise<number | null> {
+    const row = await db
+      .selectFrom('deployments')
+      .select('id')
+      .where('creation_step', '=', 'demo')
+      .orderBy('id')
+      .executeTakeFirst();
+    return row?.id ?? null;
   }
 
   update(tenantId: number, id: number, changes: DeploymentChanges): Promise<DeploymentRow | undefined> {

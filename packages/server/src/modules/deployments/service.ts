@@ -3,6 +3,7 @@ import type { Principal } from '../../auth/principal.ts';
 import type { InvalidationBus } from '../../cache/invalidation-bus.ts';
 import { ReadCache } from '../../cache/read-cache.ts';
 import { randomToken, type SecretBox } from '../../crypto/secrets.ts';
+import type { Db } from '../../db/database.ts';
 import type { DataSourceSettings, DeploymentRow, EnvironmentRow } from '../../db/schema.ts';
 import { NotFoundError, ValidationError } from '../../errors/domain-errors.ts';
 import { type PageQuery, pageWindow, toPage } from '../../pagination/page.ts';
@@ -75,20 +76,35 @@ export class DeploymentsService {
     return this.view(await this.require(principal.tenantId, id));
   }
 
-  /** The stored row, with secrets still sealed; for modules that run queries. */
-  async require(tenantId: number, id: number): Promise<DeploymentRow> {
-    const row = await this.rows.get(`${tenantId}|${id}`, () => this.deps.repository.find(tenantId, id));
+  /**
+   * The stored row, with secrets still sealed; for modules that run queries. Inside a transaction
+   * (`db`) the row is read through it, past the cache: PGlite has one connection, which the
+   * transaction holds, so a cached load running on the pool would wait for it forever.
+   */
+  async require(tenantId: number, id: number, db?: Db): Promise<DeploymentRow> {
+    const row = db
+      ? await this.deps.repository.find(tenantId, id, db)
+      : await this.rows.get(`${tenantId}|${id}`, () => this.deps.repository.find(tenantId, id));
     if (!row) throw new NotFoundError(`Deployment ${id}`, 'deployment_not_found');
     return row;
   }
 
+  /** A deployment starts with its production environment on `main`, created in the same transaction. */
   async create(principal: Principal, input: Static<typeof CreateDeploymentBody>) {
-    const row = await this.deps.repository.insert({
+    const values = {
       tenantId: principal.tenantId,
       name: input.name.trim(),
       dataSource: this.sealDataSource(input.dataSource ?? { type: 'duckdb', path: ':sample:' }),
       apiSecretEnc: this.deps.secrets.seal(randomToken(32)),
       basePath: input.basePath ?? defaultBasePath,
+    };
+    const row = await this.deps.repository.transaction(async (trx) => {
+      const created = await this.deps.repository.insert(values, trx);
+      await this.deps.repository.addEnvironment(
+        { deploymentId: created.id, type: 'production', branch: 'main', userId: null },
+        trx,
+      );
+      return created;
     });
     this.deps.bus.publish('deployments');
     return this.view(row);

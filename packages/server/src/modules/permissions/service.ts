@@ -1,9 +1,10 @@
 import type { Static } from 'typebox';
 import type { Principal } from '../../auth/principal.ts';
-import type { Db } from '../../db/database.ts';
 import type { ContentLevel, ContentPermissionRow } from '../../db/schema.ts';
 import { NotFoundError, ValidationError } from '../../errors/domain-errors.ts';
+import type { GroupsRepository } from '../groups/repository.ts';
 import type { ReportsRepository } from '../reports/repository.ts';
+import type { UsersRepository } from '../users/repository.ts';
 import type { WorkbooksRepository } from '../workbooks/repository.ts';
 import type { AccessContext } from './access.ts';
 import type { ContentTarget, PermissionsRepository } from './repository.ts';
@@ -11,8 +12,9 @@ import type { AccessResolver } from './resolver.ts';
 import type { GrantBody, Permission } from './schemas.ts';
 
 export interface PermissionsServiceDeps {
-  db: Db;
   permissions: PermissionsRepository;
+  users: UsersRepository;
+  groups: GroupsRepository;
   workbooks: WorkbooksRepository;
   reports: ReportsRepository;
   access: AccessResolver;
@@ -78,19 +80,16 @@ export class PermissionsService {
     return ctx.item(target.type, row);
   }
 
+  /** The grantee must be a user or a global group of the caller's account. */
   private async checkGrantee(tenantId: number, input: { userId?: number; groupId?: number }) {
-    const table = input.userId !== undefined ? 'users' : 'groups';
+    const isUser = input.userId !== undefined;
     const id = input.userId ?? input.groupId!;
-    const found = await this.deps.db
-      .selectFrom(table)
-      .select('id')
-      .where('tenant_id', '=', tenantId)
-      .where('id', '=', id)
-      .executeTakeFirst();
+    const found = isUser
+      ? await this.deps.users.find(tenantId, id)
+      : await this.deps.groups.find(tenantId, id);
     if (!found) {
-      const field = input.userId !== undefined ? 'body/userId' : 'body/groupId';
-      throw new ValidationError(`Unknown ${table === 'users' ? 'user' : 'group'} ${id}`, [
-        { field, message: 'is not a user or group of this account' },
+      throw new ValidationError(`Unknown ${isUser ? 'user' : 'group'} ${id}`, [
+        { field: isUser ? 'body/userId' : 'body/groupId', message: 'is not a user or group of this account' },
       ]);
     }
   }

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/database.ts';
 import type { App } from '../../http/types.ts';
+import { AppConfigRepository } from '../app-config/repository.ts';
 import { appConfigRoutes } from '../app-config/routes.ts';
 import { AppConfigService } from '../app-config/service.ts';
 import { DashboardsRepository } from '../dashboards/repository.ts';
@@ -9,6 +10,7 @@ import type { DeploymentsService } from '../deployments/service.ts';
 import { FoldersRepository } from '../folders/repository.ts';
 import { folderRoutes } from '../folders/routes.ts';
 import { FoldersService } from '../folders/service.ts';
+import { GroupsRepository } from '../groups/repository.ts';
 import { PermissionsRepository } from '../permissions/repository.ts';
 import { AccessResolver } from '../permissions/resolver.ts';
 import { permissionRoutes } from '../permissions/routes.ts';
@@ -16,6 +18,7 @@ import { PermissionsService } from '../permissions/service.ts';
 import { ReportsRepository } from '../reports/repository.ts';
 import { reportRoutes } from '../reports/routes.ts';
 import { ReportsService } from '../reports/service.ts';
+import { UsersRepository } from '../users/repository.ts';
 import { WorkbookDuplicator } from '../workbooks/duplicate.ts';
 import { WorkbooksRepository } from '../workbooks/repository.ts';
 import { workbookRoutes } from '../workbooks/routes.ts';
@@ -73,13 +76,14 @@ export function createContentServices(db: Db, deployments: DeploymentsService) {
       access,
     }),
     permissions: new PermissionsService({
-      db,
       permissions,
+      users: new UsersRepository(db),
+      groups: new GroupsRepository(db),
       workbooks: workbookRows,
       reports: reportRows,
       access,
     }),
-    appConfig: new AppConfigService(db),
+    appConfig: new AppConfigService(new AppConfigRepository(db)),
   };
 }
 
