@@ -5,6 +5,7 @@ import * as changeNotifications from './migrations/0003-change-notifications.ts'
 import * as data from './migrations/0004-data.ts';
 import * as workspace from './migrations/0005-workspace.ts';
 import * as modelUploads from './migrations/0006-model-uploads.ts';
+import * as snapshotQueries from './migrations/0007-snapshot-queries.ts';
 
 /** Migrations are listed in code (not read from disk) so that they work the same from any cwd. */
 const migrations: Record<string, Migration> = {
@@ -14,6 +15,7 @@ const migrations: Record<string, Migration> = {
   '0004-data': data,
   '0005-workspace': workspace,
   '0006-model-uploads': modelUploads,
+  '0007-snapshot-queries': snapshotQueries,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

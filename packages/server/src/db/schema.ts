@@ -1,3 +1,4 @@
+import type { CubeQuery } from '@tessera/semantic';
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 
 /** Kysely table types. One migration set serves PGlite and PostgreSQL (DESIGN.md "Persistence"). */
@@ -247,6 +248,11 @@ export interface ReportSnapshotsTable {
   kind: Generated<string>;
   spec: JsonOrNull<unknown>;
   sql_query: string | null;
+  /**
+   * The report's semantic query (its `jsonQuery`), migration 0007. A `json` column: it keeps the
+   * text as written, so key order (a Cube query's `order` object) survives; written as that text.
+   */
+  semantic_query: JsonOrNull<CubeQuery>;
   meta: JsonOrNull<Record<string, unknown>>;
   preferences: JsonOrNull<Record<string, unknown>>;
   fill_missing_rows: JsonOrNull<{ member: string; excludedDimensions?: string[] | null }>;

@@ -2,13 +2,21 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { DashboardRow, DashboardVersionRow, ReportSnapshotRow } from '../../db/schema.ts';
 
+/** A snapshot with its semantic query also as text, exactly as the report held it (`jsonQuery`). */
+export type PublishedSnapshot = ReportSnapshotRow & { json_query: string | null };
+
 export interface Published {
   dashboard: DashboardRow;
   version: DashboardVersionRow;
-  snapshots: ReportSnapshotRow[];
+  snapshots: PublishedSnapshot[];
 }
 
-export type NewSnapshot = Omit<ReportSnapshotRow, 'id' | 'dashboard_version_id'>;
+/** A snapshot to write; `semantic_query` is the report's JSON text, stored as written. */
+export type NewSnapshot = Omit<ReportSnapshotRow, 'id' | 'dashboard_version_id' | 'semantic_query'> & {
+  semantic_query: string | null;
+};
+
+const json = (v: unknown) => (v === null ? null : JSON.stringify(v));
 
 /** Published dashboards, their versions and report snapshots; plain Kysely. */
 export class DashboardsRepository {
@@ -33,6 +41,7 @@ export class DashboardsRepository {
     const snapshots = await db
       .selectFrom('report_snapshots')
       .selectAll()
+      .select(sql<string | null>`semantic_query::text`.as('json_query'))
       .where('dashboard_version_id', '=', version.id)
       .orderBy('id')
       .execute();
@@ -75,7 +84,10 @@ export class DashboardsRepository {
       .execute();
   }
 
-  /** Archives the published version and adds the next one; (dashboard, version) is unique. */
+  /**
+   * Archives the published version and adds the next one with its snapshots (one insert);
+   * (dashboard, version) is unique.
+   */
   async addVersion(
     dashboardId: number,
     input: {
@@ -106,18 +118,19 @@ export class DashboardsRepository {
       })
       .returning('id')
       .executeTakeFirstOrThrow();
-    for (const s of snapshots) {
-      await db
-        .insertInto('report_snapshots')
-        .values({
+    if (snapshots.length === 0) return;
+    await db
+      .insertInto('report_snapshots')
+      .values(
+        snapshots.map((s) => ({
           ...s,
           dashboard_version_id: version.id,
-          spec: s.spec === null ? null : JSON.stringify(s.spec),
-          meta: s.meta === null ? null : JSON.stringify(s.meta),
-          preferences: s.preferences === null ? null : JSON.stringify(s.preferences),
-          fill_missing_rows: s.fill_missing_rows === null ? null : JSON.stringify(s.fill_missing_rows),
-        })
-        .execute();
-    }
+          spec: json(s.spec),
+          meta: json(s.meta),
+          preferences: json(s.preferences),
+          fill_missing_rows: json(s.fill_missing_rows),
+        })),
+      )
+      .execute();
   }
 }

@@ -88,7 +88,7 @@ export class DashboardsService {
 
   /**
    * Publishes `config` as the next version of the workbook's dashboard, snapshotting every report
-   * its widgets use (spec 2.3: spec, SQL, meta, preferences, fill-missing-rows) so that later
+   * its widgets use (spec 2.3: spec, SQL or semantic query, meta, preferences, fill-missing-rows) so that later
    * edits of a report do not change what viewers of this version see. Runs in the caller's
    * transaction; the dashboard row lock orders parallel publishes (repository.ts).
    */
@@ -136,7 +136,8 @@ export class DashboardsService {
       kind: r.kind,
       spec: r.spec,
       sql_query: r.sql_query,
-      meta: r.json_query ? { ...(r.meta ?? {}), jsonQuery: r.json_query } : r.meta,
+      semantic_query: r.json_query || null,
+      meta: r.meta,
       preferences: { columnFormats: r.column_formats },
       fill_missing_rows: r.fill_missing_rows,
     }));

@@ -1,6 +1,5 @@
 import type { Static } from 'typebox';
-import type { ReportSnapshotRow } from '../../db/schema.ts';
-import type { Published } from './repository.ts';
+import type { Published, PublishedSnapshot } from './repository.ts';
 import type { PublishedDashboard, ReportSnapshot } from './schemas.ts';
 
 /** Spec 2.3. */
@@ -25,7 +24,7 @@ export function publishedView(p: Published): Static<typeof PublishedDashboard> {
   };
 }
 
-function snapshotView(s: ReportSnapshotRow): Static<typeof ReportSnapshot> {
+function snapshotView(s: PublishedSnapshot): Static<typeof ReportSnapshot> {
   const fill = s.fill_missing_rows;
   return {
     id: s.id,
@@ -34,7 +33,8 @@ function snapshotView(s: ReportSnapshotRow): Static<typeof ReportSnapshot> {
     name: s.name,
     title: s.title,
     description: s.description,
-    meta: s.meta,
+    // Spec 2.3's snapshot has no field for a semantic query; clients find it in meta.jsonQuery.
+    meta: s.json_query === null ? s.meta : { ...s.meta, jsonQuery: s.json_query },
     preferences: {
       columnFormats: (s.preferences?.columnFormats as Record<string, unknown> | undefined) ?? null,
     },

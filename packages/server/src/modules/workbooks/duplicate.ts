@@ -84,7 +84,7 @@ export class WorkbookDuplicator {
             description: s.description,
             spec: s.spec,
             sqlQuery: s.sql_query,
-            jsonQuery: (s.meta?.jsonQuery as string | undefined) ?? null,
+            jsonQuery: s.json_query,
             meta: s.meta,
             columnFormats: (s.preferences?.columnFormats as Record<string, unknown> | undefined) ?? null,
             fillMissingRows: s.fill_missing_rows,
