@@ -17,12 +17,7 @@ import { sampleDatabaseFile } from '../../packages/server/src/datasources/regist
 import { ensureSampleDatabase } from '../../packages/server/src/datasources/sample/generate.ts';
 import { buildApp } from '../../packages/server/src/http/app.ts';
 
-export const iterations = Number(process.env.TESSERA_BENCH_ITERATIONS ?? 15);
-
-export function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-}
+export { iterations, median } from './stats.ts';
 
 export interface SampleServer {
   /** The sample DuckDB file. */

@@ -25,7 +25,11 @@ export function weightOf(value: string | number | null | undefined): Weight {
 }
 
 let fonts: Record<Weight, fontkit.Font> | null = null;
-function font(weight: Weight): fontkit.Font {
+/**
+ * The parsed font of a weight, parsed once per process: Inter's layout tables take a good part of
+ * a PDF's render time to decode, so pdfkit is handed these objects rather than the files.
+ */
+export function parsedFont(weight: Weight): fontkit.Font {
   fonts ??= { 400: fontkit.openSync(fontFiles.regular), 600: fontkit.openSync(fontFiles.semiBold) };
   return fonts[weight];
 }
@@ -41,7 +45,7 @@ export function textWidth(text: string, fontSize: number, weight: Weight = 400):
   const key = `${weight}:${text}`;
   let units = widthCache.get(key);
   if (units === undefined) {
-    const f = font(weight);
+    const f = parsedFont(weight);
     units = 0;
     for (const char of text) units += f.glyphForCodePoint(char.codePointAt(0) as number).advanceWidth;
     units /= f.unitsPerEm;
@@ -53,6 +57,6 @@ export function textWidth(text: string, fontSize: number, weight: Weight = 400):
 
 /** Ascent and descent as fractions of the font size, to place a baseline inside a line box. */
 export function verticalMetrics(weight: Weight = 400): { ascent: number; descent: number } {
-  const f = font(weight);
+  const f = parsedFont(weight);
   return { ascent: f.ascent / f.unitsPerEm, descent: -f.descent / f.unitsPerEm };
 }

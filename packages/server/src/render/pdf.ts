@@ -1,6 +1,6 @@
 import PDFDocument from 'pdfkit';
 import SVGtoPDF from 'svg-to-pdfkit';
-import { fontFamily, fontFiles } from './fonts.ts';
+import { fontFamily, parsedFont } from './fonts.ts';
 
 /** CSS pixels are 1/96 inch, PDF points 1/72: a 1200-pixel dashboard prints 12.5 inches wide. */
 const pointsPerPixel = 0.75;
@@ -24,8 +24,9 @@ export async function toPdf(svg: string, options: { title?: string } = {}): Prom
     margin: 0,
     info: { Title: options.title ?? '', Producer: 'Tessera' },
   });
-  doc.registerFont(fontFamily, fontFiles.regular);
-  doc.registerFont(semiBold, fontFiles.semiBold);
+  // pdfkit takes a parsed fontkit font as well as a file, and subsets it per document.
+  doc.registerFont(fontFamily, parsedFont(400) as unknown as Buffer);
+  doc.registerFont(semiBold, parsedFont(600) as unknown as Buffer);
   const chunks: Buffer[] = [];
   doc.on('data', (chunk: Buffer) => chunks.push(chunk));
   const finished = new Promise<void>((resolve, reject) => {
