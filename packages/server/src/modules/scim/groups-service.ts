@@ -1,6 +1,6 @@
 import type { RawBuilder } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import { ScimError } from './errors.ts';
+import { invalidValue, ScimError } from './errors.ts';
 import { parseFilter } from './filter-parse.ts';
 import { filterToSql } from './filter-sql.ts';
 import { type GroupRecord, groupResource, type ScimGroupRow, toGroupRecord } from './group-mapping.ts';
@@ -18,8 +18,7 @@ const conflict = (name: string) =>
 
 /**
  * SCIM Groups (RFC 7644 section 3) over Tessera's global groups; members are users of the
- * account. Member values that are not ids of users of the account are ignored (Tessera groups do
- * not nest), as the Microsoft reference implementation does.
+ * account (Tessera groups do not nest).
  */
 export class ScimGroupsService {
   constructor(
@@ -140,22 +139,35 @@ export class ScimGroupsService {
 
   /** Writes name, externalId, the member displays the client gave, and the membership. */
   private async store(ctx: ScimContext, id: number, record: GroupRecord, tx: ScimDb) {
-    const wanted = (record.members ?? []).filter(
-      (m) => /^\d{1,10}$/.test(m.value) && Number(m.value) <= 2147483647,
-    );
-    const existing = new Set(
-      await this.groups.existingUserIds(ctx.tenantId, [...new Set(wanted.map((m) => Number(m.value)))], tx),
-    );
-    const kept = wanted.filter((m) => existing.has(Number(m.value)));
+    const members = await this.checkMembers(ctx, record.members ?? [], tx);
     const memberDisplay: Record<string, string> = {};
-    for (const m of kept) if (m.display !== undefined) memberDisplay[String(Number(m.value))] = m.display;
+    for (const m of members) if (m.display !== undefined) memberDisplay[String(m.userId)] = m.display;
     const columns: GroupColumns = {
       name: record.name,
       externalId: record.externalId,
       document: { memberDisplay },
     };
     await this.groups.update(ctx.tenantId, id, columns, tx);
-    await this.groups.setMembers(id, [...existing], tx);
+    await this.groups.setMembers(id, [...new Set(members.map((m) => m.userId))], tx);
+  }
+
+  /**
+   * Members are users of the account (RFC 7643 section 4.2: `value` is a member's `id`). An id
+   * that names none is 400 invalidValue, in the same words whether it does not exist or belongs
+   * to another account, so that the answer tells nothing about other accounts. Values that cannot
+   * be ids at all (not decimal integers) are ignored (CONFORMANCE.md "Leniencies").
+   */
+  private async checkMembers(ctx: ScimContext, members: GroupRecord['members'] & {}, tx: ScimDb) {
+    const meant = members.filter((m) => /^\d+$/.test(m.value));
+    const candidates = meant.map((m) => Number(m.value)).filter((n) => n <= 2147483647);
+    const users = new Set(await this.groups.existingUserIds(ctx.tenantId, [...new Set(candidates)], tx));
+    const unknown = meant.filter((m) => !users.has(Number(m.value))).map((m) => `"${m.value}"`);
+    if (unknown.length > 0) {
+      throw invalidValue(
+        `members: ${unknown.join(', ')} ${unknown.length === 1 ? 'is not the id of a user' : 'are not ids of users'} of this account`,
+      );
+    }
+    return meant.map((m) => ({ userId: Number(m.value), display: m.display }));
   }
 
   private async render(
