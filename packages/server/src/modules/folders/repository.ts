@@ -4,6 +4,7 @@ import type { FolderRow } from '../../db/schema.ts';
 import { pageByKeys } from '../../pagination/keyset.ts';
 import type { PageWindow } from '../../pagination/page.ts';
 import { visibleFilter } from '../permissions/visibility.ts';
+import { ownerColumns } from '../workspace/common.ts';
 import type { TreeFolder } from './tree.ts';
 
 export type FolderWithOwner = FolderRow & {
@@ -29,7 +30,7 @@ export class FoldersRepository {
       .selectFrom('folders as f')
       .leftJoin('users as u', 'u.id', 'f.created_by')
       .selectAll('f')
-      .select(['u.email as owner_email', 'u.first_name as owner_first_name', 'u.picture as owner_picture']);
+      .select(ownerColumns);
   }
 
   find(deploymentId: number, id: number, db: Db = this.db): Promise<FolderWithOwner | undefined> {

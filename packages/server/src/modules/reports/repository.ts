@@ -4,7 +4,7 @@ import type { ReportRow } from '../../db/schema.ts';
 import { pageByKeys, type SortKey } from '../../pagination/keyset.ts';
 import type { PageWindow } from '../../pagination/page.ts';
 import { visibleFilter } from '../permissions/visibility.ts';
-import type { OwnerColumns } from '../workspace/common.ts';
+import { type OwnerColumns, ownerColumns } from '../workspace/common.ts';
 
 export type ReportWithOwner = ReportRow & OwnerColumns & { last_viewed_at: Date | null };
 
@@ -56,12 +56,7 @@ export class ReportsRepository {
         j.onRef('rv.report_id', '=', 'r.id').on('rv.user_id', '=', viewerId),
       )
       .selectAll('r')
-      .select([
-        'u.email as owner_email',
-        'u.first_name as owner_first_name',
-        'u.picture as owner_picture',
-        'rv.viewed_at as last_viewed_at',
-      ]);
+      .select([...ownerColumns, 'rv.viewed_at as last_viewed_at']);
   }
 
   find(

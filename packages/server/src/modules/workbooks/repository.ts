@@ -3,7 +3,7 @@ import type { Db } from '../../db/database.ts';
 import type { WorkbookRow } from '../../db/schema.ts';
 import { type PageWindow, pageById } from '../../pagination/page.ts';
 import { visibleFilter } from '../permissions/visibility.ts';
-import type { OwnerColumns } from '../workspace/common.ts';
+import { type OwnerColumns, ownerColumns } from '../workspace/common.ts';
 
 export type WorkbookWithOwner = WorkbookRow & OwnerColumns;
 
@@ -33,7 +33,7 @@ export class WorkbooksRepository {
       .selectFrom('workbooks as w')
       .leftJoin('users as u', 'u.id', 'w.user_id')
       .selectAll('w')
-      .select(['u.email as owner_email', 'u.first_name as owner_first_name', 'u.picture as owner_picture']);
+      .select(ownerColumns);
   }
 
   find(deploymentId: number, id: number, db: Db = this.db): Promise<WorkbookWithOwner | undefined> {

@@ -51,7 +51,13 @@ export const JsonObject = Type.Record(Type.String(), Type.Unknown());
 
 export const itemName = Type.String({ minLength: 1, maxLength: 255 });
 
-/** The owner columns a repository joins from `users` (left join: the owner may be gone). */
+/** The owner columns a repository joins from `users as u` (left join: the owner may be gone). */
+export const ownerColumns = [
+  'u.email as owner_email',
+  'u.first_name as owner_first_name',
+  'u.picture as owner_picture',
+] as const;
+
 export interface OwnerColumns {
   owner_email: string | null;
   owner_first_name: string | null;

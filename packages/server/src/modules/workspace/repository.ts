@@ -5,6 +5,7 @@ import type { PageWindow } from '../../pagination/page.ts';
 import type { AccessContext } from '../permissions/access.ts';
 import type { ContentType } from '../permissions/repository.ts';
 import { visibleFilter } from '../permissions/visibility.ts';
+import { ownerColumns } from './common.ts';
 
 export interface WorkspaceRow {
   rank: number;
@@ -77,7 +78,7 @@ export class WorkspaceRepository {
       )
       .leftJoin('users as u', 'u.id', 'i.user_id')
       .selectAll('i')
-      .select(['u.email as owner_email', 'u.first_name as owner_first_name', 'u.picture as owner_picture']);
+      .select(ownerColumns);
     if (f.sharedWith !== undefined) q = q.where(sql<boolean>`i.user_id is distinct from ${f.sharedWith}`);
     return pageByKeys(
       q,
