@@ -1,6 +1,7 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { Type } from 'typebox';
+import { DATA_API_SECURITY, dataApiSecurityScheme } from '../modules/data/openapi.ts';
 import type { App } from './types.ts';
 
 /**
@@ -25,6 +26,7 @@ export async function registerOpenApi(app: App) {
             scheme: 'bearer',
             description: 'Send `Authorization: Bearer <API key>`.',
           },
+          [DATA_API_SECURITY]: dataApiSecurityScheme,
         },
       },
       security: [{ bearerAuth: [] }],

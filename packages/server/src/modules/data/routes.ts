@@ -1,36 +1,45 @@
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../../http/types.ts';
+import { defaultBasePath } from '../deployments/service.ts';
 import { readSqlRequest } from './cubesql.ts';
-import { DataApiError } from './errors.ts';
+import { sendDataApiError } from './error-handler.ts';
 import { sendNdjson } from './ndjson.ts';
+import { operationMethods, operationSchema } from './openapi.ts';
+import { dataOperations } from './operations.ts';
 import { readDataRequest } from './request.ts';
 import type { DataService } from './service.ts';
 
+const access = { access: { public: true as const } };
+
 /**
- * `/data/{deploymentId}{basePath}/v1/{load,meta,sql,dry-run}` (DESIGN.md "Addresses"). One
- * wildcard route per method, because the base path is per deployment. Registered in an
- * encapsulated plugin: management auth is skipped (`access: public`, the token is checked by the
- * service) and errors take Cube's `{error}` shape instead of problem+json.
+ * `/data/{deploymentId}{basePath}/v1/{load,meta,sql,dry-run,cubesql}` (DESIGN.md "Addresses").
+ * The base path is per deployment, so: documented routes for the default `/cubejs-api` (Fastify
+ * prefers their static segments), which answer 404 for a deployment with another base path, and
+ * one hidden wildcard route per method for custom base paths. All share one handler. Registered
+ * in an encapsulated plugin: management auth is skipped (`access: public`, the token is checked by
+ * the service), errors take Cube's shape (error-handler.ts), and response schemas only document:
+ * bodies are serialised as they are, so that no field of Cube's wire format is dropped.
  */
 export async function dataRoutes(scope: App, service: DataService) {
-  scope.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error instanceof DataApiError) return reply.status(error.statusCode).send(error.body());
-    const status = error.statusCode ?? 500;
-    // Body parsing, size and content-type problems are the caller's: say what they were.
-    if (status >= 400 && status < 500) return reply.status(status).send({ error: error.message });
-    request.log.error({ err: error }, 'data API request failed');
-    return reply.status(500).send({ error: 'Internal Server Error' });
-  });
+  scope.setErrorHandler((error, request, reply) => sendDataApiError(error as Error, request, reply));
+  scope.setSerializerCompiler(() => (data) => JSON.stringify(data));
 
-  const handler = async (request: FastifyRequest, reply: FastifyReply) => {
-    const params = request.params as { deploymentId: string; '*': string };
-    const { caller, operation } = await service.caller({
+  // Deployment (404) and token (403) are checked before the request is validated (400), so that
+  // a caller without a valid token learns nothing about the request format.
+  const callers = new WeakMap<FastifyRequest, Awaited<ReturnType<DataService['caller']>>>();
+  const resolve = (path: (request: FastifyRequest) => string) => async (request: FastifyRequest) => {
+    const resolved = await service.caller({
       host: request.headers.host,
-      deploymentId: params.deploymentId,
-      path: `/${params['*']}`,
+      deploymentId: (request.params as { deploymentId: string }).deploymentId,
+      path: path(request),
       authorization: request.headers.authorization,
       requestedBranch: request.headers['x-tessera-branch'] as string | undefined,
     });
+    callers.set(request, resolved);
+  };
+
+  const handler = async (request: FastifyRequest, reply: FastifyReply) => {
+    const { caller, operation } = callers.get(request)!;
     const query = request.query as Record<string, unknown>;
     reply.header('cache-control', 'no-store');
     if (operation === 'meta') return service.meta(caller, 'extended' in query);
@@ -44,12 +53,26 @@ export async function dataRoutes(scope: App, service: DataService) {
     return service.dryRun(caller, input);
   };
 
+  for (const operation of dataOperations) {
+    const path = `${defaultBasePath}/v1/${operation}`;
+    for (const method of operationMethods(operation)) {
+      scope.route({
+        method,
+        url: `/data/:deploymentId${path}`,
+        config: access,
+        schema: operationSchema(operation, method),
+        preValidation: resolve(() => path),
+        handler,
+      });
+    }
+  }
   for (const method of ['GET', 'POST'] as const) {
     scope.route({
       method,
       url: '/data/:deploymentId/*',
-      config: { access: { public: true } },
+      config: access,
       schema: { hide: true },
+      preValidation: resolve((request) => `/${(request.params as { '*': string })['*']}`),
       handler,
     });
   }

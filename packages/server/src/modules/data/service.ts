@@ -20,6 +20,7 @@ import { runSqlApi } from './cubesql.ts';
 import { DataApiError, notFound, userError } from './errors.ts';
 import { CONTINUE_WAIT, type QueryExecutor, type QueryResult } from './executor.ts';
 import type { ModelCache } from './model-cache.ts';
+import { type DataOperation, operationAt } from './operations.ts';
 import { refreshIntervalMs } from './refresh.ts';
 import type { DataRequest } from './request.ts';
 import { addBlendingTime, loadResult, pivotQuery, type QueryType, queryTypes } from './response.ts';
@@ -42,9 +43,6 @@ export interface DataCaller {
   securityContext: SecurityContext;
   branch: string;
 }
-
-export const dataOperations = ['load', 'meta', 'sql', 'dry-run', 'cubesql'] as const;
-export type DataOperation = (typeof dataOperations)[number];
 
 /**
  * The data API (DESIGN.md "Semantic layer and data API"). Every query is compiled by
@@ -77,7 +75,7 @@ export class DataService {
       if (error instanceof DomainError && error.status === 404) throw notFound('Deployment not found');
       throw error;
     }
-    const operation = dataOperations.find((op) => input.path === `${deployment.base_path}/v1/${op}`);
+    const operation = operationAt(input.path, deployment.base_path);
     if (!operation) throw notFound(`Not found: ${input.path}`);
     const secret = this.deps.secrets.open(deployment.api_secret_enc);
     const { securityContext, grant } = await verifyToken(tokenFrom(input.authorization), secret);
