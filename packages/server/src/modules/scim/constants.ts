@@ -13,7 +13,8 @@ export const urn = {
 } as const;
 
 /** RFC 7644 section 8.1. */
-export const scimContentType = 'application/scim+json; charset=utf-8';
+export const scimMediaType = 'application/scim+json';
+export const scimContentType = `${scimMediaType}; charset=utf-8`;
 
 export const scimPrefix = '/api/scim/v2';
 

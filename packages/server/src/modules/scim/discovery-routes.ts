@@ -8,7 +8,7 @@ import {
   serviceProviderConfig,
 } from './discovery.ts';
 import { access, contextOf, tags } from './plugin.ts';
-import { AnyResource, DiscoveryIdParams, listOf, ScimErrorSchema } from './schemas.ts';
+import { AnyResource, DiscoveryIdParams, listOf, ScimErrorSchema, scimMedia } from './schemas.ts';
 
 const errors = { 401: ScimErrorSchema, 403: ScimErrorSchema, 404: ScimErrorSchema };
 
@@ -19,6 +19,7 @@ export function discoveryRoutes(app: App) {
     {
       schema: {
         tags,
+        ...scimMedia,
         operationId: 'scimServiceProviderConfig',
         summary: 'SCIM service provider configuration',
         response: { 200: AnyResource, ...errors },
@@ -32,6 +33,7 @@ export function discoveryRoutes(app: App) {
     {
       schema: {
         tags,
+        ...scimMedia,
         operationId: 'scimResourceTypes',
         summary: 'SCIM resource types',
         response: { 200: listOf(AnyResource), ...errors },
@@ -45,6 +47,7 @@ export function discoveryRoutes(app: App) {
     {
       schema: {
         tags,
+        ...scimMedia,
         operationId: 'scimResourceType',
         summary: 'One SCIM resource type',
         params: DiscoveryIdParams,
@@ -59,6 +62,7 @@ export function discoveryRoutes(app: App) {
     {
       schema: {
         tags,
+        ...scimMedia,
         operationId: 'scimSchemas',
         summary: 'SCIM schemas (RFC 7643 section 7)',
         response: { 200: listOf(AnyResource), ...errors },
@@ -72,6 +76,7 @@ export function discoveryRoutes(app: App) {
     {
       schema: {
         tags,
+        ...scimMedia,
         operationId: 'scimSchema',
         summary: 'One SCIM schema',
         params: DiscoveryIdParams,

@@ -15,6 +15,7 @@ import {
   ScimGroup,
   ScimUser,
   SearchRequest,
+  scimMedia,
 } from './schemas.ts';
 import type { Found } from './users-service.ts';
 
@@ -54,6 +55,7 @@ export function resourceRoutes(app: App, kind: 'User' | 'Group', service: Resour
     const hide = base !== `/${plural}`;
     const doc = (operationId: string, summary: string) => ({
       tags,
+      ...scimMedia,
       operationId: `scim${operationId}`,
       summary,
       ...(hide ? { hide: true } : {}),

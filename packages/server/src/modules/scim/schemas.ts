@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { urn } from './constants.ts';
+import { scimMediaType, urn } from './constants.ts';
 
 /**
  * Request and response shapes for the OpenAPI document. Bodies are deliberately open
@@ -8,6 +8,12 @@ import { urn } from './constants.ts';
  * (normalize.ts) and answers 400 invalidValue with the SCIM error schema.
  */
 const open = { additionalProperties: true } as const;
+
+/**
+ * What every SCIM operation answers and reads (RFC 7644 section 8.1), for the OpenAPI document:
+ * responses, errors included (section 3.12), are application/scim+json; bodies may also be JSON.
+ */
+export const scimMedia = { produces: [scimMediaType], consumes: [scimMediaType, 'application/json'] };
 const text = Type.Optional(Type.String());
 const multi = (description: string) =>
   Type.Optional(

@@ -1,3 +1,4 @@
+import Schema from 'typebox/schema';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, startTestServer, type TestServer, userWithKey } from '../../../test/harness.ts';
 import { scimClient } from '../../../test/scim-client.ts';
@@ -102,5 +103,37 @@ describe('SCIM authentication, media type and errors', () => {
     expect(paths).toContain('/api/scim/v2/.search');
     expect(paths.some((p) => p.includes('/users'))).toBe(false);
     expect(doc.paths['/api/scim/v2/Groups'].post.tags).toEqual(['SCIM']);
+  });
+
+  it("documents each operation's 401 as it is sent: the media type and the body schema", async () => {
+    type Media = Record<string, { schema: object }>;
+    const doc = (await server.app.inject('/api/openapi.json')).json() as {
+      paths: Record<string, Record<string, { responses: Record<string, { content?: Media }> }>>;
+      components?: { schemas?: Record<string, object> };
+    };
+    // `#/components/schemas/X` references, resolved in place so that the schema can be checked alone.
+    const resolve = (node: unknown): unknown => {
+      if (Array.isArray(node)) return node.map(resolve);
+      if (typeof node !== 'object' || node === null) return node;
+      const { $ref, ...rest } = node as { $ref?: string };
+      if ($ref) return resolve(doc.components?.schemas?.[$ref.replace('#/components/schemas/', '')]);
+      return Object.fromEntries(Object.entries(rest).map(([k, v]) => [k, resolve(v)]));
+    };
+    const operations = Object.entries(doc.paths)
+      .filter(([path]) => path.startsWith('/api/scim/v2/'))
+      .flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ path, method, op })));
+    expect(operations.length).toBeGreaterThan(10);
+    for (const { path, method, op } of operations) {
+      const where = `${method.toUpperCase()} ${path}`;
+      const res = await server.app.inject({
+        method: method.toUpperCase() as 'GET',
+        url: path.replace('{id}', 'User'),
+      });
+      expect(res.statusCode, where).toBe(401);
+      const sent = String(res.headers['content-type']).split(';')[0].trim();
+      const documented = op.responses['401']?.content ?? {};
+      expect(Object.keys(documented), where).toEqual([sent]);
+      expect(Schema.Check(resolve(documented[sent].schema) as never, res.json()), where).toBe(true);
+    }
   });
 });

@@ -1,7 +1,7 @@
 import type { App } from '../../http/types.ts';
 import { access, contextOf, tags } from './plugin.ts';
 import type { ScimServices } from './routes.ts';
-import { AnyResource, listOf, ScimErrorSchema, SearchRequest } from './schemas.ts';
+import { AnyResource, listOf, ScimErrorSchema, SearchRequest, scimMedia } from './schemas.ts';
 import { searchAll } from './search.ts';
 
 /** POST /.search at the service provider's root (RFC 7644 section 3.4.3). */
@@ -11,6 +11,7 @@ export function searchRoutes(app: App, services: ScimServices) {
     {
       schema: {
         tags,
+        ...scimMedia,
         operationId: 'scimSearch',
         summary: 'Search Users and Groups together',
         body: SearchRequest,
