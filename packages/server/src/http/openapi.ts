@@ -2,6 +2,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { Type } from 'typebox';
 import { DATA_API_SECURITY, dataApiSecurityScheme } from '../modules/data/openapi.ts';
+import { documentErrors, errorSchemas } from './openapi-errors.ts';
 import type { App } from './types.ts';
 
 /**
@@ -20,6 +21,7 @@ export async function registerOpenApi(app: App) {
           'Management API of Tessera, a self-hostable analytics platform. Errors are application/problem+json (RFC 9457) with a stable `code`.',
       },
       components: {
+        schemas: errorSchemas,
         securitySchemes: {
           bearerAuth: {
             type: 'http',
@@ -32,6 +34,8 @@ export async function registerOpenApi(app: App) {
       security: [{ bearerAuth: [] }],
     },
     hideUntagged: false,
+    // Error responses per operation, from the error catalogue (errors/catalogue.ts).
+    transform: documentErrors,
   });
   await app.register(swaggerUi, {
     routePrefix: '/api/docs',

@@ -1,13 +1,8 @@
 import type { FastifyRequest, FastifySchema, RouteOptions } from 'fastify';
 import { Type } from 'typebox';
+import { DomainError } from '../errors/domain-errors.ts';
+import { describeProblems, type SchemaIssue, validationProblems } from '../errors/validation-problems.ts';
 import type { App } from './types.ts';
-
-/** One problem in a part of a request, in the shape of Fastify's (ajv's) validation errors. */
-export interface InputIssue {
-  instancePath: string;
-  message: string;
-  keyword: string;
-}
 
 /**
  * Text the store cannot hold: PostgreSQL (and PGlite) refuse U+0000 in text (SQLSTATE 22021) and
@@ -29,8 +24,8 @@ const segment = (key: string | number) => `/${String(key).replaceAll('~', '~0').
  * Every string and object key anywhere in `value` that the store cannot hold, with its JSON
  * pointer. Walks with an explicit stack: a deeply nested body must not overflow the call stack.
  */
-export function unstorableText(value: unknown): InputIssue[] {
-  const issues: InputIssue[] = [];
+export function unstorableText(value: unknown): SchemaIssue[] {
+  const issues: SchemaIssue[] = [];
   const stack: [unknown, string][] = [[value, '']];
   while (stack.length > 0) {
     const [current, path] = stack.pop()!;
@@ -60,21 +55,6 @@ export function unstorableText(value: unknown): InputIssue[] {
   return issues;
 }
 
-/**
- * An error shaped like the one Fastify raises when a schema refuses a part of the request, so
- * that every scope's error handler (problem+json, SCIM, data API) renders it as it renders any
- * other validation problem.
- */
-export function requestValidationError(context: string, issues: InputIssue[]) {
-  const message = issues.map((i) => `${context}${i.instancePath} ${i.message}`).join(', ');
-  return Object.assign(new Error(message), {
-    statusCode: 400,
-    code: 'FST_ERR_VALIDATION',
-    validation: issues,
-    validationContext: context,
-  });
-}
-
 /** The parts of a request in the order Fastify validates them, named as in its errors. */
 const parts = [
   ['params', (r: FastifyRequest) => r.params],
@@ -84,15 +64,19 @@ const parts = [
 ] as const;
 
 /**
- * Refuses text the store cannot hold in any part of any request before a schema or a handler
- * sees it, whether or not the route declares a schema for that part (the data API and some SCIM
- * inputs are read without one). DESIGN.md "Errors": bad input is a 4xx naming the field.
+ * Refuses text the store cannot hold in any part of any request before a handler sees it,
+ * whether or not the route declares a schema for that part (the data API and some SCIM inputs are
+ * read without one). DESIGN.md "Errors": bad input is a 4xx naming the field. It runs after the
+ * credential checks and schema validation (preHandler), so that a caller without a valid token
+ * still learns nothing about the request format first (modules/data/routes.ts).
  */
 export function registerInputScreening(app: App) {
-  app.addHook('preValidation', async (request) => {
+  app.addHook('preHandler', async (request) => {
     for (const [context, read] of parts) {
       const issues = unstorableText(read(request));
-      if (issues.length > 0) throw requestValidationError(context, issues);
+      if (issues.length === 0) continue;
+      const errors = validationProblems(context, issues);
+      throw new DomainError('validation_failed', describeProblems(errors), { errors });
     }
   });
 }

@@ -1,5 +1,6 @@
 import type { CubeQuery, QueryFilter } from '@tessera/semantic';
 import type { Static } from 'typebox';
+import type { CodeWithStatus } from '../../errors/catalogue.ts';
 import { ValidationError } from '../../errors/domain-errors.ts';
 import type { DashboardFilter, TimeGrain } from './schemas.ts';
 
@@ -14,7 +15,7 @@ const ranges = new Set(['inDateRange', 'notInDateRange']);
 
 export const filterValues = (f: Filter): string[] => f.values ?? (f.value == null ? [] : [f.value]);
 
-function bad(field: string, message: string, code = 'invalid_dashboard_filter') {
+function bad(field: string, message: string, code: CodeWithStatus<400> = 'invalid_dashboard_filter') {
   return new ValidationError(message, [{ field, message }], code);
 }
 

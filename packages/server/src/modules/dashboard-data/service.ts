@@ -2,8 +2,7 @@ import type { CubeQuery } from '@tessera/semantic';
 import type { Static } from 'typebox';
 import type { Principal } from '../../auth/principal.ts';
 import type { ReportSnapshotRow } from '../../db/schema.ts';
-import { DomainError, NotFoundError, ValidationError } from '../../errors/domain-errors.ts';
-import { DataApiError } from '../data/errors.ts';
+import { NotFoundError, ValidationError } from '../../errors/domain-errors.ts';
 import type { DataCaller, DataService } from '../data/service.ts';
 import type { DeploymentsService } from '../deployments/service.ts';
 import type { AccessResolver } from '../permissions/resolver.ts';
@@ -28,16 +27,6 @@ type Answer = Static<typeof WidgetData>;
 interface Widget {
   id?: string;
   config?: { reportId?: unknown } | null;
-}
-
-/** A data-API failure surfaced on the management API (problem+json), keeping its status. */
-class WidgetQueryError extends DomainError {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(status === 400 ? 'invalid_widget_query' : 'widget_query_failed', message);
-  }
 }
 
 /**
@@ -89,14 +78,10 @@ export class DashboardDataService {
       branch: 'main',
     };
     const head = { widgetId, reportId: snapshot.report_id, versionNumber: found.version.version_number };
-    try {
-      const semantic = semanticQuery(snapshot);
-      if (semantic) return { ...head, ...(await this.semantic(caller, semantic, body)) };
-      if (snapshot.sql_query) return { ...head, ...(await this.sql(caller, snapshot.sql_query, body)) };
-    } catch (error) {
-      if (error instanceof DataApiError) throw new WidgetQueryError(error.statusCode, error.message);
-      throw error;
-    }
+    // A data-API error (a bad query, a timeout) is a domain error: it answers as problem+json as is.
+    const semantic = semanticQuery(snapshot);
+    if (semantic) return { ...head, ...(await this.semantic(caller, semantic, body)) };
+    if (snapshot.sql_query) return { ...head, ...(await this.sql(caller, snapshot.sql_query, body)) };
     throw new ValidationError(
       `Report ${snapshot.report_id} of widget ${widgetId} has no query`,
       [],

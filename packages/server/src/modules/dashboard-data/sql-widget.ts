@@ -1,3 +1,4 @@
+import type { CodeWithStatus } from '../../errors/catalogue.ts';
 import { ValidationError } from '../../errors/domain-errors.ts';
 import { type Filter, filterValues, type Grain } from './semantic-query.ts';
 
@@ -18,7 +19,7 @@ const sqlOperators = new Set([
 const ident = (name: string) => `"${name.replaceAll('"', '""')}"`;
 const literal = (value: string) => `'${value.replaceAll("'", "''")}'`;
 
-function bad(field: string, message: string, code: string) {
+function bad(field: string, message: string, code: CodeWithStatus<400>) {
   return new ValidationError(message, [{ field, message }], code);
 }
 

@@ -1,23 +1,23 @@
-/**
- * Data-API errors in Cube's shape (DESIGN.md "Errors"): `{"error": "..."}`, plus
- * `"type": "UserError"` for a query the caller got wrong. Routes of the data API map these in
- * their own error handler (plugin.ts); they never become problem+json.
- */
-export class DataApiError extends Error {
-  constructor(
-    readonly statusCode: number,
-    message: string,
-    readonly userError = false,
-  ) {
-    super(message);
-  }
+import type { CodeOn } from '../../errors/catalogue.ts';
+import { DomainError } from '../../errors/domain-errors.ts';
 
-  body(): { error: string; type?: 'UserError' } {
-    return this.userError ? { type: 'UserError', error: this.message } : { error: this.message };
+/**
+ * A data-API error: one of the domain errors (errors/domain-errors.ts) with a data-API code. The
+ * data routes render it in Cube's shape (errors/cube-error.ts); read in-process (dashboard
+ * widgets) it is problem+json like any other.
+ */
+export class DataApiError extends DomainError {
+  // biome-ignore lint/complexity/noUselessConstructor: narrows the code to the data API's
+  constructor(code: CodeOn<'data'>, message: string) {
+    super(code, message);
   }
 }
 
 /** Missing, malformed, wrongly signed or expired token: Cube answers 403 `{error}` for all. */
-export const forbidden = (message: string) => new DataApiError(403, message);
-export const notFound = (message: string) => new DataApiError(404, message);
-export const userError = (message: string) => new DataApiError(400, message, true);
+export const forbidden = (message: string) => new DataApiError('data_access_denied', message);
+export const notFound = (message: string) => new DataApiError('data_not_found', message);
+/** A query the caller got wrong: 400 `{type: "UserError", error}`. */
+export const userError = (message: string) => new DataApiError('invalid_query', message);
+/** The deployment's data model does not compile: Cube answers it as a UserError too. */
+export const modelCompileError = (message: string) => new DataApiError('invalid_data_model', message);
+export const queryTimeout = (message: string) => new DataApiError('query_timeout', message);

@@ -1,4 +1,4 @@
-import { DataApiError } from './errors.ts';
+import { queryTimeout } from './errors.ts';
 
 /** What one compiled query produced, as cached and shared between identical requests. */
 export interface QueryResult {
@@ -94,7 +94,7 @@ export class QueryExecutor {
         .then((r) => ({ ...r, refreshedAt: new Date() }))
         .catch((error) => {
           if (controller.signal.aborted)
-            throw new DataApiError(504, `Query timeout after ${Math.round(timeoutMs / 1000)} s`);
+            throw queryTimeout(`Query timeout after ${Math.round(timeoutMs / 1000)} s`);
           throw error;
         }),
     };

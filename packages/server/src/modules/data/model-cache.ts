@@ -1,7 +1,7 @@
 import { compileModel, formatModelError, type Model } from '@tessera/semantic';
 import type { InvalidationBus } from '../../cache/invalidation-bus.ts';
 import { ReadCache } from '../../cache/read-cache.ts';
-import { DataApiError } from './errors.ts';
+import { modelCompileError } from './errors.ts';
 import type { ModelFilesRepository } from './repository.ts';
 
 /**
@@ -26,8 +26,7 @@ export class ModelCache {
     });
     // Cube answers a model that does not compile with its compile errors; they are the model
     // author's text, not server internals.
-    if (entry.errors.length > 0)
-      throw new DataApiError(400, `Compile errors:\n${entry.errors.join('\n')}`, true);
+    if (entry.errors.length > 0) throw modelCompileError(`Compile errors:\n${entry.errors.join('\n')}`);
     return entry.model;
   }
 }

@@ -1,8 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { principalOf } from '../../auth/authenticate.ts';
+import { DomainError } from '../../errors/domain-errors.ts';
+import { replyWithError } from '../../errors/reply.ts';
+import { scimErrorRenderer } from '../../errors/scim-error.ts';
 import type { App } from '../../http/types.ts';
 import { scimContentType, scimPrefix } from './constants.ts';
-import { ScimError, toScimErrorBody } from './errors.ts';
 import type { ScimContext } from './preconditions.ts';
 
 export const access = { access: { role: 'admin' as const, credential: 'scim' as const } };
@@ -13,13 +15,7 @@ export function contextOf(request: FastifyRequest): ScimContext {
 }
 
 export function sendScimError(request: FastifyRequest, reply: FastifyReply, error: Error) {
-  const { body, headers } = toScimErrorBody(error);
-  if (Number(body.status) >= 500) request.log.error({ err: error }, 'SCIM request failed');
-  return reply
-    .code(Number(body.status))
-    .headers(headers ?? {})
-    .type(scimContentType)
-    .send(body);
+  return replyWithError(request, reply, error, scimErrorRenderer);
 }
 
 /**
@@ -47,7 +43,7 @@ export function configureScope(scope: App) {
     sendScimError(
       request,
       reply,
-      new ScimError(404, undefined, `No SCIM endpoint ${request.method} ${request.url.split('?')[0]}`),
+      new DomainError('route_not_found', `No SCIM endpoint ${request.method} ${request.url.split('?')[0]}`),
     ),
   );
   scope.addHook('onSend', async (_request, reply, payload) => {

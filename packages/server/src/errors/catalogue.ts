@@ -1,0 +1,160 @@
+/**
+ * Every error code Tessera answers, with its HTTP status and a title (RFC 9457 section 3.1.3: one
+ * title per problem type). A `DomainError` takes its status from here, so a code never travels
+ * with two statuses; the OpenAPI document lists per operation the codes it can answer (`on`), and
+ * the SCIM renderer shows `scimType` where the code has one (RFC 7644 section 3.12, table 9).
+ * Adding a code: add it here, give it the narrowest `on`, throw it from a service.
+ */
+
+/** The `scimType` values of RFC 7644 section 3.12, table 9. */
+export const scimTypes = [
+  'invalidFilter',
+  'tooMany',
+  'uniqueness',
+  'mutability',
+  'invalidSyntax',
+  'invalidPath',
+  'noTarget',
+  'invalidValue',
+  'invalidVers',
+  'sensitive',
+] as const;
+export type ScimType = (typeof scimTypes)[number];
+
+/**
+ * Which operations can answer a code, for the OpenAPI document:
+ * - `any`: every operation (the framework and the request screening);
+ * - `body`: operations that read a request body;
+ * - `credentialed`: operations behind a credential (authentication, rate limits, the store);
+ * - `deployment`: credentialed operations on a deployment (`:deploymentId`);
+ * - `account`: credentialed account-level operations, closed to deployment-scoped keys;
+ * - `management`: management operations (services' own rules);
+ * - `scim`: SCIM operations (RFC 7644 protocol errors);
+ * - `data`: the data API (Cube's protocol, rendered as `{error}`);
+ * - `unrouted`: no operation: the answer for a path no route serves.
+ */
+export type ErrorScope =
+  | 'any'
+  | 'body'
+  | 'credentialed'
+  | 'deployment'
+  | 'account'
+  | 'management'
+  | 'scim'
+  | 'data'
+  | 'unrouted';
+
+interface CatalogueEntry {
+  status: number;
+  title: string;
+  on: ErrorScope;
+  scimType?: ScimType;
+}
+
+export const errorCatalogue = {
+  // The request as the framework reads it, and the screening of every part of it.
+  validation_failed: { status: 400, title: 'Invalid request', on: 'any', scimType: 'invalidValue' },
+  bad_request: { status: 400, title: 'Unreadable request', on: 'any' },
+  malformed_body: { status: 400, title: 'Malformed body', on: 'body', scimType: 'invalidSyntax' },
+  body_too_large: { status: 413, title: 'Body too large', on: 'body', scimType: 'tooMany' },
+  unsupported_media_type: { status: 415, title: 'Unsupported media type', on: 'body' },
+  https_required: { status: 403, title: 'HTTPS required', on: 'any' },
+  route_not_found: { status: 404, title: 'No such route', on: 'unrouted' },
+  internal_error: { status: 500, title: 'Internal error', on: 'any' },
+
+  // Credentials (spec section 5) and what the store refuses.
+  credential_missing: { status: 401, title: 'Credential missing', on: 'credentialed' },
+  credential_malformed: { status: 401, title: 'Credential malformed', on: 'credentialed' },
+  credential_invalid: { status: 401, title: 'Credential invalid', on: 'credentialed' },
+  credential_revoked: { status: 401, title: 'Credential revoked', on: 'credentialed' },
+  credential_expired: { status: 401, title: 'Credential expired', on: 'credentialed' },
+  credential_kind_not_allowed: { status: 403, title: 'Wrong kind of credential', on: 'credentialed' },
+  insufficient_role: { status: 403, title: 'Role too low', on: 'credentialed' },
+  deployment_out_of_scope: { status: 403, title: 'Deployment out of scope', on: 'deployment' },
+  deployment_scoped_credential: { status: 403, title: 'Needs an account-wide credential', on: 'account' },
+  tenant_not_found: { status: 404, title: 'Account not found', on: 'credentialed' },
+  rate_limited: { status: 429, title: 'Too many requests', on: 'credentialed' },
+  unstorable_text: { status: 400, title: 'Text the store cannot hold', on: 'credentialed' },
+  conflict: { status: 409, title: 'Conflict', on: 'credentialed' },
+
+  // Rules of the management services.
+  forbidden: { status: 403, title: 'Forbidden', on: 'management' },
+  content_access_denied: { status: 403, title: 'No access to this content', on: 'management' },
+  invalid_cursor: { status: 400, title: 'Invalid cursor', on: 'management' },
+  cursor_unavailable_for_sort: { status: 400, title: 'No cursor for this sort', on: 'management' },
+  invalid_folder: { status: 400, title: 'Invalid folder', on: 'management' },
+  folder_cycle: { status: 400, title: 'Folder cycle', on: 'management' },
+  folder_not_empty: { status: 400, title: 'Folder not empty', on: 'management' },
+  folder_too_deep: { status: 400, title: 'Folder too deep', on: 'management' },
+  invalid_report: { status: 400, title: 'Invalid report', on: 'management' },
+  invalid_dashboard_config: { status: 400, title: 'Invalid dashboard configuration', on: 'management' },
+  invalid_widget_report: { status: 400, title: 'Invalid widget report', on: 'management' },
+  invalid_widget_query: { status: 400, title: 'Invalid widget query', on: 'management' },
+  invalid_dashboard_filter: { status: 400, title: 'Invalid dashboard filter', on: 'management' },
+  unknown_member: { status: 400, title: 'Unknown member', on: 'management' },
+  unknown_column: { status: 400, title: 'Unknown column', on: 'management' },
+  operator_unsupported: { status: 400, title: 'Operator not supported', on: 'management' },
+  time_grain_unsupported: { status: 400, title: 'Time grain not supported', on: 'management' },
+  report_without_query: { status: 400, title: 'Report without a query', on: 'management' },
+  nothing_to_publish: { status: 400, title: 'Nothing to publish', on: 'management' },
+  not_published: { status: 400, title: 'Not published', on: 'management' },
+  upload_incomplete: { status: 400, title: 'Upload incomplete', on: 'management' },
+  not_found: { status: 404, title: 'Not found', on: 'management' },
+  api_key_not_found: { status: 404, title: 'API key not found', on: 'management' },
+  dashboard_not_found: { status: 404, title: 'Dashboard not found', on: 'management' },
+  deployment_not_found: { status: 404, title: 'Deployment not found', on: 'management' },
+  folder_not_found: { status: 404, title: 'Folder not found', on: 'management' },
+  group_not_found: { status: 404, title: 'Group not found', on: 'management' },
+  member_not_found: { status: 404, title: 'Group member not found', on: 'management' },
+  permission_not_found: { status: 404, title: 'Permission not found', on: 'management' },
+  report_not_found: { status: 404, title: 'Report not found', on: 'management' },
+  upload_not_found: { status: 404, title: 'Upload not found', on: 'management' },
+  user_not_found: { status: 404, title: 'User not found', on: 'management' },
+  widget_not_found: { status: 404, title: 'Widget not found', on: 'management' },
+  widget_without_report: { status: 404, title: 'Widget without a report', on: 'management' },
+  workbook_not_found: { status: 404, title: 'Workbook not found', on: 'management' },
+  branch_exists: { status: 409, title: 'Branch exists', on: 'management' },
+  main_branch: { status: 409, title: 'Main branch', on: 'management' },
+  file_exists: { status: 409, title: 'File exists', on: 'management' },
+  upload_finished: { status: 409, title: 'Upload finished', on: 'management' },
+  upload_too_large: { status: 409, title: 'Upload too large', on: 'management' },
+  user_exists: { status: 409, title: 'User exists', on: 'management' },
+  group_exists: { status: 409, title: 'Group exists', on: 'management' },
+  last_admin: { status: 409, title: 'Last admin', on: 'management' },
+  cannot_delete_self: { status: 409, title: 'Cannot delete yourself', on: 'management' },
+  report_public_id_taken: { status: 409, title: 'Report public id taken', on: 'management' },
+
+  // SCIM protocol errors (RFC 7644 section 3.12).
+  invalid_filter: { status: 400, title: 'Invalid filter', on: 'scim', scimType: 'invalidFilter' },
+  invalid_path: { status: 400, title: 'Invalid path', on: 'scim', scimType: 'invalidPath' },
+  no_target: { status: 400, title: 'No target', on: 'scim', scimType: 'noTarget' },
+  invalid_syntax: { status: 400, title: 'Invalid syntax', on: 'scim', scimType: 'invalidSyntax' },
+  immutable_attribute: { status: 400, title: 'Immutable attribute', on: 'scim', scimType: 'mutability' },
+  resource_not_found: { status: 404, title: 'Resource not found', on: 'scim' },
+  precondition_failed: { status: 412, title: 'Precondition failed', on: 'scim' },
+
+  // The data API (Cube's protocol).
+  invalid_query: { status: 400, title: 'Invalid query', on: 'data' },
+  invalid_data_model: { status: 400, title: 'Data model does not compile', on: 'data' },
+  data_access_denied: { status: 403, title: 'Data access denied', on: 'data' },
+  data_not_found: { status: 404, title: 'Not found', on: 'data' },
+  query_timeout: { status: 504, title: 'Query timeout', on: 'data' },
+} as const satisfies Record<string, CatalogueEntry>;
+
+export type ErrorCode = keyof typeof errorCatalogue;
+
+/** The codes whose status is `S`: a `NotFoundError` takes only 404 codes, say. */
+export type CodeWithStatus<S extends number> = {
+  [C in ErrorCode]: (typeof errorCatalogue)[C]['status'] extends S ? C : never;
+}[ErrorCode];
+
+/** The codes a scope can answer: `CodeOn<'data'>` for the data API's own. */
+export type CodeOn<S extends ErrorScope> = {
+  [C in ErrorCode]: (typeof errorCatalogue)[C]['on'] extends S ? C : never;
+}[ErrorCode];
+
+export const errorCodes = Object.keys(errorCatalogue) as ErrorCode[];
+
+export function catalogueEntry(code: ErrorCode): CatalogueEntry {
+  return errorCatalogue[code];
+}

@@ -1,0 +1,66 @@
+import type { FieldProblem } from './domain-errors.ts';
+
+/** One problem a schema found, as Fastify's validators (TypeBox, ajv) report them. */
+export interface SchemaIssue {
+  keyword?: string;
+  instancePath?: string;
+  schemaPath?: string;
+  message?: string;
+  params?: Record<string, unknown>;
+}
+
+/**
+ * Every schema violation of a part of a request (`body`, `querystring`, ...), one problem per
+ * field (DESIGN.md: list them all), in words a client developer understands: unknown fields are
+ * named, enums list their values, and for a union the alternative the value matched by type
+ * explains best: its deeper or non-type problems, else the types the field may take ("must be
+ * string or null").
+ */
+export function validationProblems(context: string, issues: readonly SchemaIssue[]): FieldProblem[] {
+  const unions = issues.filter((i) => i.keyword === 'anyOf' || i.keyword === 'oneOf');
+  const inUnion = (i: SchemaIssue, u: SchemaIssue) =>
+    i !== u && (i.schemaPath ?? '').startsWith(`${u.schemaPath}/${u.keyword}/`);
+  const problems = new Map<string, string>();
+  const add = (path: string, message: string) => {
+    const field = `${context}${path}`;
+    if (!problems.has(field)) problems.set(field, message);
+  };
+  const say = (i: SchemaIssue) => {
+    const path = i.instancePath ?? '';
+    if (i.keyword === 'additionalProperties') return; // named by its `boolean` issue below
+    if (i.keyword === 'required') {
+      const missing = i.params?.requiredProperties ?? i.params?.missingProperty ?? [];
+      for (const name of [missing].flat()) add(`${path}/${String(name)}`, 'is required');
+    } else if (i.keyword === 'boolean' && i.schemaPath?.endsWith('/additionalProperties')) {
+      add(path, 'is not a known field');
+    } else if (i.keyword === 'enum' && Array.isArray(i.params?.allowedValues)) {
+      add(path, `must be one of: ${(i.params.allowedValues as unknown[]).join(', ')}`);
+    } else {
+      add(path, i.message ?? 'is invalid');
+    }
+  };
+  for (const i of issues) {
+    if (!unions.includes(i) && !unions.some((u) => inUnion(i, u))) say(i);
+  }
+  for (const u of unions) {
+    if (unions.some((outer) => inUnion(u, outer))) continue;
+    const branches = issues.filter((i) => inUnion(i, u) && !unions.includes(i));
+    const depth = (u.instancePath ?? '').length;
+    const deeper = branches.filter((i) => (i.instancePath ?? '').length > depth);
+    const best = deeper.length > 0 ? deeper : branches.filter((i) => i.keyword !== 'type');
+    if (best.length > 0) best.forEach(say);
+    else if (branches.length > 0)
+      add(
+        u.instancePath ?? '',
+        `must be ${[...new Set(branches.map((b) => String(b.params?.type)))].join(' or ')}`,
+      );
+    else add(u.instancePath ?? '', u.message ?? 'is invalid');
+  }
+  return [...problems].map(([field, message]) => ({ field, message }));
+}
+
+/** The problems in one sentence, for transports without a field list (SCIM, Cube). */
+export function describeProblems(problems: readonly FieldProblem[]): string {
+  if (problems.length === 0) return 'The request is invalid';
+  return `The request is invalid: ${problems.map((p) => `${p.field} ${p.message}`).join('; ')}`;
+}
