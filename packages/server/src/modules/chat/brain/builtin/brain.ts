@@ -92,19 +92,15 @@ export class BuiltinBrain implements Brain {
     if (!('error' in first)) return writeAnswer(plan, first.query, first.result);
     const conditions = [...plan.filters.map((f) => f.label), ...plan.segments.map((s) => `${s.title} only`)];
     if (conditions.length === 0) return `I could not run the query for this question: ${first.error}`;
-    const relaxed: QueryPlan = {
-      ...plan,
-      filters: [],
-      segments: [],
-      notes: [
-        ...plan.notes,
-        `Note: I could not apply ${joinWords(conditions)} (${first.error}); the figures above are without ${conditions.length > 1 ? 'these conditions' : 'this condition'}.`,
-      ],
-    };
+    const relaxed: QueryPlan = { ...plan, filters: [], segments: [] };
     const second = yield* this.query(relaxed, question, tools);
     if ('error' in second)
       return `I could not run the query for this question: ${first.error}. Without ${joinWords(conditions)} it failed too: ${second.error}`;
-    return writeAnswer(relaxed, second.query, second.result);
+    const without = conditions.length > 1 ? 'these conditions' : 'this condition';
+    return [
+      `I could not apply ${joinWords(conditions)} (${first.error}), so the figures below are without ${without}.`,
+      writeAnswer(relaxed, second.query, second.result),
+    ].join('\n');
   }
 
   private async *query(plan: QueryPlan, question: string, tools: ToolSession) {
