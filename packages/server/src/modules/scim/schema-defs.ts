@@ -196,7 +196,7 @@ export const groupSchema: SchemaDef = {
     }),
     complex(
       'members',
-      'Users in the group; values that are not ids of users of the account are ignored',
+      'Users in the group: each value is the id of a user of the account (else 400 invalidValue)',
       [
         str('value', 'The id of a member user', { mutability: 'immutable', caseExact: true }),
         attr('$ref', 'reference', 'The URI of the member', {
