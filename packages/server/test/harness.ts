@@ -5,12 +5,12 @@ import pg from 'pg';
 import { inject } from 'vitest';
 import { seed } from '../src/bootstrap/seed.ts';
 import { InvalidationBus } from '../src/cache/invalidation-bus.ts';
+import type { Application } from '../src/composition.ts';
 import { type Config, loadConfig } from '../src/config/config.ts';
 import { SecretBox } from '../src/crypto/secrets.ts';
 import { openStore, type Store } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { buildApp, type RouteInfo } from '../src/http/app.ts';
-import type { Services } from '../src/http/services.ts';
 import type { App } from '../src/http/types.ts';
 
 /**
@@ -50,7 +50,8 @@ export async function openTestStore(kind = inject('testDb')): Promise<Store & { 
 export interface TestServer {
   app: App;
   store: Store & { label: string };
-  services: Services;
+  /** The composition root's objects (src/composition.ts), for tests that reach past the API. */
+  services: Application;
   routes: RouteInfo[];
   config: Config;
   adminKey: string;

@@ -1,12 +1,24 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ReadCache } from '../cache/read-cache.ts';
 import { sha256 } from '../crypto/secrets.ts';
+import type { TenantRow } from '../db/schema.ts';
 import { ForbiddenError, UnauthorizedError } from '../errors/domain-errors.ts';
-import type { App } from '../http/types.ts';
 import type { ApiKeysRepository, CredentialLookup } from '../modules/api-keys/repository.ts';
 import type { TenantResolver } from '../modules/tenants/resolver.ts';
 import { parseAuthorization } from './credentials.ts';
 import { type Access, canReachDeployment, hasRole, type Principal } from './principal.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Who may call the route; enforced for every route by the hook below. */
+    access?: Access;
+  }
+  interface FastifyRequest {
+    /** Set by the hook below on every credentialed route; null on public routes. */
+    tenant: TenantRow | null;
+    principal: Principal | null;
+  }
+}
 
 export interface AuthDeps {
   tenants: TenantResolver;
@@ -23,7 +35,7 @@ const touchIntervalMs = 60_000;
  * `config.access`, and this hook answers 401 (missing, malformed, unknown, revoked, expired) or
  * 403 (valid but not allowed: out of deployment scope, wrong credential kind, role too low).
  */
-export function registerAuthentication(app: App, deps: AuthDeps) {
+export function registerAuthentication(app: FastifyInstance, deps: AuthDeps) {
   const lastTouched = new Map<number, number>();
   app.decorateRequest('tenant', null);
   app.decorateRequest('principal', null);

@@ -1,37 +1,38 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox';
+import { type TypeBoxTypeProvider, TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifySchema, type FastifyServerOptions } from 'fastify';
 import { registerAuthentication } from '../auth/authenticate.ts';
 import type { Access } from '../auth/principal.ts';
 import { InvalidationBus } from '../cache/invalidation-bus.ts';
+import { type Application, composeApplication } from '../composition.ts';
 import type { Config } from '../config/config.ts';
 import type { SecretBox } from '../crypto/secrets.ts';
 import type { Db } from '../db/database.ts';
 import { registerErrorHandling } from '../errors/error-handler.ts';
 import { apiKeyRoutes } from '../modules/api-keys/routes.ts';
-import { createDashboardDataService, dashboardDataRoutes } from '../modules/dashboard-data/routes.ts';
-import { registerDataApi } from '../modules/data/plugin.ts';
-import { registerModelDir } from '../modules/data-model/model-dir-plugin.ts';
-import { DataModelRepository } from '../modules/data-model/repository.ts';
+import { appConfigRoutes } from '../modules/app-config/routes.ts';
+import { dashboardDataRoutes } from '../modules/dashboard-data/routes.ts';
+import { dashboardRoutes } from '../modules/dashboards/routes.ts';
+import { dataRoutes } from '../modules/data/routes.ts';
+import { modelDirPlugin } from '../modules/data-model/model-dir-plugin.ts';
 import { dataModelRoutes } from '../modules/data-model/routes.ts';
-import { DataModelService } from '../modules/data-model/service.ts';
-import { UploadRepository } from '../modules/data-model/upload-repository.ts';
 import { uploadRoutes } from '../modules/data-model/upload-routes.ts';
-import { UploadService } from '../modules/data-model/upload-service.ts';
 import { deploymentRoutes } from '../modules/deployments/routes.ts';
+import { folderRoutes } from '../modules/folders/routes.ts';
 import { groupRoutes } from '../modules/groups/routes.ts';
+import { permissionRoutes } from '../modules/permissions/routes.ts';
+import { reportRoutes } from '../modules/reports/routes.ts';
 import { scimRoutes } from '../modules/scim/routes.ts';
 import { tokenRoutes } from '../modules/tokens/routes.ts';
-import { TokensService } from '../modules/tokens/service.ts';
 import { userRoutes } from '../modules/users/routes.ts';
-import { contentRoutes, createContentServices } from '../modules/workspace/wiring.ts';
+import { workbookRoutes } from '../modules/workbooks/routes.ts';
+import { workspaceRoutes } from '../modules/workspace/routes.ts';
 import { registerHealth } from './health.ts';
 import { registerHome } from './home.ts';
 import { registerMetrics } from './metrics.ts';
 import { registerOpenApi } from './openapi.ts';
 import { registerRateLimit } from './rate-limit.ts';
-import { createServices, type Services } from './services.ts';
 import { registerTransportSecurity } from './transport-security.ts';
 import type { App } from './types.ts';
 import { registerInputScreening, registerStrictQuerystrings } from './validation.ts';
@@ -58,7 +59,7 @@ export interface RouteInfo {
 
 export async function buildApp(
   deps: AppDeps,
-): Promise<{ app: App; services: Services; routes: RouteInfo[] }> {
+): Promise<{ app: App; services: Application; routes: RouteInfo[] }> {
   const { config } = deps;
   const https =
     config.tlsCertFile && config.tlsKeyFile
@@ -77,7 +78,7 @@ export async function buildApp(
       return typeof incoming === 'string' && requestIdPattern.test(incoming) ? incoming : randomUUID();
     },
     ajv: { customOptions: { allErrors: true } },
-  }) as unknown as App;
+  }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(TypeBoxValidatorCompiler);
   registerStrictQuerystrings(app);
   const routes: RouteInfo[] = [];
@@ -98,14 +99,16 @@ export async function buildApp(
     if (closing) reply.header('connection', 'close');
   });
 
-  const publicUrl = () =>
-    config.publicUrl ??
-    `${https.https ? 'https' : 'http'}://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${config.port}`;
-  const services = createServices(deps.db, deps.secrets, deps.bus ?? new InvalidationBus(), {
-    domain: config.domain,
-    publicUrl,
+  const services = composeApplication({
+    config,
+    db: deps.db,
+    secrets: deps.secrets,
+    bus: deps.bus ?? new InvalidationBus(),
   });
+  app.addHook('onClose', () => services.close());
 
+  // Hooks and handlers of the root apply to every route below: each module's routes are a plugin
+  // registered in a scope of its own, which inherits them (and may override the error handler).
   registerErrorHandling(app);
   registerInputScreening(app);
   registerTransportSecurity(app, config.env === 'production');
@@ -120,38 +123,30 @@ export async function buildApp(
   registerHealth(app, deps.db);
   registerHome(app);
 
-  deploymentRoutes(app, services.deployments);
-  const modelFiles = new DataModelRepository(deps.db);
-  const dataModel = new DataModelService(modelFiles, services.deployments);
-  dataModelRoutes(app, dataModel);
-  uploadRoutes(app, new UploadService(new UploadRepository(deps.db), modelFiles, dataModel));
-  apiKeyRoutes(app, services.apiKeys);
-  userRoutes(app, services.users);
-  groupRoutes(app, services.groups);
-  contentRoutes(app, createContentServices(deps.db, services.deployments));
+  await app.register(deploymentRoutes, { deployments: services.deployments });
+  await app.register(dataModelRoutes, { dataModel: services.dataModel });
+  await app.register(uploadRoutes, { uploads: services.uploads });
+  await app.register(apiKeyRoutes, { apiKeys: services.apiKeys });
+  await app.register(userRoutes, { users: services.users });
+  await app.register(groupRoutes, { groups: services.groups });
+  await app.register(folderRoutes, { folders: services.folders });
+  await app.register(workbookRoutes, { workbooks: services.workbooks, duplicator: services.duplicator });
+  await app.register(dashboardRoutes, { dashboards: services.dashboards });
+  await app.register(reportRoutes, { reports: services.reports });
+  await app.register(workspaceRoutes, { workspace: services.workspace, mover: services.mover });
+  await app.register(permissionRoutes, { permissions: services.permissions });
+  await app.register(appConfigRoutes, { appConfig: services.appConfig });
+  await app.register(tokenRoutes, { tokens: services.tokens });
   scimRoutes(app, { users: services.scimUsers, groups: services.scimGroups });
-  tokenRoutes(
-    app,
-    new TokensService({
-      deployments: services.deployments,
-      repository: services.repositories.deployments,
-      secrets: deps.secrets,
-      bus: services.bus,
-      modelFiles,
-    }),
-  );
-  await registerDataApi(app, {
-    config,
-    db: deps.db,
-    secrets: deps.secrets,
-    bus: services.bus,
-    deployments: services.deployments,
-    tenants: services.tenantResolver,
-  });
-  // Dashboard data (issue 5 item 8) runs widget queries through the data API's service.
-  dashboardDataRoutes(app, createDashboardDataService(deps.db, services.deployments, app.dataApi));
+  await app.register(dataRoutes, { data: services.data });
+  await app.register(dashboardDataRoutes, { dashboardData: services.dashboardData });
   // TESSERA_MODEL_DIR: the demo deployment's model from a directory, reloaded in development.
-  await registerModelDir(app, config, deps.db);
+  await app.register(modelDirPlugin, {
+    dir: config.modelDir,
+    watch: config.env === 'development',
+    db: deps.db,
+    deployments: services.repositories.deployments,
+  });
 
   return { app, services, routes };
 }

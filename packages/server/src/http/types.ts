@@ -6,9 +6,12 @@ import type {
   RawRequestDefaultExpression,
   RawServerDefault,
 } from 'fastify';
-import type { Access, Principal } from '../auth/principal.ts';
-import type { TenantRow } from '../db/schema.ts';
 
+/**
+ * The root Fastify instance as http/ sees it. Modules never use it: a module's routes are a
+ * `FastifyPluginAsyncTypebox` given its services as options (http/app.ts registers them). The
+ * request fields and `config.access` are declared by auth/authenticate.ts.
+ */
 export type App = FastifyInstance<
   RawServerDefault,
   RawRequestDefaultExpression,
@@ -16,14 +19,3 @@ export type App = FastifyInstance<
   FastifyBaseLogger,
   TypeBoxTypeProvider
 >;
-
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    /** Who may call the route; enforced for every route by auth/authenticate.ts. */
-    access?: Access;
-  }
-  interface FastifyRequest {
-    tenant: TenantRow | null;
-    principal: Principal | null;
-  }
-}

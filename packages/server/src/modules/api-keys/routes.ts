@@ -1,5 +1,5 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { principalOf } from '../../auth/authenticate.ts';
-import type { App } from '../../http/types.ts';
 import {
   ApiKey,
   ApiKeyIdParams,
@@ -12,7 +12,10 @@ import type { ApiKeysService } from './service.ts';
 
 const tags = ['API Keys'];
 
-export function apiKeyRoutes(app: App, service: ApiKeysService) {
+export const apiKeyRoutes: FastifyPluginAsyncTypebox<{ apiKeys: ApiKeysService }> = async (
+  app,
+  { apiKeys },
+) => {
   app.get(
     '/api/v1/api-keys',
     {
@@ -25,7 +28,7 @@ export function apiKeyRoutes(app: App, service: ApiKeysService) {
       },
       config: { access: { role: 'viewer' } },
     },
-    (request) => service.list(principalOf(request), request.query),
+    (request) => apiKeys.list(principalOf(request), request.query),
   );
 
   app.post(
@@ -40,7 +43,7 @@ export function apiKeyRoutes(app: App, service: ApiKeysService) {
       },
       config: { access: { role: 'viewer' } },
     },
-    (request) => service.create(principalOf(request), request.body),
+    (request) => apiKeys.create(principalOf(request), request.body),
   );
 
   app.get(
@@ -55,7 +58,7 @@ export function apiKeyRoutes(app: App, service: ApiKeysService) {
       },
       config: { access: { role: 'viewer' } },
     },
-    (request) => service.get(principalOf(request), request.params.apiKeyId),
+    (request) => apiKeys.get(principalOf(request), request.params.apiKeyId),
   );
 
   app.delete(
@@ -70,6 +73,6 @@ export function apiKeyRoutes(app: App, service: ApiKeysService) {
       },
       config: { access: { role: 'viewer' } },
     },
-    (request) => service.revoke(principalOf(request), request.params.apiKeyId),
+    (request) => apiKeys.revoke(principalOf(request), request.params.apiKeyId),
   );
-}
+};

@@ -1,11 +1,14 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { principalOf } from '../../auth/authenticate.ts';
-import type { App } from '../../http/types.ts';
 import { AppConfigResponse, UpdateAppConfigBody } from './schemas.ts';
 import type { AppConfigService } from './service.ts';
 
 const tags = ['App Theme'];
 
-export function appConfigRoutes(app: App, service: AppConfigService) {
+export const appConfigRoutes: FastifyPluginAsyncTypebox<{ appConfig: AppConfigService }> = async (
+  app,
+  { appConfig },
+) => {
   app.get(
     '/api/v1/app-config',
     {
@@ -18,7 +21,7 @@ export function appConfigRoutes(app: App, service: AppConfigService) {
       // Harmless account-wide display settings: deployment-scoped keys may read them too.
       config: { access: { role: 'viewer', scopedKeys: 'filter' } },
     },
-    (r) => service.get(principalOf(r)),
+    (r) => appConfig.get(principalOf(r)),
   );
   app.put(
     '/api/v1/app-config',
@@ -32,6 +35,6 @@ export function appConfigRoutes(app: App, service: AppConfigService) {
       },
       config: { access: { role: 'admin' } },
     },
-    (r) => service.update(principalOf(r), r.body),
+    (r) => appConfig.update(principalOf(r), r.body),
   );
-}
+};

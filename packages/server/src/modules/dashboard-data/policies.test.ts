@@ -62,7 +62,7 @@ describe('dashboard widget data under the viewer security context', () => {
   it('applies row-level policies from the viewer attributes, whatever filters they send', async () => {
     const german = await viewer(server, { workbookId });
     const everyone = await viewer(server, { workbookId });
-    const viewers = server.app.dashboardData.viewers;
+    const viewers = server.services.dashboardData.viewers;
     const before = viewers.userAttributes;
     // No attribute store exists yet: plug one in, as the store will (security-context.ts).
     viewers.userAttributes = async (_tenant, userId) => (userId === german.user.id ? { country: 'DE' } : {});

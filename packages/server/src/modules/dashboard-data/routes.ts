@@ -1,42 +1,12 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { principalOf } from '../../auth/authenticate.ts';
-import type { Db } from '../../db/database.ts';
-import type { App } from '../../http/types.ts';
-import type { DataService } from '../data/service.ts';
-import type { DeploymentsService } from '../deployments/service.ts';
-import { FoldersRepository } from '../folders/repository.ts';
-import { PermissionsRepository } from '../permissions/repository.ts';
-import { AccessResolver } from '../permissions/resolver.ts';
-import { WorkbooksRepository } from '../workbooks/repository.ts';
-import { DashboardDataRepository } from './repository.ts';
 import { WidgetData, WidgetDataBody, WidgetDataParams } from './schemas.ts';
-import { ViewerResolver } from './security-context.ts';
-import { DashboardDataService } from './service.ts';
+import type { DashboardDataService } from './service.ts';
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** Dashboard data; tests plug user attributes into its viewer resolver. */
-    dashboardData: DashboardDataService;
-  }
-}
-
-/** Wires the dashboard-data service from the store, the deployments and the data API's service. */
-export function createDashboardDataService(db: Db, deployments: DeploymentsService, data: DataService) {
-  return new DashboardDataService({
-    deployments,
-    access: new AccessResolver({
-      deployments,
-      folders: new FoldersRepository(db),
-      permissions: new PermissionsRepository(db),
-    }),
-    workbooks: new WorkbooksRepository(db),
-    dashboards: new DashboardDataRepository(db),
-    viewers: new ViewerResolver(db),
-    data,
-  });
-}
-
-export function dashboardDataRoutes(app: App, service: DashboardDataService) {
-  app.decorate('dashboardData', service);
+export const dashboardDataRoutes: FastifyPluginAsyncTypebox<{ dashboardData: DashboardDataService }> = async (
+  app,
+  { dashboardData },
+) => {
   app.post(
     '/api/v1/deployments/:deploymentId/dashboards/:publicId/widgets/:widgetId/data',
     {
@@ -75,6 +45,12 @@ export function dashboardDataRoutes(app: App, service: DashboardDataService) {
       },
     },
     (r) =>
-      service.widgetData(principalOf(r), r.params.deploymentId, r.params.publicId, r.params.widgetId, r.body),
+      dashboardData.widgetData(
+        principalOf(r),
+        r.params.deploymentId,
+        r.params.publicId,
+        r.params.widgetId,
+        r.body,
+      ),
   );
-}
+};

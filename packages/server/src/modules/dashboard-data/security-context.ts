@@ -1,7 +1,7 @@
 import type { SecurityContext } from '@tessera/semantic';
-import type { Db } from '../../db/database.ts';
 import { NotFoundError } from '../../errors/domain-errors.ts';
-import { GroupsRepository } from '../groups/repository.ts';
+import type { GroupsRepository } from '../groups/repository.ts';
+import type { UsersRepository } from '../users/repository.ts';
 
 /** Who is looking at a dashboard: a Tessera user, or later an embed subject or a notification recipient. */
 export interface Viewer {
@@ -39,25 +39,19 @@ export const noUserAttributes: UserAttributesSource = async () => ({});
 
 /** Loads a Tessera user as a Viewer: email, global groups (`namesOfUser`) and attributes. */
 export class ViewerResolver {
-  private readonly groups: GroupsRepository;
-
   constructor(
-    private readonly db: Db,
+    private readonly deps: {
+      users: Pick<UsersRepository, 'find'>;
+      groups: Pick<GroupsRepository, 'namesOfUser'>;
+    },
     public userAttributes: UserAttributesSource = noUserAttributes,
-  ) {
-    this.groups = new GroupsRepository(db);
-  }
+  ) {}
 
   async viewer(tenantId: number, userId: number): Promise<Viewer> {
-    const user = await this.db
-      .selectFrom('users')
-      .select(['id', 'email'])
-      .where('tenant_id', '=', tenantId)
-      .where('id', '=', userId)
-      .executeTakeFirst();
+    const user = await this.deps.users.find(tenantId, userId);
     if (!user) throw new NotFoundError(`User ${userId}`, 'user_not_found');
     const [groups, userAttributes] = await Promise.all([
-      this.groups.namesOfUser(userId),
+      this.deps.groups.namesOfUser(userId),
       this.userAttributes(tenantId, userId),
     ]);
     return { id: user.id, email: user.email, groups, userAttributes };

@@ -1,5 +1,5 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { principalOf } from '../../auth/authenticate.ts';
-import type { App } from '../../http/types.ts';
 import { WorkbookParams } from '../workbooks/schemas.ts';
 import {
   PublishBody,
@@ -13,7 +13,10 @@ import type { DashboardsService } from './service.ts';
 const tags = ['Workbooks'];
 const write = { access: { role: 'developer' as const } };
 
-export function dashboardRoutes(app: App, service: DashboardsService) {
+export const dashboardRoutes: FastifyPluginAsyncTypebox<{ dashboards: DashboardsService }> = async (
+  app,
+  { dashboards },
+) => {
   const base = '/api/v1/deployments/:deploymentId/workbooks/:workbookId';
   app.put(
     `${base}/dashboard`,
@@ -28,7 +31,7 @@ export function dashboardRoutes(app: App, service: DashboardsService) {
       },
       config: write,
     },
-    (r) => service.updateDraft(principalOf(r), r.params.deploymentId, r.params.workbookId, r.body),
+    (r) => dashboards.updateDraft(principalOf(r), r.params.deploymentId, r.params.workbookId, r.body),
   );
   app.post(
     `${base}/publish`,
@@ -48,6 +51,6 @@ export function dashboardRoutes(app: App, service: DashboardsService) {
       },
       config: write,
     },
-    (r) => service.publish(principalOf(r), r.params.deploymentId, r.params.workbookId, r.body),
+    (r) => dashboards.publish(principalOf(r), r.params.deploymentId, r.params.workbookId, r.body),
   );
-}
+};

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, startTestServer, type TestServer } from '../../../test/harness.ts';
-import { cubesql } from '../data/cubesql/support.ts';
+import { cubesql } from '../data/cubesql/test-support.ts';
 import { tokenFor } from '../data/test-support.ts';
 
 process.env.TESSERA_SAMPLE_SCALE = '0.002';

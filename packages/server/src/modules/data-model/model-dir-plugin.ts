@@ -1,25 +1,36 @@
-import type { Config } from '../../config/config.ts';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Db } from '../../db/database.ts';
-import type { App } from '../../http/types.ts';
-import { DeploymentsRepository } from '../deployments/repository.ts';
+import type { DeploymentsRepository } from '../deployments/repository.ts';
 import { syncModelDir } from './model-dir.ts';
 import { logSync, watchModelDir } from './model-dir-watcher.ts';
+
+export interface ModelDirOptions {
+  /** TESSERA_MODEL_DIR; nothing happens when it is unset. */
+  dir: string | null;
+  /** Keep the files in sync while the app runs (development only). */
+  watch: boolean;
+  /** Each sync writes in a transaction of its own (model-dir.ts). */
+  db: Db;
+  deployments: Pick<DeploymentsRepository, 'demoDeploymentId'>;
+}
 
 /**
  * `TESSERA_MODEL_DIR` (issue 4): at start the demo deployment's `main` files become the
  * directory's; in development a watcher keeps them in sync until the app closes.
  */
-export async function registerModelDir(app: App, config: Config, db: Db): Promise<void> {
-  const dir = config.modelDir;
+export const modelDirPlugin: FastifyPluginAsyncTypebox<ModelDirOptions> = async (
+  app,
+  { dir, watch, db, deployments },
+) => {
   if (!dir) return;
-  const deploymentId = await new DeploymentsRepository(db).demoDeploymentId();
+  const deploymentId = await deployments.demoDeploymentId();
   if (deploymentId === null) {
     app.log.warn({ dir }, 'TESSERA_MODEL_DIR is set but there is no demo deployment; ignoring it');
     return;
   }
   logSync(app.log, dir, await syncModelDir(db, deploymentId, dir), true);
-  if (config.env !== 'development') return;
+  if (!watch) return;
   const watcher = watchModelDir(db, deploymentId, dir, app.log);
   app.addHook('onClose', () => watcher.close());
   app.log.info({ dir, deploymentId }, 'watching the model directory for changes');
-}
+};

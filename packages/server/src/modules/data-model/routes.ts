@@ -1,5 +1,5 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { principalOf } from '../../auth/authenticate.ts';
-import type { App } from '../../http/types.ts';
 import { DeploymentParams, Success } from '../deployments/schemas.ts';
 import {
   BranchesResponse,
@@ -23,7 +23,10 @@ const read = { access: { role: 'viewer' as const } };
 const write = { access: { role: 'developer' as const } };
 
 /** The reference's Data Model operations; its Data Model Uploads group is in upload-routes.ts. */
-export function dataModelRoutes(app: App, service: DataModelService) {
+export const dataModelRoutes: FastifyPluginAsyncTypebox<{ dataModel: DataModelService }> = async (
+  app,
+  { dataModel },
+) => {
   app.get(
     `${base}/data-model/files`,
     {
@@ -37,7 +40,7 @@ export function dataModelRoutes(app: App, service: DataModelService) {
       },
       config: read,
     },
-    (r) => service.listFiles(principalOf(r), r.params.deploymentId, r.query),
+    (r) => dataModel.listFiles(principalOf(r), r.params.deploymentId, r.query),
   );
   app.put(
     `${base}/data-model/files`,
@@ -52,7 +55,7 @@ export function dataModelRoutes(app: App, service: DataModelService) {
       },
       config: write,
     },
-    (r) => service.updateFiles(principalOf(r), r.params.deploymentId, r.body),
+    (r) => dataModel.updateFiles(principalOf(r), r.params.deploymentId, r.body),
   );
   app.delete(
     `${base}/data-model/files`,
@@ -67,7 +70,7 @@ export function dataModelRoutes(app: App, service: DataModelService) {
       },
       config: write,
     },
-    (r) => service.removeFiles(principalOf(r), r.params.deploymentId, r.body),
+    (r) => dataModel.removeFiles(principalOf(r), r.params.deploymentId, r.body),
   );
   app.post(
     `${base}/data-model/files/rename`,
@@ -82,7 +85,7 @@ export function dataModelRoutes(app: App, service: DataModelService) {
       },
       config: write,
     },
-    (r) => service.renameFiles(principalOf(r), r.params.deploymentId, r.body),
+    (r) => dataModel.renameFiles(principalOf(r), r.params.deploymentId, r.body),
   );
   app.get(
     `${base}/data-model/validate`,
@@ -97,7 +100,7 @@ export function dataModelRoutes(app: App, service: DataModelService) {
       },
       config: read,
     },
-    (r) => service.validate(principalOf(r), r.params.deploymentId, r.query),
+    (r) => dataModel.validate(principalOf(r), r.params.deploymentId, r.query),
   );
   app.post(
     `${base}/dev-mode`,
@@ -112,7 +115,7 @@ export function dataModelRoutes(app: App, service: DataModelService) {
       },
       config: write,
     },
-    (r) => service.startDevMode(principalOf(r), r.params.deploymentId, r.body ?? {}),
+    (r) => dataModel.startDevMode(principalOf(r), r.params.deploymentId, r.body ?? {}),
   );
   app.delete(
     `${base}/dev-mode`,
@@ -126,7 +129,7 @@ export function dataModelRoutes(app: App, service: DataModelService) {
       },
       config: write,
     },
-    (r) => service.stopDevMode(principalOf(r), r.params.deploymentId),
+    (r) => dataModel.stopDevMode(principalOf(r), r.params.deploymentId),
   );
   app.get(
     `${base}/branches`,
@@ -140,7 +143,7 @@ export function dataModelRoutes(app: App, service: DataModelService) {
       },
       config: read,
     },
-    (r) => service.branches(principalOf(r), r.params.deploymentId),
+    (r) => dataModel.branches(principalOf(r), r.params.deploymentId),
   );
   app.post(
     `${base}/branches`,
@@ -155,7 +158,7 @@ export function dataModelRoutes(app: App, service: DataModelService) {
       },
       config: write,
     },
-    (r) => service.createBranch(principalOf(r), r.params.deploymentId, r.body),
+    (r) => dataModel.createBranch(principalOf(r), r.params.deploymentId, r.body),
   );
   app.delete(
     `${base}/branches`,
@@ -170,6 +173,6 @@ export function dataModelRoutes(app: App, service: DataModelService) {
       },
       config: write,
     },
-    (r) => service.removeBranch(principalOf(r), r.params.deploymentId, r.query.branchName),
+    (r) => dataModel.removeBranch(principalOf(r), r.params.deploymentId, r.query.branchName),
   );
-}
+};

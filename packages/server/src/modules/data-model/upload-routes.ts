@@ -1,5 +1,5 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { principalOf } from '../../auth/authenticate.ts';
-import type { App } from '../../http/types.ts';
 import { DeploymentParams, Success } from '../deployments/schemas.ts';
 import {
   FileHashesResponse,
@@ -17,7 +17,10 @@ const read = { access: { role: 'viewer' as const } };
 const write = { access: { role: 'developer' as const } };
 
 /** The reference's Data Model Uploads operations (platform-api.yaml). */
-export function uploadRoutes(app: App, service: UploadService) {
+export const uploadRoutes: FastifyPluginAsyncTypebox<{ uploads: UploadService }> = async (
+  app,
+  { uploads },
+) => {
   app.get(
     `${base}/file-hashes`,
     {
@@ -31,7 +34,7 @@ export function uploadRoutes(app: App, service: UploadService) {
       },
       config: read,
     },
-    (r) => service.fileHashes(principalOf(r), r.params.deploymentId, r.query),
+    (r) => uploads.fileHashes(principalOf(r), r.params.deploymentId, r.query),
   );
   app.post(
     `${base}/upload/start`,
@@ -47,7 +50,7 @@ export function uploadRoutes(app: App, service: UploadService) {
       },
       config: write,
     },
-    (r) => service.start(principalOf(r), r.params.deploymentId, r.query),
+    (r) => uploads.start(principalOf(r), r.params.deploymentId, r.query),
   );
   app.post(
     `${base}/upload/file`,
@@ -66,7 +69,7 @@ export function uploadRoutes(app: App, service: UploadService) {
       },
       config: write,
     },
-    (r) => service.uploadFile(principalOf(r), r.params.deploymentId, r.body),
+    (r) => uploads.uploadFile(principalOf(r), r.params.deploymentId, r.body),
   );
   app.post(
     `${base}/upload/finish`,
@@ -86,6 +89,6 @@ export function uploadRoutes(app: App, service: UploadService) {
       },
       config: write,
     },
-    (r) => service.finish(principalOf(r), r.params.deploymentId, r.body),
+    (r) => uploads.finish(principalOf(r), r.params.deploymentId, r.body),
   );
-}
+};

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createKey, startTestServer, type TestServer, userWithKey } from '../../../test/harness.ts';
 import { SecretBox } from '../../crypto/secrets.ts';
 import { sampleModelFiles } from '../../datasources/sample/model-files.ts';
-import { cubesql } from './cubesql/support.ts';
+import { cubesql } from './cubesql/test-support.ts';
 import { tokenFor } from './test-support.ts';
 
 process.env.TESSERA_SAMPLE_SCALE = '0.002';

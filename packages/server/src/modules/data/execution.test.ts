@@ -49,12 +49,12 @@ describe('query execution: continue wait, shared executions, cache, timeout', ()
   afterAll(() => server?.close());
   afterEach(() => {
     // a failed test must not leave the next one with a tiny continue-wait or timeout
-    Object.assign(server.app.dataApi.settings, { continueWaitMs: 5_000, queryTimeoutMs: 120_000 });
+    Object.assign(server.services.data.settings, { continueWaitMs: 5_000, queryTimeoutMs: 120_000 });
   });
 
   it('answers "Continue wait" and the client repeat joins the same execution', async () => {
-    server.app.dataApi.settings.continueWaitMs = 10;
-    const executor = (server.app.dataApi as unknown as { deps: { executor: { executions: number } } }).deps
+    server.services.data.settings.continueWaitMs = 10;
+    const executor = (server.services.data as unknown as { deps: { executor: { executions: number } } }).deps
       .executor;
     const before = executor.executions;
     let waits = 0;
@@ -69,7 +69,7 @@ describe('query execution: continue wait, shared executions, cache, timeout', ()
     const first = await server.app.inject({ url, headers: { authorization: token } });
     expect(first.statusCode).toBe(200);
     expect(first.json()).toEqual({ error: 'Continue wait' });
-    server.app.dataApi.settings.continueWaitMs = 5_000;
+    server.services.data.settings.continueWaitMs = 5_000;
   });
 
   it('serves a repeated query from the result cache with its lastRefreshTime', async () => {
@@ -82,7 +82,7 @@ describe('query execution: continue wait, shared executions, cache, timeout', ()
   });
 
   it('cancels a query that runs past the timeout', async () => {
-    server.app.dataApi.settings.queryTimeoutMs = 300;
+    server.services.data.settings.queryTimeoutMs = 300;
     const started = Date.now();
     const res = await server.app.inject({
       method: 'POST',
@@ -93,6 +93,6 @@ describe('query execution: continue wait, shared executions, cache, timeout', ()
     expect(res.statusCode, res.body).toBe(504);
     expect(res.json().error).toMatch(/timeout/i);
     expect(Date.now() - started).toBeLessThan(5_000);
-    server.app.dataApi.settings.queryTimeoutMs = 120_000;
+    server.services.data.settings.queryTimeoutMs = 120_000;
   });
 });

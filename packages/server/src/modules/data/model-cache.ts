@@ -1,8 +1,8 @@
 import { compileModel, formatModelError, type Model } from '@tessera/semantic';
 import type { InvalidationBus } from '../../cache/invalidation-bus.ts';
 import { ReadCache } from '../../cache/read-cache.ts';
+import type { DataModelRepository } from '../data-model/repository.ts';
 import { modelCompileError } from './errors.ts';
-import type { ModelFilesRepository } from './repository.ts';
 
 /**
  * Compiled data models per deployment and branch, kept until the files change. Migration
@@ -13,7 +13,7 @@ export class ModelCache {
   private readonly models = new ReadCache<{ model: Model; errors: string[] }>(10 * 60_000, 1_000);
 
   constructor(
-    private readonly files: ModelFilesRepository,
+    private readonly files: Pick<DataModelRepository, 'files'>,
     bus: InvalidationBus,
   ) {
     bus.subscribe('deployments', () => this.models.clear());
@@ -21,7 +21,7 @@ export class ModelCache {
 
   async get(deploymentId: number, branch: string): Promise<Model> {
     const entry = await this.models.get(`${deploymentId}|${branch}`, async () => {
-      const { model, errors } = compileModel(await this.files.list(deploymentId, branch));
+      const { model, errors } = compileModel(await this.files.files(deploymentId, branch));
       return { model, errors: errors.map(formatModelError) };
     });
     // Cube answers a model that does not compile with its compile errors; they are the model

@@ -1,5 +1,5 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { App } from '../../http/types.ts';
 import { defaultBasePath } from '../deployments/service.ts';
 import { readSqlRequest } from './cubesql.ts';
 import { sendDataApiError } from './error-handler.ts';
@@ -16,19 +16,20 @@ const access = { access: { public: true as const } };
  * The base path is per deployment, so: documented routes for the default `/cubejs-api` (Fastify
  * prefers their static segments), which answer 404 for a deployment with another base path, and
  * one hidden wildcard route per method for custom base paths. All share one handler. Registered
- * in an encapsulated plugin: management auth is skipped (`access: public`, the token is checked by
- * the service), errors take Cube's shape (error-handler.ts), and response schemas only document:
- * bodies are serialised as they are, so that no field of Cube's wire format is dropped.
+ * as a Fastify plugin, so in a scope of its own: management auth is skipped (`access: public`, the
+ * token is checked by the service), errors take Cube's shape (error-handler.ts), and response
+ * schemas only document: bodies are serialised as they are, so that no field of Cube's wire format
+ * is dropped.
  */
-export async function dataRoutes(scope: App, service: DataService) {
+export const dataRoutes: FastifyPluginAsyncTypebox<{ data: DataService }> = async (scope, { data }) => {
   scope.setErrorHandler((error, request, reply) => sendDataApiError(error as Error, request, reply));
-  scope.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  scope.setSerializerCompiler(() => (body) => JSON.stringify(body));
 
   // Deployment (404) and token (403) are checked before the request is validated (400), so that
   // a caller without a valid token learns nothing about the request format.
   const callers = new WeakMap<FastifyRequest, Awaited<ReturnType<DataService['caller']>>>();
   const resolve = (path: (request: FastifyRequest) => string) => async (request: FastifyRequest) => {
-    const resolved = await service.caller({
+    const resolved = await data.caller({
       host: request.headers.host,
       deploymentId: (request.params as { deploymentId: string }).deploymentId,
       path: path(request),
@@ -42,15 +43,15 @@ export async function dataRoutes(scope: App, service: DataService) {
     const { caller, operation } = callers.get(request)!;
     const query = request.query as Record<string, unknown>;
     reply.header('cache-control', 'no-store');
-    if (operation === 'meta') return service.meta(caller, 'extended' in query);
+    if (operation === 'meta') return data.meta(caller, 'extended' in query);
     if (operation === 'cubesql') {
       const { sql, timezone } = readSqlRequest(query, request.method === 'POST' ? request.body : undefined);
-      return sendNdjson(reply, await service.cubesql(caller, sql, timezone));
+      return sendNdjson(reply, await data.cubesql(caller, sql, timezone));
     }
     const input = readDataRequest(query, request.method === 'POST' ? request.body : undefined);
-    if (operation === 'load') return service.load(caller, input);
-    if (operation === 'sql') return service.sql(caller, input);
-    return service.dryRun(caller, input);
+    if (operation === 'load') return data.load(caller, input);
+    if (operation === 'sql') return data.sql(caller, input);
+    return data.dryRun(caller, input);
   };
 
   for (const operation of dataOperations) {
@@ -76,4 +77,4 @@ export async function dataRoutes(scope: App, service: DataService) {
       handler,
     });
   }
-}
+};

@@ -1,5 +1,5 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { principalOf } from '../../auth/authenticate.ts';
-import type { App } from '../../http/types.ts';
 import {
   CreateDeploymentBody,
   Deployment,
@@ -15,7 +15,10 @@ import type { DeploymentsService } from './service.ts';
 
 const tags = ['Deployments'];
 
-export function deploymentRoutes(app: App, service: DeploymentsService) {
+export const deploymentRoutes: FastifyPluginAsyncTypebox<{ deployments: DeploymentsService }> = async (
+  app,
+  { deployments },
+) => {
   app.get(
     '/api/v1/deployments',
     {
@@ -28,7 +31,7 @@ export function deploymentRoutes(app: App, service: DeploymentsService) {
       },
       config: { access: { role: 'viewer', scopedKeys: 'filter' } },
     },
-    (request) => service.list(principalOf(request), request.query),
+    (request) => deployments.list(principalOf(request), request.query),
   );
 
   app.post(
@@ -43,7 +46,7 @@ export function deploymentRoutes(app: App, service: DeploymentsService) {
       },
       config: { access: { role: 'admin' } },
     },
-    (request) => service.create(principalOf(request), request.body),
+    (request) => deployments.create(principalOf(request), request.body),
   );
 
   app.get(
@@ -58,7 +61,7 @@ export function deploymentRoutes(app: App, service: DeploymentsService) {
       },
       config: { access: { role: 'viewer' } },
     },
-    (request) => service.get(principalOf(request), request.params.deploymentId),
+    (request) => deployments.get(principalOf(request), request.params.deploymentId),
   );
 
   app.put(
@@ -74,7 +77,7 @@ export function deploymentRoutes(app: App, service: DeploymentsService) {
       },
       config: { access: { role: 'admin' } },
     },
-    (request) => service.update(principalOf(request), request.params.deploymentId, request.body),
+    (request) => deployments.update(principalOf(request), request.params.deploymentId, request.body),
   );
 
   app.delete(
@@ -89,7 +92,7 @@ export function deploymentRoutes(app: App, service: DeploymentsService) {
       },
       config: { access: { role: 'admin' } },
     },
-    (request) => service.delete(principalOf(request), request.params.deploymentId),
+    (request) => deployments.delete(principalOf(request), request.params.deploymentId),
   );
 
   app.get(
@@ -105,6 +108,6 @@ export function deploymentRoutes(app: App, service: DeploymentsService) {
       },
       config: { access: { role: 'viewer' } },
     },
-    (request) => service.environments(principalOf(request), request.params.deploymentId, request.query),
+    (request) => deployments.environments(principalOf(request), request.params.deploymentId, request.query),
   );
-}
+};

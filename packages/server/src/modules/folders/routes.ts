@@ -1,6 +1,6 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { principalOf } from '../../auth/authenticate.ts';
-import type { App } from '../../http/types.ts';
 import { DeploymentParams } from '../deployments/schemas.ts';
 import {
   CreateFolderBody,
@@ -16,7 +16,10 @@ const tags = ['Folders'];
 const read = { access: { role: 'viewer' as const } };
 const write = { access: { role: 'developer' as const } };
 
-export function folderRoutes(app: App, service: FoldersService) {
+export const folderRoutes: FastifyPluginAsyncTypebox<{ folders: FoldersService }> = async (
+  app,
+  { folders },
+) => {
   const base = '/api/v1/deployments/:deploymentId/folders';
   app.get(
     base,
@@ -31,7 +34,7 @@ export function folderRoutes(app: App, service: FoldersService) {
       },
       config: read,
     },
-    (r) => service.list(principalOf(r), r.params.deploymentId, r.query),
+    (r) => folders.list(principalOf(r), r.params.deploymentId, r.query),
   );
   app.post(
     base,
@@ -46,7 +49,7 @@ export function folderRoutes(app: App, service: FoldersService) {
       },
       config: write,
     },
-    (r) => service.create(principalOf(r), r.params.deploymentId, r.body),
+    (r) => folders.create(principalOf(r), r.params.deploymentId, r.body),
   );
   app.put(
     `${base}/:folderId`,
@@ -61,7 +64,7 @@ export function folderRoutes(app: App, service: FoldersService) {
       },
       config: write,
     },
-    (r) => service.update(principalOf(r), r.params.deploymentId, r.params.folderId, r.body),
+    (r) => folders.update(principalOf(r), r.params.deploymentId, r.params.folderId, r.body),
   );
   app.delete(
     `${base}/:folderId`,
@@ -78,7 +81,7 @@ export function folderRoutes(app: App, service: FoldersService) {
       config: write,
     },
     async (r, reply) => {
-      await service.delete(principalOf(r), r.params.deploymentId, r.params.folderId);
+      await folders.delete(principalOf(r), r.params.deploymentId, r.params.folderId);
       return reply.code(204).send(null);
     },
   );
@@ -94,6 +97,6 @@ export function folderRoutes(app: App, service: FoldersService) {
       },
       config: read,
     },
-    (r) => service.ancestors(principalOf(r), r.params.deploymentId, r.params.folderId),
+    (r) => folders.ancestors(principalOf(r), r.params.deploymentId, r.params.folderId),
   );
-}
+};

@@ -1,6 +1,6 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { principalOf } from '../../auth/authenticate.ts';
-import type { App } from '../../http/types.ts';
 import {
   AddMemberBody,
   CreateGroupBody,
@@ -17,7 +17,7 @@ import type { GroupsService } from './service.ts';
 const tags = ['Groups'];
 const Success = Type.Object({ success: Type.Boolean() });
 
-export function groupRoutes(app: App, service: GroupsService) {
+export const groupRoutes: FastifyPluginAsyncTypebox<{ groups: GroupsService }> = async (app, { groups }) => {
   const read = { access: { role: 'viewer' as const } };
   const write = { access: { role: 'admin' as const } };
   app.get(
@@ -32,7 +32,7 @@ export function groupRoutes(app: App, service: GroupsService) {
       },
       config: read,
     },
-    (r) => service.list(principalOf(r), r.query),
+    (r) => groups.list(principalOf(r), r.query),
   );
   app.post(
     '/api/v1/groups',
@@ -46,7 +46,7 @@ export function groupRoutes(app: App, service: GroupsService) {
       },
       config: write,
     },
-    (r) => service.create(principalOf(r), r.body),
+    (r) => groups.create(principalOf(r), r.body),
   );
   app.get(
     '/api/v1/groups/:groupId',
@@ -60,7 +60,7 @@ export function groupRoutes(app: App, service: GroupsService) {
       },
       config: read,
     },
-    (r) => service.get(principalOf(r), r.params.groupId),
+    (r) => groups.get(principalOf(r), r.params.groupId),
   );
   app.put(
     '/api/v1/groups/:groupId',
@@ -75,7 +75,7 @@ export function groupRoutes(app: App, service: GroupsService) {
       },
       config: write,
     },
-    (r) => service.update(principalOf(r), r.params.groupId, r.body),
+    (r) => groups.update(principalOf(r), r.params.groupId, r.body),
   );
   app.delete(
     '/api/v1/groups/:groupId',
@@ -89,7 +89,7 @@ export function groupRoutes(app: App, service: GroupsService) {
       },
       config: write,
     },
-    (r) => service.delete(principalOf(r), r.params.groupId),
+    (r) => groups.delete(principalOf(r), r.params.groupId),
   );
   app.get(
     '/api/v1/groups/:groupId/members',
@@ -103,7 +103,7 @@ export function groupRoutes(app: App, service: GroupsService) {
       },
       config: read,
     },
-    (r) => service.members(principalOf(r), r.params.groupId),
+    (r) => groups.members(principalOf(r), r.params.groupId),
   );
   app.post(
     '/api/v1/groups/:groupId/members',
@@ -118,7 +118,7 @@ export function groupRoutes(app: App, service: GroupsService) {
       },
       config: write,
     },
-    (r) => service.addMember(principalOf(r), r.params.groupId, r.body.userId),
+    (r) => groups.addMember(principalOf(r), r.params.groupId, r.body.userId),
   );
   app.delete(
     '/api/v1/groups/:groupId/members/:userId',
@@ -132,6 +132,6 @@ export function groupRoutes(app: App, service: GroupsService) {
       },
       config: write,
     },
-    (r) => service.removeMember(principalOf(r), r.params.groupId, r.params.userId),
+    (r) => groups.removeMember(principalOf(r), r.params.groupId, r.params.userId),
   );
-}
+};

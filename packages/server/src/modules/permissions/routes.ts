@@ -1,12 +1,15 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { principalOf } from '../../auth/authenticate.ts';
-import type { App } from '../../http/types.ts';
 import { DeploymentParams, Success } from '../deployments/schemas.ts';
 import { GrantBody, Permission, PermissionParams, PermissionsQuery, PermissionsResponse } from './schemas.ts';
 import type { PermissionsService } from './service.ts';
 
 const tags = ['Workspace'];
 
-export function permissionRoutes(app: App, service: PermissionsService) {
+export const permissionRoutes: FastifyPluginAsyncTypebox<{ permissions: PermissionsService }> = async (
+  app,
+  { permissions },
+) => {
   const base = '/api/v1/deployments/:deploymentId/permissions';
   app.get(
     base,
@@ -21,7 +24,7 @@ export function permissionRoutes(app: App, service: PermissionsService) {
       },
       config: { access: { role: 'viewer' } },
     },
-    (r) => service.list(principalOf(r), r.params.deploymentId, r.query),
+    (r) => permissions.list(principalOf(r), r.params.deploymentId, r.query),
   );
   app.put(
     base,
@@ -36,7 +39,7 @@ export function permissionRoutes(app: App, service: PermissionsService) {
       },
       config: { access: { role: 'developer' } },
     },
-    (r) => service.grant(principalOf(r), r.params.deploymentId, r.body),
+    (r) => permissions.grant(principalOf(r), r.params.deploymentId, r.body),
   );
   app.delete(
     `${base}/:permissionId`,
@@ -50,6 +53,6 @@ export function permissionRoutes(app: App, service: PermissionsService) {
       },
       config: { access: { role: 'developer' } },
     },
-    (r) => service.revoke(principalOf(r), r.params.deploymentId, r.params.permissionId),
+    (r) => permissions.revoke(principalOf(r), r.params.deploymentId, r.params.permissionId),
   );
-}
+};

@@ -1,5 +1,5 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { principalOf } from '../../auth/authenticate.ts';
-import type { App } from '../../http/types.ts';
 import { DeploymentParams, Success } from '../deployments/schemas.ts';
 import {
   CreateReportBody,
@@ -15,7 +15,10 @@ const tags = ['Reports'];
 const read = { access: { role: 'viewer' as const } };
 const write = { access: { role: 'developer' as const } };
 
-export function reportRoutes(app: App, service: ReportsService) {
+export const reportRoutes: FastifyPluginAsyncTypebox<{ reports: ReportsService }> = async (
+  app,
+  { reports },
+) => {
   const base = '/api/v1/deployments/:deploymentId/reports';
   app.get(
     base,
@@ -32,7 +35,7 @@ export function reportRoutes(app: App, service: ReportsService) {
       },
       config: read,
     },
-    (r) => service.list(principalOf(r), r.params.deploymentId, r.query),
+    (r) => reports.list(principalOf(r), r.params.deploymentId, r.query),
   );
   app.post(
     base,
@@ -47,7 +50,7 @@ export function reportRoutes(app: App, service: ReportsService) {
       },
       config: write,
     },
-    (r) => service.create(principalOf(r), r.params.deploymentId, r.body),
+    (r) => reports.create(principalOf(r), r.params.deploymentId, r.body),
   );
   app.get(
     `${base}/:reportId`,
@@ -61,7 +64,7 @@ export function reportRoutes(app: App, service: ReportsService) {
       },
       config: read,
     },
-    (r) => service.get(principalOf(r), r.params.deploymentId, r.params.reportId),
+    (r) => reports.get(principalOf(r), r.params.deploymentId, r.params.reportId),
   );
   app.put(
     `${base}/:reportId`,
@@ -76,7 +79,7 @@ export function reportRoutes(app: App, service: ReportsService) {
       },
       config: write,
     },
-    (r) => service.update(principalOf(r), r.params.deploymentId, r.params.reportId, r.body),
+    (r) => reports.update(principalOf(r), r.params.deploymentId, r.params.reportId, r.body),
   );
   app.delete(
     `${base}/:reportId`,
@@ -90,6 +93,6 @@ export function reportRoutes(app: App, service: ReportsService) {
       },
       config: write,
     },
-    (r) => service.delete(principalOf(r), r.params.deploymentId, r.params.reportId),
+    (r) => reports.delete(principalOf(r), r.params.deploymentId, r.params.reportId),
   );
-}
+};

@@ -1,12 +1,12 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { principalOf } from '../../auth/authenticate.ts';
-import type { App } from '../../http/types.ts';
 import { DeploymentIdParams } from '../deployments/schemas.ts';
 import { CreateDeploymentTokenBody, DeploymentTokenResponse, RotateApiSecretResponse } from './schemas.ts';
 import type { TokensService } from './service.ts';
 
 const tags = ['Deployments'];
 
-export function tokenRoutes(app: App, service: TokensService) {
+export const tokenRoutes: FastifyPluginAsyncTypebox<{ tokens: TokensService }> = async (app, { tokens }) => {
   app.post(
     '/api/v1/deployments/:deploymentId/token',
     {
@@ -24,7 +24,7 @@ export function tokenRoutes(app: App, service: TokensService) {
         request.body ??= {};
       },
     },
-    (request) => service.issue(principalOf(request), request.params.deploymentId, request.body),
+    (request) => tokens.issue(principalOf(request), request.params.deploymentId, request.body),
   );
 
   app.post(
@@ -39,6 +39,6 @@ export function tokenRoutes(app: App, service: TokensService) {
       },
       config: { access: { role: 'admin' } },
     },
-    (request) => service.rotateSecret(principalOf(request), request.params.deploymentId),
+    (request) => tokens.rotateSecret(principalOf(request), request.params.deploymentId),
   );
-}
+};

@@ -1,6 +1,6 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { principalOf } from '../../auth/authenticate.ts';
-import type { App } from '../../http/types.ts';
 import {
   CreateUserBody,
   UpdateUserBody,
@@ -14,7 +14,7 @@ import type { UsersService } from './service.ts';
 const tags = ['Users Admin'];
 const Success = Type.Object({ success: Type.Boolean() });
 
-export function userRoutes(app: App, service: UsersService) {
+export const userRoutes: FastifyPluginAsyncTypebox<{ users: UsersService }> = async (app, { users }) => {
   app.get(
     '/api/v1/users',
     {
@@ -27,7 +27,7 @@ export function userRoutes(app: App, service: UsersService) {
       },
       config: { access: { role: 'admin' } },
     },
-    (request) => service.list(principalOf(request), request.query),
+    (request) => users.list(principalOf(request), request.query),
   );
   app.get(
     '/api/v1/users/me',
@@ -40,7 +40,7 @@ export function userRoutes(app: App, service: UsersService) {
       },
       config: { access: { role: 'viewer', scopedKeys: 'filter' } },
     },
-    (request) => service.get(principalOf(request), principalOf(request).userId),
+    (request) => users.get(principalOf(request), principalOf(request).userId),
   );
   app.post(
     '/api/v1/users',
@@ -54,7 +54,7 @@ export function userRoutes(app: App, service: UsersService) {
       },
       config: { access: { role: 'admin' } },
     },
-    (request) => service.create(principalOf(request), request.body),
+    (request) => users.create(principalOf(request), request.body),
   );
   app.get(
     '/api/v1/users/:id',
@@ -68,7 +68,7 @@ export function userRoutes(app: App, service: UsersService) {
       },
       config: { access: { role: 'admin' } },
     },
-    (request) => service.get(principalOf(request), request.params.id),
+    (request) => users.get(principalOf(request), request.params.id),
   );
   app.put(
     '/api/v1/users/:id',
@@ -83,7 +83,7 @@ export function userRoutes(app: App, service: UsersService) {
       },
       config: { access: { role: 'admin' } },
     },
-    (request) => service.update(principalOf(request), request.params.id, request.body),
+    (request) => users.update(principalOf(request), request.params.id, request.body),
   );
   app.delete(
     '/api/v1/users/:id',
@@ -97,6 +97,6 @@ export function userRoutes(app: App, service: UsersService) {
       },
       config: { access: { role: 'admin' } },
     },
-    (request) => service.delete(principalOf(request), request.params.id),
+    (request) => users.delete(principalOf(request), request.params.id),
   );
-}
+};

@@ -1,5 +1,5 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { principalOf } from '../../auth/authenticate.ts';
-import type { App } from '../../http/types.ts';
 import { DeploymentParams, Success } from '../deployments/schemas.ts';
 import type { WorkbookDuplicator } from './duplicate.ts';
 import {
@@ -17,7 +17,10 @@ const tags = ['Workbooks'];
 const read = { access: { role: 'viewer' as const } };
 const write = { access: { role: 'developer' as const } };
 
-export function workbookRoutes(app: App, service: WorkbooksService, duplicator: WorkbookDuplicator) {
+export const workbookRoutes: FastifyPluginAsyncTypebox<{
+  workbooks: WorkbooksService;
+  duplicator: WorkbookDuplicator;
+}> = async (app, { workbooks, duplicator }) => {
   const base = '/api/v1/deployments/:deploymentId/workbooks';
   app.get(
     base,
@@ -32,7 +35,7 @@ export function workbookRoutes(app: App, service: WorkbooksService, duplicator: 
       },
       config: read,
     },
-    (r) => service.list(principalOf(r), r.params.deploymentId, r.query),
+    (r) => workbooks.list(principalOf(r), r.params.deploymentId, r.query),
   );
   app.post(
     base,
@@ -47,7 +50,7 @@ export function workbookRoutes(app: App, service: WorkbooksService, duplicator: 
       },
       config: write,
     },
-    (r) => service.create(principalOf(r), r.params.deploymentId, r.body),
+    (r) => workbooks.create(principalOf(r), r.params.deploymentId, r.body),
   );
   app.get(
     `${base}/:workbookId`,
@@ -61,7 +64,7 @@ export function workbookRoutes(app: App, service: WorkbooksService, duplicator: 
       },
       config: read,
     },
-    (r) => service.get(principalOf(r), r.params.deploymentId, r.params.workbookId),
+    (r) => workbooks.get(principalOf(r), r.params.deploymentId, r.params.workbookId),
   );
   app.put(
     `${base}/:workbookId`,
@@ -76,7 +79,7 @@ export function workbookRoutes(app: App, service: WorkbooksService, duplicator: 
       },
       config: write,
     },
-    (r) => service.update(principalOf(r), r.params.deploymentId, r.params.workbookId, r.body),
+    (r) => workbooks.update(principalOf(r), r.params.deploymentId, r.params.workbookId, r.body),
   );
   app.delete(
     `${base}/:workbookId`,
@@ -90,7 +93,7 @@ export function workbookRoutes(app: App, service: WorkbooksService, duplicator: 
       },
       config: write,
     },
-    (r) => service.delete(principalOf(r), r.params.deploymentId, r.params.workbookId),
+    (r) => workbooks.delete(principalOf(r), r.params.deploymentId, r.params.workbookId),
   );
   app.post(
     `${base}/:workbookId/duplicate`,
@@ -117,4 +120,4 @@ export function workbookRoutes(app: App, service: WorkbooksService, duplicator: 
         r.body?.shared === true,
       ),
   );
-}
+};

@@ -1,5 +1,5 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { principalOf } from '../../auth/authenticate.ts';
-import type { App } from '../../http/types.ts';
 import { DeploymentParams } from '../deployments/schemas.ts';
 import type { MoveService } from './move-service.ts';
 import { MoveBody, WorkspaceItem, WorkspaceListResponse, WorkspaceQuery } from './schemas.ts';
@@ -7,7 +7,10 @@ import type { WorkspaceService } from './service.ts';
 
 const tags = ['Workspace'];
 
-export function workspaceRoutes(app: App, service: WorkspaceService, mover: MoveService) {
+export const workspaceRoutes: FastifyPluginAsyncTypebox<{
+  workspace: WorkspaceService;
+  mover: MoveService;
+}> = async (app, { workspace, mover }) => {
   const base = '/api/v1/deployments/:deploymentId';
   app.get(
     `${base}/workspace`,
@@ -25,7 +28,7 @@ export function workspaceRoutes(app: App, service: WorkspaceService, mover: Move
       },
       config: { access: { role: 'viewer' } },
     },
-    (r) => service.list(principalOf(r), r.params.deploymentId, r.query),
+    (r) => workspace.list(principalOf(r), r.params.deploymentId, r.query),
   );
   app.get(
     `${base}/shared-workspace`,
@@ -40,7 +43,7 @@ export function workspaceRoutes(app: App, service: WorkspaceService, mover: Move
       },
       config: { access: { role: 'viewer' } },
     },
-    (r) => service.list(principalOf(r), r.params.deploymentId, r.query, true),
+    (r) => workspace.list(principalOf(r), r.params.deploymentId, r.query, true),
   );
   app.post(
     `${base}/workspace/move`,
@@ -62,4 +65,4 @@ export function workspaceRoutes(app: App, service: WorkspaceService, mover: Move
     },
     (r) => mover.move(principalOf(r), r.params.deploymentId, r.body),
   );
-}
+};

@@ -9,7 +9,7 @@ import { sampleDatabaseFile } from '../../../datasources/registry.ts';
 import { copySampleToPostgres } from '../../../datasources/sample/copy-to-postgres.ts';
 import { tokenFor } from '../test-support.ts';
 import { sqlApiCases } from './cases.ts';
-import { cubesql, normalized, values } from './support.ts';
+import { cubesql, normalized, values } from './test-support.ts';
 
 process.env.TESSERA_SAMPLE_SCALE = '0.002';
 const postgresUrl = inject('postgresUrl');

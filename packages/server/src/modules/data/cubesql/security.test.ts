@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../../../test/harness.ts';
 import { tokenFor } from '../test-support.ts';
-import { cubesql } from './support.ts';
+import { cubesql } from './test-support.ts';
 
 process.env.TESSERA_SAMPLE_SCALE = '0.002';
 

@@ -1,0 +1,245 @@
+import type { InvalidationBus } from './cache/invalidation-bus.ts';
+import { ReadCache } from './cache/read-cache.ts';
+import type { Config } from './config/config.ts';
+import type { SecretBox } from './crypto/secrets.ts';
+import { DriverRegistry } from './datasources/registry.ts';
+import type { Db } from './db/database.ts';
+import { ApiKeysRepository, type CredentialLookup } from './modules/api-keys/repository.ts';
+import { ApiKeysService } from './modules/api-keys/service.ts';
+import { AppConfigRepository } from './modules/app-config/repository.ts';
+import { AppConfigService } from './modules/app-config/service.ts';
+import { DashboardDataRepository } from './modules/dashboard-data/repository.ts';
+import { ViewerResolver } from './modules/dashboard-data/security-context.ts';
+import { DashboardDataService } from './modules/dashboard-data/service.ts';
+import { DashboardsRepository } from './modules/dashboards/repository.ts';
+import { DashboardsService } from './modules/dashboards/service.ts';
+import { QueryExecutor } from './modules/data/executor.ts';
+import { ModelCache } from './modules/data/model-cache.ts';
+import { DataService } from './modules/data/service.ts';
+import { dataSettingsFromEnv } from './modules/data/settings.ts';
+import { DataModelRepository } from './modules/data-model/repository.ts';
+import { DataModelService } from './modules/data-model/service.ts';
+import { UploadRepository } from './modules/data-model/upload-repository.ts';
+import { UploadService } from './modules/data-model/upload-service.ts';
+import { DeploymentsRepository } from './modules/deployments/repository.ts';
+import { DeploymentsService } from './modules/deployments/service.ts';
+import { FoldersRepository } from './modules/folders/repository.ts';
+import { FoldersService } from './modules/folders/service.ts';
+import { GroupsRepository } from './modules/groups/repository.ts';
+import { GroupsService } from './modules/groups/service.ts';
+import { PermissionsRepository } from './modules/permissions/repository.ts';
+import { AccessResolver } from './modules/permissions/resolver.ts';
+import { PermissionsService } from './modules/permissions/service.ts';
+import { ReportsRepository } from './modules/reports/repository.ts';
+import { ReportsService } from './modules/reports/service.ts';
+import { scimGroupType } from './modules/scim/group-type.ts';
+import { ScimMembershipsRepository } from './modules/scim/memberships-repository.ts';
+import { ScimResourceRepository } from './modules/scim/resource-repository.ts';
+import { ScimResourceService } from './modules/scim/resource-service.ts';
+import { scimUserType } from './modules/scim/user-type.ts';
+import { TenantsRepository } from './modules/tenants/repository.ts';
+import { TenantResolver } from './modules/tenants/resolver.ts';
+import { TokensService } from './modules/tokens/service.ts';
+import { UsersRepository } from './modules/users/repository.ts';
+import { UsersService } from './modules/users/service.ts';
+import { WorkbookDuplicator } from './modules/workbooks/duplicate.ts';
+import { WorkbooksRepository } from './modules/workbooks/repository.ts';
+import { WorkbooksService } from './modules/workbooks/service.ts';
+import { MoveService } from './modules/workspace/move-service.ts';
+import { WorkspaceRepository } from './modules/workspace/repository.ts';
+import { WorkspaceService } from './modules/workspace/service.ts';
+
+export interface CompositionDeps {
+  config: Config;
+  db: Db;
+  secrets: SecretBox;
+  bus: InvalidationBus;
+}
+
+/**
+ * The composition root: the whole application, every repository and service built once, in
+ * dependency order, each given exactly what it uses (STYLE.md 10). Nothing here knows HTTP:
+ * http/app.ts registers each module's routes as a Fastify plugin with the services it calls.
+ */
+export function composeApplication({ config, db, secrets, bus }: CompositionDeps) {
+  // Repositories: plain Kysely over the store, no rules (DESIGN.md "Inside packages/server/src").
+  const repositories = {
+    tenants: new TenantsRepository(db),
+    users: new UsersRepository(db),
+    apiKeys: new ApiKeysRepository(db),
+    groups: new GroupsRepository(db),
+    deployments: new DeploymentsRepository(db),
+    modelFiles: new DataModelRepository(db),
+    uploads: new UploadRepository(db),
+    folders: new FoldersRepository(db),
+    permissions: new PermissionsRepository(db),
+    workbooks: new WorkbooksRepository(db),
+    reports: new ReportsRepository(db),
+    dashboards: new DashboardsRepository(db),
+    publishedDashboards: new DashboardDataRepository(db),
+    workspace: new WorkspaceRepository(db),
+    appConfig: new AppConfigRepository(db),
+    scimUsers: new ScimResourceRepository(db, 'users'),
+    scimGroups: new ScimResourceRepository(db, 'groups'),
+    scimMemberships: new ScimMembershipsRepository(db),
+  };
+  const repos = repositories;
+
+  // Identity: tenants by host, credentials, users and groups (DESIGN.md "Identity and access").
+  // Revocation must bite on the next request: the cache drops everything on any credential change.
+  const credentials = new ReadCache<CredentialLookup | undefined>(
+    30_000,
+    10_000,
+    (found) => found !== undefined,
+  );
+  bus.subscribe('credentials', () => credentials.clear());
+  const tenantResolver = new TenantResolver(repos.tenants, config.domain);
+  const apiKeys = new ApiKeysService(repos.apiKeys, repos.users, bus);
+  const users = new UsersService(db, repos.users, repos.apiKeys, bus);
+  const groups = new GroupsService(repos.groups, repos.users);
+  const scimUsers = new ScimResourceService(
+    db,
+    repos.scimUsers,
+    scimUserType({ users: repos.users, apiKeys: repos.apiKeys, memberships: repos.scimMemberships, bus }),
+  );
+  const scimGroups = new ScimResourceService(
+    db,
+    repos.scimGroups,
+    scimGroupType({ memberships: repos.scimMemberships }),
+  );
+
+  // Deployments, their data models and data-API tokens.
+  const deployments = new DeploymentsService({
+    repository: repos.deployments,
+    secrets,
+    publicUrl: () => publicUrl(config),
+    bus,
+  });
+  const dataModel = new DataModelService(repos.modelFiles, deployments);
+  const uploads = new UploadService(repos.uploads, repos.modelFiles, dataModel);
+  const tokens = new TokensService({
+    deployments,
+    repository: repos.deployments,
+    secrets,
+    bus,
+    modelFiles: repos.modelFiles,
+  });
+
+  // Workspace content: every content check is answered by one access resolver (permissions/access.ts).
+  const access = new AccessResolver({ deployments, folders: repos.folders, permissions: repos.permissions });
+  const workbooks = new WorkbooksService({
+    db,
+    workbooks: repos.workbooks,
+    dashboards: repos.dashboards,
+    permissions: repos.permissions,
+    access,
+  });
+  const dashboards = new DashboardsService({
+    db,
+    dashboards: repos.dashboards,
+    workbooks: repos.workbooks,
+    reports: repos.reports,
+    access,
+  });
+  const duplicator = new WorkbookDuplicator({
+    db,
+    workbooks,
+    workbookRows: repos.workbooks,
+    reports: repos.reports,
+    dashboards: repos.dashboards,
+    publishing: dashboards,
+    permissions: repos.permissions,
+    access,
+  });
+  const folders = new FoldersService({ db, folders: repos.folders, permissions: repos.permissions, access });
+  const reports = new ReportsService({
+    db,
+    reports: repos.reports,
+    workbooks: repos.workbooks,
+    permissions: repos.permissions,
+    access,
+  });
+  const workspace = new WorkspaceService({ access, repository: repos.workspace });
+  const mover = new MoveService({
+    db,
+    folders: repos.folders,
+    workbooks: repos.workbooks,
+    workbookViews: workbooks,
+    reports: repos.reports,
+    access,
+  });
+  const permissions = new PermissionsService({
+    permissions: repos.permissions,
+    users: repos.users,
+    groups: repos.groups,
+    workbooks: repos.workbooks,
+    reports: repos.reports,
+    access,
+  });
+  const appConfig = new AppConfigService(repos.appConfig);
+
+  // The data API (DESIGN.md "Semantic layer and data API") and the dashboard data that runs
+  // widget queries through it. The drivers hold connections: `close` releases them.
+  const dataSettings = dataSettingsFromEnv();
+  const drivers = new DriverRegistry({
+    dataDir: config.dataDir,
+    secrets,
+    sampleScale: dataSettings.sampleScale,
+  });
+  const data = new DataService({
+    deployments,
+    tenants: tenantResolver,
+    secrets,
+    models: new ModelCache(repos.modelFiles, bus),
+    drivers,
+    executor: new QueryExecutor(dataSettings),
+    settings: dataSettings,
+  });
+  const dashboardData = new DashboardDataService({
+    deployments,
+    access,
+    workbooks: repos.workbooks,
+    dashboards: repos.publishedDashboards,
+    viewers: new ViewerResolver({ users: repos.users, groups: repos.groups }),
+    data,
+  });
+
+  return {
+    bus,
+    credentials,
+    repositories,
+    tenantResolver,
+    apiKeys,
+    users,
+    groups,
+    scimUsers,
+    scimGroups,
+    deployments,
+    dataModel,
+    uploads,
+    tokens,
+    folders,
+    workbooks,
+    duplicator,
+    dashboards,
+    reports,
+    workspace,
+    mover,
+    permissions,
+    appConfig,
+    data,
+    dashboardData,
+    /** Releases what the application opened (data-source connections); the store is the caller's. */
+    close: () => drivers.close(),
+  };
+}
+
+export type Application = ReturnType<typeof composeApplication>;
+
+/** Where clients reach this server: TESSERA_PUBLIC_URL, else the address it listens on. */
+function publicUrl(config: Config): string {
+  const scheme = config.tlsCertFile && config.tlsKeyFile ? 'https' : 'http';
+  return (
+    config.publicUrl ?? `${scheme}://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${config.port}`
+  );
+}
