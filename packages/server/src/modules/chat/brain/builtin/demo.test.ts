@@ -133,6 +133,40 @@ const cases: { question: string; direct: string; chart: string; ordered?: boolea
   },
 ];
 
+/** More phrasings: fewest, codes in capitals, a three-cube join, numeric filters, a value after a verb. */
+const morePhrasings: typeof cases = [
+  {
+    question: 'Which status has the fewest orders?',
+    direct: 'SELECT status, count(*) FROM orders GROUP BY 1 ORDER BY 2 ASC LIMIT 1',
+    chart: 'bar',
+  },
+  {
+    question: 'Total amount for US and Canada',
+    direct: `SELECT c.country, sum(o.amount) FROM orders o JOIN customers c ON o.customer_id = c.id
+      WHERE c.country IN ('US', 'CA') GROUP BY 1 ORDER BY 2 DESC`,
+    chart: 'bar',
+    ordered: true,
+  },
+  {
+    question: 'Revenue per category 2023 vs 2024',
+    direct: `SELECT p.category, year(o.created_at), sum(li.quantity * li.price) FROM ${itemsOfOrders}
+      JOIN products p ON li.product_id = p.id WHERE year(o.created_at) IN (2023, 2024) GROUP BY 1, 2`,
+    chart: 'bar',
+  },
+  {
+    question: 'Orders with amount over 400 this year',
+    direct:
+      "SELECT count(*) FROM orders WHERE amount > 400 AND created_at >= '2025-01-01' AND created_at < '2026-01-01'",
+    chart: 'text',
+  },
+  {
+    question: 'How many orders were cancelled last month?',
+    direct: `SELECT count(*) FROM orders WHERE status = 'cancelled'
+      AND created_at >= '2025-05-01' AND created_at < '2025-06-01'`,
+    chart: 'text',
+  },
+];
+
 describe('built-in brain on the demo model', () => {
   let dir: string;
   let driver: DuckDbDriver;
@@ -152,7 +186,7 @@ describe('built-in brain on the demo model', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it.each(cases)('$question', async ({ question, direct, chart, ordered }) => {
+  it.each([...cases, ...morePhrasings])('$question', async ({ question, direct, chart, ordered }) => {
     const { answer, queries } = await ask(brain, tools, question);
     const expected = await driver.query(direct, []);
     expect(expected.length).toBeGreaterThan(0);
@@ -188,6 +222,13 @@ describe('built-in brain on the demo model', () => {
     expect(numbersIn(answer)).toEqual([]);
     // no query over a measure was run: no figure could have been taken from anywhere
     expect(queries.some((q) => /MEASURE\(/.test(q.sqlQuery))).toBe(false);
+  });
+
+  it('does not count when asked for an average of something it cannot name', async () => {
+    const { answer, queries } = await ask(brain, tools, 'What is the average order value?');
+    expect(answer).toMatch(/^I could not tell what "average" applies to/);
+    expect(answer).toContain('Avg Amount (Orders)');
+    expect(queries).toEqual([]);
   });
 
   it('streams tool calls paired with their results, then one final answer', async () => {

@@ -45,6 +45,8 @@ export interface Reading {
   readonly values: ValueRun[];
   /** Words read neither as a member, a value nor a filler. */
   readonly unknown: string[];
+  /** "average", "maximum" ... that no measure took up ("average order value"). */
+  readonly unusedAggregation: { readonly type: string; readonly word: string } | null;
 }
 
 const TOP_MARK = 'qqtop';
@@ -125,12 +127,15 @@ export function readQuestion(question: string, catalog: Catalog, now: Date): Rea
     owners: [],
     values: [],
     unknown: [],
+    unusedAggregation: null,
   };
+  // "US", "IT", "IN": a code in capitals is a value even where the same word is a filler
+  const codes = capitalWords(question);
   const weakMeasures = new Set<Choice>();
   const waiting: DimensionInWaiting[] = [];
   let lastDimension: DimensionInWaiting | null = null;
   let cue: 'group' | null = null;
-  let aggregation: string | null = null;
+  let aggregation: { type: string; word: string } | null = null;
   let run: { words: string[]; stems: string[] } | null = null;
   // words after a dimension ("status cancelled") are looked up in that dimension first
   const closeRun = () => {
@@ -146,8 +151,8 @@ export function readQuestion(question: string, catalog: Catalog, now: Date): Rea
         closeRun();
         cue = 'group';
       } else if (AGGREGATION_WORDS[item.stem] && !run) {
-        aggregation = AGGREGATION_WORDS[item.stem];
-      } else if (FILLER_WORDS.has(item.word) || FILLER_WORDS.has(item.stem)) {
+        aggregation = { type: AGGREGATION_WORDS[item.stem], word: item.word };
+      } else if ((FILLER_WORDS.has(item.word) || FILLER_WORDS.has(item.stem)) && !codes.has(item.word)) {
         closeRun();
       } else {
         run ??= { words: [], stems: [] };
@@ -184,8 +189,8 @@ export function readQuestion(question: string, catalog: Catalog, now: Date): Rea
     const measures = members.filter((m) => m.kind === 'measure');
     const dimensions = members.filter((m) => m.kind === 'dimension');
     const segments = members.filter((m) => m.kind === 'segment');
-    const folded = aggregation ? foldAggregation(aggregation, dimensions) : [];
-    aggregation = null;
+    const folded = aggregation ? foldAggregation(aggregation.type, dimensions) : [];
+    if (folded.length > 0 || measures.length > 0) aggregation = null;
     lastDimension = null;
     if (folded.length > 0) {
       reading.measures.push(choice(folded));
@@ -209,6 +214,7 @@ export function readQuestion(question: string, catalog: Catalog, now: Date): Rea
     cue = null;
   }
   closeRun();
+  (reading as { unusedAggregation: Reading['unusedAggregation'] }).unusedAggregation = aggregation;
 
   // a dimension no value followed is grouped by
   for (const w of waiting) if (!w.tied) reading.groups.push(w.choice);
@@ -220,6 +226,13 @@ export function readQuestion(question: string, catalog: Catalog, now: Date): Rea
       ...reading.measures.filter((m) => !weakMeasures.has(m)),
     );
   return reading;
+}
+
+/** Words written in capitals in a question that is not all capitals ("orders in the US"). */
+function capitalWords(question: string): Set<string> {
+  const words = question.match(/[A-Za-z]+/g) ?? [];
+  const capitals = words.filter((w) => w.length >= 2 && w === w.toUpperCase());
+  return new Set(capitals.length * 2 < words.length ? capitals.map((w) => w.toLowerCase()) : []);
 }
 
 /** A time dimension picks the date to filter or group on; another waits to see if values follow. */

@@ -34,6 +34,8 @@ export type Resolution = { ok: true; plan: QueryPlan } | { ok: false; problem: s
  */
 export function measureChoices(reading: Reading, catalog: Catalog): Choice[] {
   if (reading.measures.length > 0) return reading.measures;
+  // "average order value": an average of something unnamed is not a count
+  if (reading.unusedAggregation && reading.unusedAggregation.type !== 'sum') return [];
   const mention = reading.owners.find((o) => !o.grouping) ?? reading.owners[0];
   if (mention) {
     const counts = countMeasures(mention.owner, catalog);
@@ -96,6 +98,18 @@ export function resolvePlan(
   values: readonly ValueMatch[],
   catalog: Catalog,
 ): Resolution {
+  if (measures.length === 0 && reading.unusedAggregation) {
+    const { word, type } = reading.unusedAggregation;
+    const near = reading.owners.flatMap((o) => o.owner.members.filter((m) => m.aggType === type));
+    const hint =
+      near.length > 0
+        ? ` Measures of that kind here: ${joinWords(near.map((m) => `${m.title} (${m.owner.title})`))}.`
+        : '';
+    return {
+      ok: false,
+      problem: `I could not tell what "${word}" applies to: the question names no measure or numeric column for it.${hint}`,
+    };
+  }
   if (measures.length === 0) {
     const owners = catalog.owners.map((o) => o.title);
     return {
@@ -106,7 +120,7 @@ export function resolvePlan(
   const groups: Choice[] = [...reading.groups];
   for (const mention of reading.owners) {
     if (!mention.grouping) continue;
-    const label = labelDimension(mention.owner);
+    const label = nameDimension(mention.owner);
     if (label) groups.push({ candidates: [label], words: mention.words });
   }
   const valueDims = [...new Set(values.map((v) => v.dimension))];
@@ -234,25 +248,35 @@ function pickCubes(
   }
   let time: CatalogMember | null = [...chosen.values()].find((m) => m.type === 'time') ?? null;
   if (wantsTime && !time) {
-    const owners = [...tables, ...mentioned, ...catalog.owners.filter((o) => o.type === 'cube')];
+    // a cube the chosen ones point at (`line_items.order_id` -> `orders`) is the likeliest join
+    const pointed = catalog.owners.filter((o) =>
+      [...tables].some((t) => t.members.some((m) => m.kind === 'dimension' && pointsAt(m, o))),
+    );
+    const owners = [...tables, ...pointed, ...mentioned, ...catalog.owners.filter((o) => o.type === 'cube')];
     time = owners.map(timeDimension).find((m) => m !== null) ?? null;
     if (!time) return null;
   }
   return { choose: (c) => chosen.get(c)!, time: wantsTime ? time : null };
 }
 
+/** `order_id` points at the cube named `orders` (or `order`). */
+function pointsAt(m: CatalogMember, owner: CatalogOwner): boolean {
+  const words = m.phrases[0];
+  return (
+    words.length > 1 && words.at(-1) === 'id' && owner.phrases[0].join(' ') === words.slice(0, -1).join(' ')
+  );
+}
+
 function timeDimension(owner: CatalogOwner): CatalogMember | null {
   return owner.members.find((m) => m.kind === 'dimension' && m.type === 'time') ?? null;
 }
 
-/** What "by product" groups by: the cube's name-like dimension, else its first text one. */
-export function labelDimension(owner: CatalogOwner): CatalogMember | null {
-  const dims = owner.members.filter((m) => m.kind === 'dimension');
+/** What "by product" groups by: the cube's name-like dimension; without one the cube is context. */
+function nameDimension(owner: CatalogOwner): CatalogMember | null {
   return (
-    dims.find((m) => m.type === 'string' && ['name', 'title', 'label'].includes(m.field)) ??
-    dims.find((m) => m.type === 'string' && !/(^|_)id$/.test(m.field)) ??
-    dims.find((m) => m.field === 'id') ??
-    null
+    owner.members.find(
+      (m) => m.kind === 'dimension' && m.type === 'string' && ['name', 'title', 'label'].includes(m.field),
+    ) ?? null
   );
 }
 

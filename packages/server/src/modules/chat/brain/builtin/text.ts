@@ -86,7 +86,7 @@ export const FILLER_WORDS = new Set(
   their its it this that these those as about much many number total overall all each every any
   some have has had value values figure figures during within over across split break
   broken down breakdown group grouped grouping between compare compared comparison versus vs
-  against than more most less least top bottom best worst highest lowest largest smallest biggest
+  against than more most less least fewest fewer top bottom best worst highest lowest largest smallest biggest
   whole entire so far up now then just only also both data report look like happened
   dataset table stats statistics summary summarize summarise trend trends over time
   timeline series performance performing kpi metric metrics measure measures
