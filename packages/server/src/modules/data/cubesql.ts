@@ -8,9 +8,9 @@ import {
   UserError,
 } from '@tessera/semantic';
 import type { DriverRegistry } from '../../datasources/registry.ts';
+import type { DataCaller } from './caller.ts';
 import { DataApiError, userError } from './errors.ts';
 import { CONTINUE_WAIT, type QueryExecutor, type QueryResult } from './executor.ts';
-import type { DataCaller } from './service.ts';
 import type { DataSettings } from './settings.ts';
 import { contextKey } from './token.ts';
 

@@ -5,7 +5,6 @@ import {
   formatRow,
   getMeta,
   type Model,
-  type SecurityContext,
   UserError,
 } from '@tessera/semantic';
 import type { SecretBox } from '../../crypto/secrets.ts';
@@ -16,6 +15,7 @@ import { DomainError } from '../../errors/domain-errors.ts';
 import type { DeploymentsService } from '../deployments/service.ts';
 import type { TenantResolver } from '../tenants/resolver.ts';
 import { decideBranch } from './branch.ts';
+import type { DataCaller } from './caller.ts';
 import { runSqlApi } from './cubesql.ts';
 import { DataApiError, notFound, userError } from './errors.ts';
 import { CONTINUE_WAIT, type QueryExecutor, type QueryResult } from './executor.ts';
@@ -35,13 +35,6 @@ export interface DataServiceDeps {
   drivers: DriverRegistry;
   executor: QueryExecutor;
   settings: DataSettings;
-}
-
-/** Who asks and against what: resolved once per data-API request. */
-export interface DataCaller {
-  deployment: DeploymentRow;
-  securityContext: SecurityContext;
-  branch: string;
 }
 
 /**
