@@ -57,6 +57,11 @@ export interface RouteInfo {
   schema: FastifySchema | undefined;
 }
 
+/**
+ * The HTTP application: the root's hooks (authentication, rate limit, input screening, error
+ * handler, route collection), then each module's routes as a Fastify plugin given the services it
+ * calls, all built once by the composition root (composition.ts).
+ */
 export async function buildApp(
   deps: AppDeps,
 ): Promise<{ app: App; services: Application; routes: RouteInfo[] }> {
