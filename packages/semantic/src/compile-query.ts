@@ -22,6 +22,10 @@ export interface CompileQueryOptions {
   readonly securityContext: SecurityContext;
   /** Current time for relative date ranges; defaults to the clock. */
   readonly now?: Date | number;
+  /** Cube's option: ungrouped queries need not name every joined cube's primary key. */
+  readonly allowUngroupedWithoutPrimaryKey?: boolean;
+  /** Multiplied measures over distinct keys only (planner/plan.ts PlanOptions.distinctKeysOnly). */
+  readonly distinctKeysOnly?: boolean;
 }
 
 export interface CompiledQuery extends CompiledSql {
@@ -51,11 +55,17 @@ export function compileQuery(model: Model, query: CubeQuery, options: CompileQue
         : options.now.getTime();
   const access = resolveAccess(model, options.securityContext);
   const resolved = normalizeQuery(model, query, { access, now });
-  const plan = planQuery(model, resolved, (cube): FilterNode | null => {
+  const cubeSecurity = (cube: string): FilterNode | null => {
     const f = access.rowFilters.get(cube);
     if (f === undefined) return null;
     if (f === false) return { kind: 'deny' };
     return normalizeFilter(f, { model, access, timezone: resolved.timezone, now, trusted: true });
+  };
+  const plan = planQuery(model, resolved, cubeSecurity, {
+    now,
+    allowUngroupedWithoutPrimaryKey:
+      options.allowUngroupedWithoutPrimaryKey === true || query.allowUngroupedWithoutPrimaryKey === true,
+    distinctKeysOnly: options.distinctKeysOnly === true,
   });
   const printed = printSelect(plan.select, dialect);
   const columns = outputColumns(plan.columns, (c) => memberType(c.member));
@@ -71,7 +81,7 @@ export function compileQuery(model: Model, query: CubeQuery, options: CompileQue
 }
 
 function normalized(query: CubeQuery, r: ResolvedQuery): CubeQuery {
-  const { renewQuery: _renew, ...rest } = query;
+  const { renewQuery: _renew, allowUngroupedWithoutPrimaryKey: _allow, ...rest } = query;
   return {
     ...rest,
     measures: r.measures.map((m) => m.path),

@@ -145,13 +145,8 @@ const expected: Record<string, Record<string, unknown>[]> = {
     { 'customers.country': 'FR', 'orders.count': '1', 'orders.total_amount': '99.5' },
     { 'customers.country': 'US', 'orders.count': '2', 'orders.total_amount': '270.5' },
   ],
+  // a regular measure beside the window: only the days it has rows for (Cube INNER JOINs them)
   rolling_trailing_3_days: [
-    {
-      'orders.created_at.day': '2024-03-04T00:00:00.000',
-      'orders.created_at': '2024-03-04T00:00:00.000',
-      'orders.rolling_amount_3d': null,
-      'orders.count': null,
-    },
     {
       'orders.created_at.day': '2024-03-05T00:00:00.000',
       'orders.created_at': '2024-03-05T00:00:00.000',
@@ -164,19 +159,83 @@ const expected: Record<string, Record<string, unknown>[]> = {
       'orders.rolling_amount_3d': '249.5',
       'orders.count': '1',
     },
+  ],
+  // a window alone: every week of the range, the empty ones too
+  rolling_month_to_date: [
+    ['2024-01-29', '375.75'],
+    ['2024-02-05', '95.25'],
+    ['2024-02-12', '95.25'],
+    ['2024-02-19', '156'],
+  ].map(([week, amount]) => ({
+    'orders.created_at.week': `${week}T00:00:00.000`,
+    'orders.created_at': `${week}T00:00:00.000`,
+    'orders.amount_mtd': amount,
+  })),
+  fanout_filtered_items: [
     {
-      'orders.created_at.day': '2024-03-07T00:00:00.000',
-      'orders.created_at': '2024-03-07T00:00:00.000',
-      'orders.rolling_amount_3d': '249.5',
-      'orders.count': null,
+      'orders.status': 'completed',
+      'orders.count': '4',
+      'orders.total_amount': '550.5',
+      'line_items.count': '5',
+    },
+    { 'orders.status': 'pending', 'orders.count': '1', 'orders.total_amount': '40', 'line_items.count': '1' },
+  ],
+  fanout_not_null_free: [
+    { 'orders.status': 'cancelled', 'orders.count': '1', 'line_items.quantity_or_zero': '0' },
+    { 'orders.status': 'completed', 'orders.count': '5', 'line_items.quantity_or_zero': '19' },
+    { 'orders.status': 'pending', 'orders.count': '2', 'line_items.quantity_or_zero': '3' },
+  ],
+  fanout_distinct_and_avg: [
+    {
+      'orders.status': 'cancelled',
+      'orders.unique_customers': '1',
+      'orders.total_amount': '15.25',
+      'line_items.avg_price': null,
     },
     {
-      'orders.created_at.day': '2024-03-08T00:00:00.000',
-      'orders.created_at': '2024-03-08T00:00:00.000',
-      'orders.rolling_amount_3d': '99.5',
-      'orders.count': null,
+      'orders.status': 'completed',
+      'orders.unique_customers': '4',
+      'orders.total_amount': '650',
+      'line_items.avg_price': '11.65625',
+    },
+    {
+      'orders.status': 'pending',
+      'orders.unique_customers': '2',
+      'orders.total_amount': '100.75',
+      'line_items.avg_price': '15.25',
     },
   ],
+  fanout_customers_and_items: [
+    {
+      'customers.country': 'DE',
+      'customers.count': '1',
+      'orders.total_amount': '280',
+      'line_items.count': '3',
+    },
+    {
+      'customers.country': 'FR',
+      'customers.count': '1',
+      'orders.total_amount': '160.25',
+      'line_items.count': '1',
+    },
+    {
+      'customers.country': 'US',
+      'customers.count': '2',
+      'orders.total_amount': '325.75',
+      'line_items.count': '6',
+    },
+  ],
+  fanout_rolling: [
+    ['2024-03-05', '150', '1', '2'],
+    ['2024-03-06', '249.5', '1', '0'],
+  ].map(([day, rolling, orders, items]) => ({
+    'orders.created_at.day': `${day}T00:00:00.000`,
+    'orders.created_at': `${day}T00:00:00.000`,
+    'orders.rolling_amount_3d': rolling,
+    'orders.count': orders,
+    'line_items.count': items,
+  })),
+  fanout_no_dimensions: [{ 'orders.count': '8', 'orders.total_amount': '766', 'line_items.count': '10' }],
   view_fanout: [
     {
       'sales_overview.customers_country': 'DE',

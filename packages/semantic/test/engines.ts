@@ -2,7 +2,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import pg from 'pg';
 import type { CompiledQuery } from '../src/index.ts';
 import { formatRow } from '../src/index.ts';
-import { fixtureStatements } from './fixtures/data.ts';
+import { fixtureStatements, type Tables, tables } from './fixtures/data.ts';
 
 export interface Engine {
   run(sql: string, params: readonly unknown[]): Promise<Record<string, unknown>[]>;
@@ -14,10 +14,10 @@ export async function runQuery(engine: Engine, q: CompiledQuery): Promise<Record
   return rows.map((r) => formatRow(r, q.columns));
 }
 
-export async function duckdbEngine(): Promise<Engine> {
+export async function duckdbEngine(data: Tables = tables): Promise<Engine> {
   const instance = await DuckDBInstance.create(':memory:');
   const conn = await instance.connect();
-  for (const s of fixtureStatements('DOUBLE')) await conn.run(s);
+  for (const s of fixtureStatements('DOUBLE', data)) await conn.run(s);
   return {
     async run(sql, params) {
       const reader = await conn.runAndReadAll(sql, params as never);
@@ -30,6 +30,7 @@ export async function duckdbEngine(): Promise<Engine> {
   };
 }
 
+let schemas = 0;
 const PG = { host: '127.0.0.1', port: 5432, user: 'postgres', database: 'test' };
 
 /** Null when PostgreSQL cannot be reached (tests are then skipped with a message). */
@@ -48,8 +49,8 @@ export async function postgresAvailable(): Promise<boolean> {
  * A fresh schema per run, dropped on close. The session time zone is UTC, as the PostgreSQL
  * dialect expects, and `timestamp` values come back as text so no local zone leaks in.
  */
-export async function postgresEngine(): Promise<Engine> {
-  const schema = `tessera_semantic_${process.pid}_${Date.now()}`;
+export async function postgresEngine(data: Tables = tables): Promise<Engine> {
+  const schema = `tessera_semantic_${process.pid}_${Date.now()}_${++schemas}`;
   const client = new pg.Client({
     ...PG,
     types: {
@@ -63,7 +64,7 @@ export async function postgresEngine(): Promise<Engine> {
   await client.query(`CREATE SCHEMA ${schema}`);
   await client.query(`SET search_path TO ${schema}`);
   await client.query(`SET TIME ZONE 'UTC'`);
-  for (const s of fixtureStatements('DOUBLE PRECISION')) await client.query(s);
+  for (const s of fixtureStatements('DOUBLE PRECISION', data)) await client.query(s);
   return {
     async run(sql, params) {
       const res = await client.query(sql, params as unknown[]);

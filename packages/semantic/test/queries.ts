@@ -18,6 +18,37 @@ export const queries: Record<string, CubeQuery> = {
     dimensions: ['products.category'],
     order: { 'products.category': 'asc' },
   },
+  // a filter on the many side: orders at their own grain would lose it, so distinct keys
+  fanout_filtered_items: {
+    measures: ['orders.count', 'orders.total_amount', 'line_items.count'],
+    dimensions: ['orders.status'],
+    filters: [{ member: 'line_items.quantity', operator: 'gte', values: ['2'] }],
+    order: { 'orders.status': 'asc' },
+  },
+  // COALESCE is not NULL on an order without items: its LEFT JOIN stays
+  fanout_not_null_free: {
+    measures: ['orders.count', 'line_items.quantity_or_zero'],
+    dimensions: ['orders.status'],
+    order: { 'orders.status': 'asc' },
+  },
+  fanout_distinct_and_avg: {
+    measures: ['orders.unique_customers', 'orders.total_amount', 'line_items.avg_price'],
+    dimensions: ['orders.status'],
+    order: { 'orders.status': 'asc' },
+  },
+  // customers repeat per order: counted over distinct keys within the orders join
+  fanout_customers_and_items: {
+    measures: ['customers.count', 'orders.total_amount', 'line_items.count'],
+    dimensions: ['customers.country'],
+    order: { 'customers.country': 'asc' },
+  },
+  fanout_rolling: {
+    measures: ['orders.rolling_amount_3d', 'orders.count', 'line_items.count'],
+    timeDimensions: [
+      { dimension: 'orders.created_at', granularity: 'day', dateRange: ['2024-03-04', '2024-03-08'] },
+    ],
+  },
+  fanout_no_dimensions: { measures: ['orders.count', 'orders.total_amount', 'line_items.count'] },
   month_in_new_york: {
     measures: ['orders.count'],
     timeDimensions: [{ dimension: 'orders.created_at', granularity: 'month' }],

@@ -18,7 +18,10 @@ export interface Dialect {
    */
   toLocalUtc?: (expr: string) => string;
   dateTrunc(unit: string, expr: string): string;
-  /** Start of the custom-granularity bucket holding `expr`, counted from `origin` (a local timestamp). */
+  /**
+   * Start of the custom-granularity bucket holding `expr`: `origin` plus whole intervals, counted
+   * as Cube's PostgreSQL dateBin counts them (interval length in epoch seconds, months of 30 days).
+   */
   timeBucket(interval: Interval, expr: string, origin: string): string;
   interval(interval: Interval): string;
   approxCountDistinct(arg: string): string;

@@ -1,4 +1,4 @@
-import { intervalSql } from '../model/interval.ts';
+import { intervalEpochSeconds, intervalSql } from '../model/interval.ts';
 import { type Dialect, quoteWith } from './dialect.ts';
 
 /**
@@ -15,8 +15,9 @@ export const duckdb: Dialect = {
   // Time columns already hold UTC wall-clock TIMESTAMPs, so in UTC the value is its own local time.
   toLocalUtc: (expr) => `(${expr})`,
   dateTrunc: (unit, expr) => `date_trunc('${unit}', ${expr})`,
+  // the same buckets as PostgreSQL (postgres.ts), so that both engines answer as Cube does there
   timeBucket: (interval, expr, origin) =>
-    `time_bucket(INTERVAL '${intervalSql(interval)}', ${expr}, ${origin})`,
+    `(${origin} + INTERVAL '${intervalSql(interval)}' * CAST(floor((epoch(${expr}) - epoch(${origin})) / ${intervalEpochSeconds(interval)}) AS BIGINT))`,
   interval: (i) => `INTERVAL '${intervalSql(i)}'`,
   approxCountDistinct: (arg) => `approx_count_distinct(${arg})`,
   timestampValue: (v) => v,

@@ -1,4 +1,4 @@
-import { intervalSql } from '../model/interval.ts';
+import { intervalEpochSeconds, intervalSql } from '../model/interval.ts';
 import { type Dialect, quoteWith } from './dialect.ts';
 
 /**
@@ -13,12 +13,9 @@ export const postgres: Dialect = {
   timestamp: (p, kind) => (kind === 'instant' ? `${p}::timestamptz` : `${p}::timestamp`),
   toLocal: (expr, tz) => `(${expr})::timestamptz AT TIME ZONE ${tz}::text`,
   dateTrunc: (unit, expr) => `date_trunc('${unit}', ${expr})`,
-  timeBucket: (interval, expr, origin) => {
-    if (interval.months === 0) return `date_bin(INTERVAL '${intervalSql(interval)}', ${expr}, ${origin})`;
-    // date_bin cannot step by months: count whole months since the origin instead
-    const months = `(extract(year from age(${expr}, ${origin})) * 12 + extract(month from age(${expr}, ${origin})))`;
-    return `(${origin} + make_interval(months => (floor(${months} / ${interval.months}) * ${interval.months})::int))`;
-  },
+  // Cube's PostgresQuery.dateBin: whole intervals since the origin, measured in epoch seconds
+  timeBucket: (interval, expr, origin) =>
+    `(${origin} + INTERVAL '${intervalSql(interval)}' * floor(EXTRACT(EPOCH FROM (${expr} - ${origin})) / ${intervalEpochSeconds(interval)}))`,
   interval: (i) => `INTERVAL '${intervalSql(i)}'`,
   approxCountDistinct: (arg) => `count(DISTINCT ${arg})`,
   timestampValue: (v, kind) => (kind === 'instant' ? `${v}Z` : v),

@@ -76,7 +76,7 @@ export function printSelect(select: Select, dialect: Dialect): CompiledSql {
             : e.mode === 'startsWith'
               ? `${v} || '%'`
               : `'%' || ${v}`;
-        return `${operand(e.expr)} ${e.negated ? 'NOT ILIKE' : 'ILIKE'} (${pattern})`;
+        return `${operand(e.expr)} ${e.negated ? 'NOT ILIKE' : 'ILIKE'} (${pattern}) ESCAPE '\\'`;
       }
       case 'case': {
         const whens = e.whens.map((w) => `WHEN ${expr(w.when)} THEN ${expr(w.result)}`).join(' ');

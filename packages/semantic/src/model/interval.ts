@@ -52,3 +52,14 @@ export type BuiltInGranularity = (typeof BUILT_IN_GRANULARITIES)[number];
 export function isBuiltInGranularity(g: string): g is BuiltInGranularity {
   return (BUILT_IN_GRANULARITIES as readonly string[]).includes(g);
 }
+
+/**
+ * Length in seconds that PostgreSQL's `EXTRACT(EPOCH FROM interval)` gives: whole years of
+ * months as 365.25 days, other months as 30 days (interval_part in PostgreSQL's timestamp.c).
+ * Cube's PostgreSQL dateBin divides by it, so custom granularities bucket by this length.
+ */
+export function intervalEpochSeconds(i: Interval): number {
+  const years = Math.trunc(i.months / 12);
+  const months = i.months % 12;
+  return years * 365.25 * 86_400 + months * 30 * 86_400 + i.days * 86_400 + i.seconds;
+}

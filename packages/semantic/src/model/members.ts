@@ -1,4 +1,5 @@
-import { isBuiltInGranularity, parseInterval } from './interval.ts';
+import { parseLocal } from '../query/time.ts';
+import { intervalEpochSeconds, isBuiltInGranularity, parseInterval } from './interval.ts';
 import { isRecord, memberList, type Raw, snakeCase, str } from './raw.ts';
 import { type ErrorReporter, locate } from './reporter.ts';
 import { type NameIndex, parseTemplate } from './template.ts';
@@ -182,13 +183,18 @@ function granularities(
     if (out.has(name)) report('is defined twice');
     const interval = parseInterval(str(g.interval) ?? '');
     if (!interval) report(`invalid interval '${String(g.interval)}'`);
-    else if (interval.months !== 0 && (interval.days !== 0 || interval.seconds !== 0)) {
-      report(`interval '${String(g.interval)}' mixes months with days or time, which cannot be bucketed`);
+    else if (
+      interval.months < 0 ||
+      interval.days < 0 ||
+      interval.seconds < 0 ||
+      intervalEpochSeconds(interval) === 0
+    ) {
+      report(`interval '${String(g.interval)}' must be positive`);
     }
     const offset = g.offset === undefined ? null : parseInterval(str(g.offset) ?? '');
     if (g.offset !== undefined && !offset) report(`invalid offset '${String(g.offset)}'`);
     const origin = str(g.origin);
-    if (origin !== null && Number.isNaN(Date.parse(origin))) report(`invalid origin '${origin}'`);
+    if (origin !== null && parseLocal(origin, 'UTC') === null) report(`invalid origin '${origin}'`);
     if (origin !== null && offset) report('use either offset or origin, not both');
     if (interval) out.set(name, Object.freeze({ name, title: str(g.title), interval, offset, origin }));
   }

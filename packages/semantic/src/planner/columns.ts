@@ -48,10 +48,11 @@ export function planColumns(q: ResolvedQuery): PlannedColumn[] {
 }
 
 /** Row-level expression of a dimension column (time dimensions converted to the query zone). */
-export function dimensionColumnExpr(model: Model, c: PlannedColumn, timezone: string): Expr {
+export function dimensionColumnExpr(model: Model, c: PlannedColumn, timezone: string, now: number): Expr {
   const dim = c.member.member;
   if (dim.kind !== 'dimension') throw new Error(`not a dimension: ${c.key}`);
-  if (c.kind === 'timeDimension' || dim.type === 'time') return timeExpr(model, dim, c.granularity, timezone);
+  if (c.kind === 'timeDimension' || dim.type === 'time')
+    return timeExpr(model, dim, c.granularity, timezone, now);
   return dimensionExpr(model, dim);
 }
 

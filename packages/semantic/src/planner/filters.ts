@@ -1,7 +1,7 @@
 import type { Model } from '../model/types.ts';
-import type { FilterNode, FilterValue, QueryMember } from '../query/types.ts';
+import type { FilterNode, FilterOperator, FilterValue, QueryMember } from '../query/types.ts';
 import { renderTemplate } from './member-sql.ts';
-import { and, type Expr, or } from './nodes.ts';
+import { and, type Expr, or, param } from './nodes.ts';
 
 /**
  * Filter tree -> boolean expression, with Cube's operator semantics (BaseFilter): negative
@@ -50,15 +50,10 @@ export function filterExpr(model: Model, node: FilterNode, memberValue: (m: Quer
     case 'contains':
     case 'startsWith':
     case 'endsWith':
-      return or(v.map((value) => ({ kind: 'like', expr: x, mode: operator, value, negated: false })));
     case 'notContains':
     case 'notStartsWith':
-    case 'notEndsWith': {
-      const mode =
-        operator === 'notContains' ? 'contains' : operator === 'notStartsWith' ? 'startsWith' : 'endsWith';
-      const all = and(v.map((value) => ({ kind: 'like', expr: x, mode, value, negated: true }) as Expr))!;
-      return or([all, isNull(false)]);
-    }
+    case 'notEndsWith':
+      return likeFilter(x, operator, values);
     case 'gt':
       return cmp('>');
     case 'gte':
@@ -84,6 +79,30 @@ export function filterExpr(model: Model, node: FilterNode, memberValue: (m: Quer
     case 'afterOrOnDate':
       return cmp('>=');
   }
+}
+
+/**
+ * Cube's BaseFilter.likeOr: the non-null values OR-ed (AND-ed when negated), each taken
+ * literally (`%` and `_` escaped, where Cube escapes them for contains only); a null among the
+ * values adds `OR x IS NULL`, and a negated filter without null keeps NULL rows.
+ */
+function likeFilter(x: Expr, operator: FilterOperator, values: readonly FilterValue[]): Expr {
+  const negated = operator.startsWith('not');
+  const base = negated ? operator.slice(3) : operator;
+  const mode = (base[0].toLowerCase() + base.slice(1)) as 'contains' | 'startsWith' | 'endsWith';
+  const likes: Expr[] = values
+    .filter((v) => v !== null)
+    .map((v) => ({ kind: 'like', expr: x, mode, value: param(escapeLike(String(v))), negated }));
+  const hasNull = likes.length < values.length;
+  const isNull: Expr = { kind: 'isNull', expr: x, negated: false };
+  if (likes.length === 0) return { kind: 'isNull', expr: x, negated };
+  const combined = negated ? and(likes)! : or(likes);
+  return negated !== hasNull ? or([combined, isNull]) : combined;
+}
+
+/** LIKE patterns escape with a backslash (printed with `ESCAPE '\'` on every dialect). */
+export function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
 export function value(v: FilterValue): Expr {

@@ -123,14 +123,30 @@ function edge(model: Model, from: string, to: string): JoinEdge {
 }
 
 /**
- * Cubes whose rows a join repeats (Cube's checkIfCubeMultiplied): the `one` side of a
- * one_to_many join, and the target of a many_to_one join.
+ * Cubes whose rows the joins repeat (Cube's JoinGraph.findMultiplicationFactorFor): walking the
+ * tree away from the cube, some join goes from its `one` side to its `many` side, the `one` side
+ * of a one_to_many or the target of a many_to_one. A cube next to a fan-out it does not take part
+ * in (an order's invoice beside its line items) is repeated too.
  */
 export function multipliedCubes(tree: JoinTree): Set<string> {
   const out = new Set<string>();
-  for (const e of tree.edges) {
-    if (e.join.relationship === 'one_to_many') out.add(e.from);
-    if (e.join.relationship === 'many_to_one') out.add(e.to);
+  const cubes = [tree.root, ...tree.edges.map((e) => e.to)];
+  for (const cube of cubes) {
+    const visited = new Set([cube]);
+    const stack = [cube];
+    while (stack.length > 0 && !out.has(cube)) {
+      const at = stack.pop()!;
+      for (const e of tree.edges) {
+        const next = e.from === at ? e.to : e.to === at ? e.from : null;
+        if (next === null || visited.has(next)) continue;
+        const fansOut =
+          (e.from === at && e.join.relationship === 'one_to_many') ||
+          (e.to === at && e.join.relationship === 'many_to_one');
+        if (fansOut) out.add(cube);
+        visited.add(next);
+        stack.push(next);
+      }
+    }
   }
   return out;
 }

@@ -1,6 +1,6 @@
 import { UserError } from '../errors.ts';
 import type { Dimension, Measure, Model, SqlTemplate } from '../model/types.ts';
-import { formatLocal } from '../query/time.ts';
+import { bucketExpr, granularitySpec } from './granularity.ts';
 import { and, type Expr, freeze, ident, param, raw } from './nodes.ts';
 
 /**
@@ -51,18 +51,16 @@ export function dimensionExpr(model: Model, dim: Dimension): Expr {
 }
 
 /** A time dimension in the query zone, truncated to a built-in or custom granularity. */
-export function timeExpr(model: Model, dim: Dimension, granularity: string | null, timezone: string): Expr {
+export function timeExpr(
+  model: Model,
+  dim: Dimension,
+  granularity: string | null,
+  timezone: string,
+  now: number,
+): Expr {
   const local: Expr = { kind: 'toLocal', expr: dimensionExpr(model, dim), timezone };
   if (granularity === null) return local;
-  const custom = dim.granularities.get(granularity);
-  if (!custom) return { kind: 'dateTrunc', unit: granularity, expr: local };
-  // Without origin, buckets count from 1970-01-01 shifted by `offset`.
-  const o = custom.offset;
-  const origin =
-    custom.origin !== null
-      ? custom.origin
-      : formatLocal(Date.UTC(1970, o?.months ?? 0, 1 + (o?.days ?? 0)) + (o?.seconds ?? 0) * 1000);
-  return { kind: 'timeBucket', interval: custom.interval, origin, expr: local };
+  return bucketExpr(granularitySpec(dim, granularity, timezone, now), local);
 }
 
 export function isCalculated(m: Measure): boolean {
@@ -112,7 +110,7 @@ export function measureArg(model: Model, m: Measure, countValue: Expr): Expr {
  */
 export function aggregate(model: Model, m: Measure): Expr {
   if (isCalculated(m)) return renderTemplate(model, m.sql!);
-  const pk = countKey(model, m);
+  const pk = countValue(model, m);
   if (m.type === 'count' && m.sql === null && m.filters.length === 0)
     return { kind: 'agg', fn: 'count', distinct: false, arg: pk };
   const arg = measureArg(model, m, pk ?? raw('1'));
@@ -141,13 +139,32 @@ export function aggregateOfType(type: Measure['type'], arg: Expr): Expr | null {
   }
 }
 
-function countKey(model: Model, m: Measure): Expr | null {
+/**
+ * What `count` counts: the primary key, or with several the concatenation of their text (Cube's
+ * primaryKeyCount), so that rows a LEFT JOIN adds without a match are not counted. Null without
+ * a primary key: `count(*)`.
+ */
+export function countValue(model: Model, m: Measure): Expr | null {
   const pks = model.cubes.get(m.cube)!.primaryKeys;
-  return pks.length === 1 ? dimensionExpr(model, pks[0]) : null;
+  if (pks.length === 0) return null;
+  if (pks.length === 1) return dimensionExpr(model, pks[0]);
+  return raw(
+    ...pks.flatMap((pk, i) => [i === 0 ? 'CAST(' : ' || CAST(', dimensionExpr(model, pk), ' AS TEXT)']),
+  );
 }
 
-/** Ungrouped queries return measures row by row: the argument instead of the aggregate. */
+/**
+ * Ungrouped queries return measures row by row (Cube's renderSqlMeasure for ungrouped queries):
+ * the argument instead of the aggregate, and for counts 1 where the row counts, else NULL.
+ */
 export function ungroupedValue(model: Model, m: Measure): Expr {
   if (isCalculated(m)) return renderTemplate(model, m.sql!);
-  return measureArg(model, m, raw('1'));
+  const arg = measureArg(model, m, countValue(model, m) ?? raw('1'));
+  if (m.type !== 'count' && m.type !== 'count_distinct' && m.type !== 'count_distinct_approx') return arg;
+  if (arg.kind === 'raw' && arg.parts.length === 1 && arg.parts[0] === '1') return arg;
+  return {
+    kind: 'case',
+    whens: [{ when: { kind: 'isNull', expr: arg, negated: true }, result: raw('1') }],
+    else: null,
+  };
 }

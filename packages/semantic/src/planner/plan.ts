@@ -1,35 +1,31 @@
 import { UserError } from '../errors.ts';
-import type { Measure, Model } from '../model/types.ts';
+import type { Dimension, Measure, Model } from '../model/types.ts';
 import { isMeasureFilter } from '../query/filters.ts';
 import { formatLocal, toUtc } from '../query/time.ts';
-import type { FilterNode, QueryMember, ResolvedQuery } from '../query/types.ts';
-import { dimensionColumnExpr, type PlannedColumn, planColumns, rollingTimeDimension } from './columns.ts';
+import type { FilterNode, QueryMember, ResolvedQuery, TimeDimensionSpec } from '../query/types.ts';
+import { joinSubqueries, type Subquery } from './assemble.ts';
+import { dimensionColumnExpr, type PlannedColumn, planColumns } from './columns.ts';
 import { fanoutSubquery, leafAlias } from './fanout.ts';
 import { filterExpr } from './filters.ts';
-import { buildJoinTree, multipliedCubes } from './join-graph.ts';
+import { grainPlan } from './grain.ts';
+import { granularitySpec } from './granularity.ts';
+import { type JoinTree, multipliedCubes } from './join-graph.ts';
 import {
   aggregate,
+  countValue,
   dimensionExpr,
   leavesOf,
   measureValue,
   renderTemplate,
   ungroupedValue,
 } from './member-sql.ts';
-import {
-  and,
-  type Expr,
-  freeze,
-  ident,
-  integer,
-  type JoinNode,
-  raw,
-  type Select,
-  type SelectItem,
-  select,
-} from './nodes.ts';
-import { cubesOfMember, filterMembers } from './required.ts';
+import { and, type Expr, freeze, integer, type Select, type SelectItem, select } from './nodes.ts';
+import { type CubeSecurity, joinTree } from './query-tree.ts';
+import { filterMembers } from './required.ts';
 import { rollingSubquery } from './rolling.ts';
 import { joinedSources } from './sources.ts';
+
+export type { CubeSecurity };
 
 export interface Plan {
   readonly select: Select;
@@ -38,18 +34,38 @@ export interface Plan {
   readonly columns: readonly PlannedColumn[];
 }
 
-/** Row-level filter of a cube joined without being named by the query (null: none). */
-export type CubeSecurity = (cube: string) => FilterNode | null;
+export interface PlanOptions {
+  /** Current time: custom granularities without an origin count from the start of its year. */
+  readonly now?: number;
+  /** Cube's option of the same name: ungrouped queries without every joined cube's primary key. */
+  readonly allowUngroupedWithoutPrimaryKey?: boolean;
+  /**
+   * Plan every multiplied measure over distinct keys, as Cube does, never at its own grain: the
+   * reference the grain plan must agree with (tests and benchmarks compare the two).
+   */
+  readonly distinctKeysOnly?: boolean;
+}
 
 /**
- * Resolved query -> frozen SQL tree. One flat SELECT when no measure is multiplied by a join;
- * otherwise one aggregate subquery per kind of measure (regular, per multiplied cube, per rolling
- * window) full-joined on the dimensions, as Cube's "full key" aggregate query does.
+ * Resolved query -> frozen SQL tree. One flat SELECT when no measure is multiplied by a join and
+ * none rolls over a time series; otherwise aggregate subqueries joined on the dimensions
+ * (assemble.ts): measures at their own grain where that is exact (grain.ts), else over distinct
+ * keys (fanout.ts), and one per rolling window (rolling.ts).
  */
-export function planQuery(model: Model, q: ResolvedQuery, cubeSecurity: CubeSecurity): Plan {
+export function planQuery(
+  model: Model,
+  q: ResolvedQuery,
+  cubeSecurity: CubeSecurity,
+  options: PlanOptions = {},
+): Plan {
+  const now = options.now ?? Date.now();
   const columns = planColumns(q);
   const { tree, security } = joinTree(model, q, cubeSecurity);
-  const { from, joins } = joinedSources(model, tree);
+  if (q.ungrouped) checkUngrouped(model, q, tree, options);
+  const full = joinedSources(model, tree);
+  const multiplied = multipliedCubes(tree);
+  const mainAggregate = (leaf: Measure): Expr =>
+    countDistinctPk(model, leaf, multiplied) ?? aggregate(model, leaf);
   const rowValue = (m: QueryMember): Expr =>
     m.member.kind === 'dimension'
       ? dimensionExpr(model, m.member)
@@ -58,37 +74,21 @@ export function planQuery(model: Model, q: ResolvedQuery, cubeSecurity: CubeSecu
         : measureValue(model, m.member, (leaf) =>
             q.ungrouped ? ungroupedValue(model, leaf) : mainAggregate(leaf),
           );
-  const multiplied = multipliedCubes(tree);
-  const mainAggregate = (leaf: Measure): Expr =>
-    countDistinctPk(model, leaf, multiplied) ?? aggregate(model, leaf);
 
-  const whereFilters = q.filters.filter((f) => !isMeasureFilter(f));
+  const whereFilters = [...q.filters, ...security].filter((f) => !isMeasureFilter(f));
   const havingFilters = [...q.filters, ...security].filter(isMeasureFilter);
-  const rangeExprs = new Map<string, Expr>();
+  const ranges = new Map<TimeDimensionSpec, Expr>();
   for (const td of q.timeDimensions) {
-    if (!td.dateRange) continue;
-    const range: FilterNode = {
-      kind: 'member',
-      member: td.member,
-      operator: 'inDateRange',
-      values: [
-        { instant: utcOf(td.dateRange.from, q.timezone) },
-        { instant: utcOf(td.dateRange.to, q.timezone) },
-      ],
-    };
-    rangeExprs.set(`${td.member.path}.${td.granularity}`, filterExpr(model, range, rowValue));
+    if (td.dateRange) ranges.set(td, filterExpr(model, rangeFilter(td, q.timezone), rowValue));
   }
-  const baseWhere = [
-    ...q.segments.map(rowValue),
-    ...[...whereFilters, ...security.filter((f) => !isMeasureFilter(f))].map((f) =>
-      filterExpr(model, f, rowValue),
-    ),
-  ];
+  const baseWhere = [...q.segments.map(rowValue), ...whereFilters.map((f) => filterExpr(model, f, rowValue))];
+  const where = and([...baseWhere, ...ranges.values()]);
   const dimCols = columns.filter((c) => c.kind !== 'measure');
   const dimItems: SelectItem[] = dimCols.map((c) => ({
-    expr: dimensionColumnExpr(model, c, q.timezone),
+    expr: dimensionColumnExpr(model, c, q.timezone, now),
     alias: c.alias,
   }));
+  const groupBy = dimItems.map((_, i) => integer(i + 1));
   const ordinal = (id: string) => integer(columns.findIndex((c) => c.key === id) + 1);
   const orderBy = q.order.map((o) => ({ expr: ordinal(o.id), desc: o.desc }));
 
@@ -98,122 +98,161 @@ export function planQuery(model: Model, q: ResolvedQuery, cubeSecurity: CubeSecu
     ...filterMembers(havingFilters),
   ];
   for (const m of queryMeasures) if (m.member.kind === 'measure') leavesOf(model, m.member, leaves);
-  const rollingTd = q.ungrouped ? null : rollingTimeDimension(q);
-  const buckets = new Map<string, Measure[]>();
+  const anchor = q.ungrouped ? null : rollingAnchor(q);
+  const mainLeaves: Measure[] = [];
+  const keyed = new Map<string, Measure[]>();
+  const rolling: Measure[] = [];
   for (const leaf of leaves) {
-    const b = bucketOf(leaf, rollingTd !== null, multiplied, model);
-    buckets.set(b, [...(buckets.get(b) ?? []), leaf]);
+    const b = bucketOf(model, leaf, anchor !== null, multiplied);
+    if (b === 'main') mainLeaves.push(leaf);
+    else if (b === 'rolling') rolling.push(leaf);
+    else keyed.set(leaf.cube, [...(keyed.get(leaf.cube) ?? []), leaf]);
   }
 
-  let result: Select;
-  let total: Select | null = null;
-  const where = and([...baseWhere, ...rangeExprs.values()]);
-  if (q.ungrouped || [...buckets.keys()].every((b) => b === 'main')) {
-    const items = columns.map((c, i) => ({
-      expr: c.kind === 'measure' ? rowValue(c.member) : dimItems[i].expr,
-      alias: c.alias,
-    }));
+  const grouping = [
+    ...q.dimensions,
+    ...q.timeDimensions.map((t) => t.member),
+    ...q.segments,
+    ...filterMembers(whereFilters),
+  ];
+  const grain =
+    q.ungrouped || options.distinctKeysOnly
+      ? null
+      : grainPlan(model, tree, grouping, mainLeaves, keyed, multiplied);
+  if (q.ungrouped || (keyed.size === 0 && rolling.length === 0 && grain === null)) {
     const having = and(havingFilters.map((f) => filterExpr(model, f, rowValue)));
-    const core = {
-      items,
-      from,
-      joins,
-      where: q.ungrouped ? and([...(where ? [where] : []), ...(having ? [having] : [])]) : where,
-      groupBy: q.ungrouped ? [] : dimItems.map((_, i) => integer(i + 1)),
-      having: q.ungrouped ? null : having,
-    };
-    result = select({ ...core, orderBy, limit: q.limit, offset: q.offset || null });
-    if (q.total) total = countOf(select(core));
-  } else {
-    const subqueries: { alias: string; select: Select; leaves: Measure[] }[] = [];
-    const ordered = [...buckets].sort(
-      ([a], [b]) => Number(b.startsWith('roll:')) - Number(a.startsWith('roll:')),
-    );
-    for (const [bucket, bucketLeaves] of ordered) {
-      const alias = `q_${subqueries.length}`;
-      let sub: Select;
-      if (bucket === 'main') {
-        sub = select({
-          items: [...dimItems, ...bucketLeaves.map((l) => ({ expr: mainAggregate(l), alias: leafAlias(l) }))],
-          from,
-          joins,
-          where,
-          groupBy: dimItems.map((_, i) => integer(i + 1)),
-        });
-      } else if (bucket.startsWith('mult:')) {
-        const cube = model.cubes.get(bucket.slice(5))!;
-        sub = fanoutSubquery(model, cube, bucketLeaves, dimItems, from, joins, where);
-      } else {
-        const td = rollingTd!;
-        const otherRanges = [...rangeExprs]
-          .filter(([k]) => k !== `${td.member.path}.${td.granularity}`)
-          .map(([, e]) => e);
-        const rollWhere = and([...baseWhere, ...otherRanges]);
-        sub = rollingSubquery(
-          model,
-          bucketLeaves[0],
-          td,
-          dimCols,
-          dimItems,
-          from,
-          joins,
-          rollWhere,
-          q.timezone,
-        );
-      }
-      subqueries.push({ alias, select: sub, leaves: bucketLeaves });
-    }
-    const leafRef = (leaf: Measure): Expr =>
-      ident(subqueries.find((s) => s.leaves.includes(leaf))!.alias, leafAlias(leaf));
-    const outerValue = (m: QueryMember): Expr => {
-      if (m.member.kind !== 'measure') throw new UserError(`${m.path} cannot be used after aggregation`);
-      return measureValue(model, m.member, leafRef);
-    };
-    // Every subquery groups the same joined, filtered rows, so they hold the same dimension
-    // keys; a rolling window's series may hold more, so it goes first and the others are
-    // LEFT JOINed to it (Cube joins its aggregate subqueries the same way, NULL-safe).
-    const outerJoins: JoinNode[] = subqueries.slice(1).map((s) => ({
-      type: 'left',
-      source: { kind: 'subquery', select: s.select, alias: s.alias },
-      on:
-        and(
-          dimItems.map((d) => ({
-            kind: 'binary',
-            op: 'IS NOT DISTINCT FROM',
-            left: ident(subqueries[0].alias, d.alias),
-            right: ident(s.alias, d.alias),
-          })),
-        ) ?? raw('1 = 1'),
-    }));
-    const core = {
-      items: columns.map((c) => ({
-        expr: c.kind === 'measure' ? outerValue(c.member) : ident(subqueries[0].alias, c.alias),
+    const flat = select({
+      items: columns.map((c, i) => ({
+        expr: c.kind === 'measure' ? rowValue(c.member) : dimItems[i].expr,
         alias: c.alias,
       })),
-      from: { kind: 'subquery' as const, select: subqueries[0].select, alias: subqueries[0].alias },
-      joins: outerJoins,
-      where: and(havingFilters.map((f) => filterExpr(model, f, outerValue))),
-    };
-    result = select({ ...core, orderBy, limit: q.limit, offset: q.offset || null });
-    if (q.total) total = countOf(select(core));
+      ...full,
+      // ungrouped rows: only row-level policies can filter on measures here (checkUngrouped)
+      where: q.ungrouped ? and([...(where ? [where] : []), ...(having ? [having] : [])]) : where,
+      groupBy: q.ungrouped ? [] : groupBy,
+      having: q.ungrouped ? null : having,
+    });
+    return finish(flat, columns, orderBy, q);
   }
+  const aggregateOver = (
+    list: readonly Measure[],
+    sources: ReturnType<typeof joinedSources>,
+    agg: (leaf: Measure) => Expr,
+  ): Select =>
+    select({
+      items: [...dimItems, ...list.map((l) => ({ expr: agg(l), alias: leafAlias(l) }))],
+      ...sources,
+      where,
+      groupBy,
+    });
+  const keysOver = (cube: string, list: readonly Measure[], sources: ReturnType<typeof joinedSources>) =>
+    fanoutSubquery(model, model.cubes.get(cube)!, list, dimItems, sources.from, sources.joins, where);
+
+  const subqueries: Subquery[] = [];
+  if (grain) {
+    const coreSources = joinedSources(model, tree, grain.core);
+    if (grain.coreLeaves.length > 0) {
+      const agg = (l: Measure) => (grain.repeated.has(l.cube) ? mainAggregate(l) : aggregate(model, l));
+      subqueries.push({
+        select: aggregateOver(grain.coreLeaves, coreSources, agg),
+        leaves: grain.coreLeaves,
+        partial: false,
+      });
+    }
+    for (const [cube, list] of grain.coreKeys) {
+      subqueries.push({ select: keysOver(cube, list, coreSources), leaves: list, partial: false });
+    }
+    if (grain.branchLeaves.length > 0) {
+      const sources = joinedSources(model, tree, null, grain.innerPath);
+      subqueries.push({
+        select: aggregateOver(grain.branchLeaves, sources, mainAggregate),
+        leaves: grain.branchLeaves,
+        partial: grain.innerPath.size > 0,
+      });
+    }
+    for (const [cube, list] of grain.fullKeys) {
+      subqueries.push({ select: keysOver(cube, list, full), leaves: list, partial: false });
+    }
+  } else {
+    if (mainLeaves.length > 0) {
+      subqueries.push({
+        select: aggregateOver(mainLeaves, full, mainAggregate),
+        leaves: mainLeaves,
+        partial: false,
+      });
+    }
+    for (const [cube, list] of keyed) {
+      subqueries.push({ select: keysOver(cube, list, full), leaves: list, partial: false });
+    }
+  }
+  for (const leaf of rolling) {
+    const td = anchor!;
+    const other = [...ranges].filter(([t]) => t !== td).map(([, e]) => e);
+    const sub = rollingSubquery(model, leaf, {
+      td,
+      spec: td.granularity
+        ? granularitySpec(td.member.member as Dimension, td.granularity, q.timezone, now)
+        : null,
+      dimCols,
+      dimItems,
+      ...full,
+      where: and([...baseWhere, ...other]),
+      timezone: q.timezone,
+      multiplied: multiplied.has(leaf.cube) ? model.cubes.get(leaf.cube)! : null,
+    });
+    subqueries.push({ select: sub, leaves: [leaf], partial: false });
+  }
+  return finish(select(joinSubqueries(model, subqueries, columns, havingFilters)), columns, orderBy, q);
+}
+
+/** Adds order, limit and offset, and the row count without them for `total`. */
+function finish(
+  body: Select,
+  columns: readonly PlannedColumn[],
+  orderBy: Select['orderBy'],
+  q: ResolvedQuery,
+): Plan {
+  const result = select({ ...body, orderBy, limit: q.limit, offset: q.offset || null });
+  const total = q.total
+    ? select({
+        items: [{ expr: { kind: 'agg', fn: 'count', distinct: false, arg: null }, alias: 'total_count' }],
+        from: { kind: 'subquery', select: body, alias: 'original_query' },
+      })
+    : null;
   return freeze({ select: result, total, columns });
 }
 
-function countOf(inner: Select): Select {
-  return select({
-    items: [{ expr: { kind: 'agg', fn: 'count', distinct: false, arg: null }, alias: 'total_count' }],
-    from: { kind: 'subquery', select: inner, alias: 'original_query' },
-  });
+function rangeFilter(td: TimeDimensionSpec, tz: string): FilterNode {
+  const utc = (local: number) => ({ instant: formatLocal(toUtc(local, tz)) });
+  return {
+    kind: 'member',
+    member: td.member,
+    operator: 'inDateRange',
+    values: [utc(td.dateRange!.from), utc(td.dateRange!.to)],
+  };
 }
 
-function utcOf(local: number, tz: string): string {
-  return formatLocal(toUtc(local, tz));
+/**
+ * The time dimension rolling windows run over: the first with a granularity and a date range,
+ * else the first with a date range only (the whole range is then one window, as Cube does).
+ * Without one, rolling measures aggregate like plain ones.
+ */
+function rollingAnchor(q: ResolvedQuery): TimeDimensionSpec | null {
+  return (
+    q.timeDimensions.find((t) => t.granularity !== null && t.dateRange !== null) ??
+    q.timeDimensions.find((t) => t.granularity === null && t.dateRange !== null) ??
+    null
+  );
 }
 
-/** Which aggregate subquery computes a leaf measure. */
-function bucketOf(leaf: Measure, rolling: boolean, multiplied: ReadonlySet<string>, model: Model): string {
-  if (leaf.rollingWindow && rolling) return `roll:${leaf.path}`;
+/** Which kind of aggregate subquery computes a leaf measure. */
+function bucketOf(
+  model: Model,
+  leaf: Measure,
+  anchored: boolean,
+  multiplied: ReadonlySet<string>,
+): 'main' | 'keyed' | 'rolling' {
+  if (leaf.rollingWindow && anchored) return 'rolling';
   if (!multiplied.has(leaf.cube)) return 'main';
   // duplicates do not change these aggregates
   if (
@@ -225,66 +264,43 @@ function bucketOf(leaf: Measure, rolling: boolean, multiplied: ReadonlySet<strin
     return 'main';
   }
   const cube = model.cubes.get(leaf.cube)!;
-  if (leaf.type === 'count' && leaf.sql === null && cube.primaryKeys.length === 1) return 'main';
+  if (leaf.type === 'count' && leaf.sql === null && cube.primaryKeys.length > 0) return 'main';
   if (cube.primaryKeys.length === 0) {
     throw new UserError(
       `cube ${cube.name}: primary key for '${cube.name}' is required when join is defined in order to make aggregates work properly`,
     );
   }
-  return `mult:${cube.name}`;
+  return 'keyed';
 }
 
-/** `count` of a multiplied cube with one primary key: count(DISTINCT pk), as Cube does. */
+/** `count` of a multiplied cube with a primary key: count(DISTINCT key), as Cube does. */
 function countDistinctPk(model: Model, leaf: Measure, multiplied: ReadonlySet<string>): Expr | null {
   if (leaf.type !== 'count' || leaf.sql !== null || !multiplied.has(leaf.cube)) return null;
-  const cube = model.cubes.get(leaf.cube)!;
-  if (cube.primaryKeys.length !== 1) return null;
-  const pk = dimensionExpr(model, cube.primaryKeys[0]);
+  const key = countValue(model, leaf);
+  if (key === null) return null;
   const filters = leaf.filters.map((f) => renderTemplate(model, f));
   const arg: Expr =
-    filters.length === 0 ? pk : { kind: 'case', whens: [{ when: and(filters)!, result: pk }], else: null };
+    filters.length === 0 ? key : { kind: 'case', whens: [{ when: and(filters)!, result: key }], else: null };
   return { kind: 'agg', fn: 'count', distinct: true, arg };
 }
 
 /**
- * The join tree of every cube the query needs, plus the row-level filters of every joined cube
- * whose policy the query does not carry yet (normalizeQuery adds those of the cubes and views it
- * names). A join must not widen what the context can read, and neither may a view: reading
- * through a view still reads its cubes, so their filters apply under the view's own (Cube's
- * "Policies on views" and "Policies on cubes", https://cube.dev/docs/product/auth/data-access-policies).
- * A cube's filter may reach further cubes through member SQL; those are joined too.
+ * Cube's BaseQuery.initUngrouped: an ungrouped query returns rows of the joined cubes, so it must
+ * name each one's primary keys (unless allowed without), and cannot filter on measures.
  */
-function joinTree(model: Model, q: ResolvedQuery, cubeSecurity: CubeSecurity) {
-  const members = [
-    ...q.measures,
-    ...q.dimensions,
-    ...q.timeDimensions.map((t) => t.member),
-    ...q.segments,
-    ...filterMembers(q.filters),
-    ...filterMembers(q.security),
-  ];
-  const required: string[] = [];
-  const hints = new Map<string, readonly string[]>();
-  const need = (list: readonly QueryMember[]) => {
-    for (const m of list) {
-      for (const c of cubesOfMember(model, m.member)) if (!required.includes(c)) required.push(c);
-      if (m.viewMember) hints.set(m.viewMember.joinPath.join('.'), m.viewMember.joinPath);
+function checkUngrouped(model: Model, q: ResolvedQuery, tree: JoinTree, options: PlanOptions): void {
+  if (!options.allowUngroupedWithoutPrimaryKey) {
+    const cubes = [...new Set([tree.root, ...tree.edges.map((e) => e.to)])];
+    const named = new Set(q.dimensions.map((d) => d.member.path));
+    const missing = cubes
+      .flatMap((c) => model.cubes.get(c)!.primaryKeys.map((pk) => pk.path))
+      .filter((key) => !named.has(key));
+    if (missing.length > 0) {
+      throw new UserError(
+        `Ungrouped query requires primary keys to be present in dimensions: ${missing.map((k) => `'${k}'`).join(', ')}. Pass allowUngroupedWithoutPrimaryKey option to disable this check.`,
+      );
     }
-  };
-  need(members);
-  // cubes named directly: their filters are in q.security already
-  const governed = new Set(members.filter((m) => m.view === null).map((m) => m.owner));
-  const filters = new Map<string, FilterNode>();
-  for (;;) {
-    const tree = buildJoinTree(model, required, [...hints.values()]);
-    const size = required.length;
-    for (const cube of [tree.root, ...tree.edges.map((e) => e.to)]) {
-      if (governed.has(cube) || filters.has(cube)) continue;
-      const f = cubeSecurity(cube);
-      if (!f) continue;
-      filters.set(cube, f);
-      need(filterMembers([f]));
-    }
-    if (required.length === size) return { tree, security: [...q.security, ...filters.values()] };
   }
+  if (q.filters.some(isMeasureFilter))
+    throw new UserError("Measure filters aren't allowed in ungrouped query");
 }

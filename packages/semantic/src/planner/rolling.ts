@@ -1,11 +1,11 @@
 import { UserError } from '../errors.ts';
-import { isBuiltInGranularity } from '../model/interval.ts';
-import type { Dimension, Measure, Model, RollingWindow } from '../model/types.ts';
-import { add, endOf, formatLocal, startOf, type TimeUnit } from '../query/time.ts';
+import type { Cube, Dimension, Measure, Model, RollingWindow } from '../model/types.ts';
+import { formatLocal } from '../query/time.ts';
 import type { TimeDimensionSpec } from '../query/types.ts';
 import type { PlannedColumn } from './columns.ts';
 import { leafAlias } from './fanout.ts';
-import { aggregateOfType, dimensionExpr, measureArg } from './member-sql.ts';
+import { type GranularitySpec, periods } from './granularity.ts';
+import { aggregateOfType, countValue, dimensionExpr, measureArg } from './member-sql.ts';
 import {
   and,
   type Expr,
@@ -21,80 +21,144 @@ import {
 
 const MAX_PERIODS = 10_000;
 
+/** What a rolling-window measure is computed over. */
+export interface RollingContext {
+  /** The time dimension whose date range anchors the windows. */
+  readonly td: TimeDimensionSpec;
+  /** Its granularity; null when the query has none (the whole date range is one period). */
+  readonly spec: GranularitySpec | null;
+  readonly dimCols: readonly PlannedColumn[];
+  readonly dimItems: readonly SelectItem[];
+  readonly from: Source;
+  readonly joins: readonly JoinNode[];
+  /** Filters and segments, without the anchoring date range (a window reaches outside it). */
+  readonly where: Expr | null;
+  readonly timezone: string;
+  /** The measure's cube is multiplied by the joins: each of its rows counts once. */
+  readonly multiplied: Cube | null;
+}
+
 /**
- * Rolling-window measures, as Cube computes them: a series of periods (one row per granularity
- * step of the date range, generated here and bound as parameters) LEFT JOINed to the ungrouped
- * rows on the window condition (BaseQuery.rollingWindowDateJoinCondition), then aggregated per
- * period. The base rows are not limited to the date range: a trailing window reaches before it.
+ * Rolling-window measures, as Cube computes them (BaseQuery.overTimeSeriesQuery): the periods of
+ * the date range (generated here, bound as parameters) LEFT JOINed to the rows on the window
+ * condition (rollingWindowDateJoinCondition; runningTotalDateJoinCondition for `running_total`,
+ * whose window starts at the date range), then aggregated per period. The rows are prefiltered
+ * on the union of all windows, which may reach before the range.
  */
-export function rollingSubquery(
-  model: Model,
-  leaf: Measure,
-  td: TimeDimensionSpec,
-  dimCols: readonly PlannedColumn[],
-  dimItems: readonly SelectItem[],
-  from: Source,
-  joins: readonly JoinNode[],
-  where: Expr | null,
-  timezone: string,
-): Select {
-  const g = td.granularity!;
-  if (!isBuiltInGranularity(g))
-    throw new UserError(`Rolling window measure ${leaf.path} needs a built-in granularity, not '${g}'`);
+export function rollingSubquery(model: Model, leaf: Measure, ctx: RollingContext): Select {
   const window = leaf.rollingWindow!;
-  const tdKey = `${td.member.path}.${g}`;
-  const others = dimItems.filter((_, i) => dimCols[i].key !== tdKey);
-  const base = select({
-    items: [
-      {
-        expr: { kind: 'toLocal', expr: dimensionExpr(model, td.member.member as Dimension), timezone },
-        alias: '__t',
-      },
-      ...others,
-      { expr: measureArg(model, leaf, raw('1')), alias: '__m' },
-    ],
-    from,
-    joins,
-    where,
-  });
+  const range = ctx.td.dateRange!;
+  const list = ctx.spec
+    ? periods(ctx.spec, ctx.td.granularity !== null && !customOf(ctx.td), range.from, range.to, MAX_PERIODS)
+    : [{ from: range.from, to: range.to }];
+  if (list === null)
+    throw new UserError(`Date range of ${ctx.td.member.path} has more than ${MAX_PERIODS} periods`);
+  const tdKey = ctx.spec ? `${ctx.td.member.path}.${ctx.td.granularity}` : null;
+  const others = ctx.dimItems.filter((_, i) => ctx.dimCols[i].key !== tdKey);
+  const running = leaf.type === 'running_total';
+  const local = (v: number): Expr => ({ kind: 'timestamp', value: formatLocal(v), local: true });
+  const rangeStart = local(range.from);
   const t = ident('base', '__t');
+  const rowTime: Expr = {
+    kind: 'toLocal',
+    expr: dimensionExpr(model, ctx.td.member.member as Dimension),
+    timezone: ctx.timezone,
+  };
+  const pkItems = (ctx.multiplied?.primaryKeys ?? []).map((pk, i) => ({
+    expr: dimensionExpr(model, pk),
+    alias: `__pk_${i}`,
+  }));
+  // the rows a window may take; a multiplied cube's rows once per dimension values (Cube's keys)
+  const baseRows = (window: Expr, withTime: boolean): Source => ({
+    kind: 'subquery',
+    alias: 'base',
+    select: select({
+      distinct: ctx.multiplied !== null,
+      items: [
+        ...(withTime ? [{ expr: rowTime, alias: '__t' }] : []),
+        ...others,
+        ...pkItems,
+        { expr: measureArg(model, leaf, countValue(model, leaf) ?? raw('1')), alias: '__m' },
+      ],
+      from: ctx.from,
+      joins: ctx.joins,
+      where: and([...(ctx.where ? [ctx.where] : []), window]),
+    }),
+  });
+  if (!ctx.spec) {
+    // no granularity: one window over the whole range, grouped by the other dimensions
+    const whole = windowCondition(
+      window,
+      running,
+      rowTime,
+      local(range.from),
+      local(range.to),
+      rangeStart,
+      false,
+    );
+    return select({
+      items: [
+        ...others.map((d) => ({ expr: ident('base', d.alias), alias: d.alias })),
+        { expr: plainAggregate(leaf), alias: leafAlias(leaf) },
+      ],
+      from: baseRows(whole, false),
+      groupBy: others.map((_, i) => integer(i + 1)),
+    });
+  }
+  const first = local(list[0].from);
+  const last = local(list[list.length - 1].to);
+  const spanning = windowCondition(window, running, rowTime, first, last, rangeStart, true);
+  const dateFrom = ident('series', 'date_from');
+  const dateTo = ident('series', 'date_to');
   return select({
     items: [
-      ...dimItems.map((d, i) => ({
-        expr: dimCols[i].key === tdKey ? ident('series', 'date_from') : ident('base', d.alias),
+      ...ctx.dimItems.map((d, i) => ({
+        expr: ctx.dimCols[i].key === tdKey ? dateFrom : ident('base', d.alias),
         alias: d.alias,
       })),
-      { expr: rollingAggregate(leaf, ident('base', '__m')), alias: leafAlias(leaf) },
+      { expr: seriesAggregate(leaf), alias: leafAlias(leaf) },
     ],
-    from: { kind: 'values', rows: series(td, g), columns: ['date_from', 'date_to'], alias: 'series' },
+    from: {
+      kind: 'values',
+      rows: list.map((p) => [local(p.from), local(p.to)]),
+      columns: ['date_from', 'date_to'],
+      alias: 'series',
+    },
     joins: [
       {
         type: 'left',
-        source: { kind: 'subquery', select: base, alias: 'base' },
-        on: windowCondition(window, t),
+        source: baseRows(spanning, true),
+        on: windowCondition(window, running, t, dateFrom, dateTo, rangeStart, false),
       },
     ],
-    groupBy: dimItems.map((_, i) => integer(i + 1)),
+    groupBy: ctx.dimItems.map((_, i) => integer(i + 1)),
   });
 }
 
-function series(td: TimeDimensionSpec, g: TimeUnit): Expr[][] {
-  const rows: Expr[][] = [];
-  const range = td.dateRange!;
-  for (let s = startOf(range.from, g); s <= range.to; s = add(s, 1, g)) {
-    if (rows.length >= MAX_PERIODS)
-      throw new UserError(`Date range of ${td.member.path} has more than ${MAX_PERIODS} ${g} periods`);
-    rows.push([
-      { kind: 'timestamp', value: formatLocal(s), local: true },
-      { kind: 'timestamp', value: formatLocal(endOf(s, g)), local: true },
-    ]);
-  }
-  return rows;
+function customOf(td: TimeDimensionSpec): boolean {
+  const m = td.member.member;
+  return m.kind === 'dimension' && td.granularity !== null && m.granularities.has(td.granularity);
 }
 
-function windowCondition(w: RollingWindow, t: Expr): Expr {
-  const from = ident('series', 'date_from');
-  const to = ident('series', 'date_to');
+/**
+ * The rows of a period [from, to]. With `spanning`, the union over periods from `from` to `to`
+ * (Cube's isFromStartToEnd): trailing bounds count from the first start, leading from the last end.
+ */
+function windowCondition(
+  w: RollingWindow,
+  running: boolean,
+  t: Expr,
+  from: Expr,
+  to: Expr,
+  rangeStart: Expr,
+  spanning: boolean,
+): Expr {
+  if (running) {
+    return and([
+      { kind: 'binary', op: '>=', left: t, right: rangeStart },
+      { kind: 'binary', op: '<=', left: t, right: to },
+    ])!;
+  }
   if (w.type === 'to_date') {
     return and([
       { kind: 'binary', op: '>=', left: t, right: { kind: 'dateTrunc', unit: w.granularity!, expr: from } },
@@ -103,14 +167,14 @@ function windowCondition(w: RollingWindow, t: Expr): Expr {
   }
   const conditions: Expr[] = [];
   if (w.trailing !== 'unbounded') {
-    const start = w.offset === 'start' ? from : to;
+    const start = spanning || w.offset === 'start' ? from : to;
     const bound: Expr = w.trailing
       ? { kind: 'binary', op: '-', left: start, right: { kind: 'interval', interval: w.trailing } }
       : start;
     conditions.push({ kind: 'binary', op: w.offset === 'start' ? '>=' : '>', left: t, right: bound });
   }
   if (w.leading !== 'unbounded') {
-    const end = w.offset === 'end' ? to : from;
+    const end = spanning || w.offset === 'end' ? to : from;
     const bound: Expr = w.leading
       ? { kind: 'binary', op: '+', left: end, right: { kind: 'interval', interval: w.leading } }
       : end;
@@ -119,8 +183,28 @@ function windowCondition(w: RollingWindow, t: Expr): Expr {
   return and(conditions) ?? { kind: 'bool', value: true };
 }
 
-function rollingAggregate(m: Measure, arg: Expr): Expr {
-  const aggregate = aggregateOfType(m.type, arg);
+/**
+ * The aggregate over a period's rows. Cube sums counts of rows grouped below the period
+ * (aggregateOnGroupedColumn), so a count over an empty window is NULL, not 0.
+ */
+function seriesAggregate(m: Measure): Expr {
+  const arg = ident('base', '__m');
+  if (m.type === 'count') {
+    const one: Expr = {
+      kind: 'case',
+      whens: [
+        { when: { kind: 'isNull', expr: ident('base', '__t'), negated: false }, result: raw('NULL') },
+        { when: { kind: 'isNull', expr: arg, negated: true }, result: raw('1') },
+      ],
+      else: raw('0'),
+    };
+    return { kind: 'agg', fn: 'sum', distinct: false, arg: one };
+  }
+  return plainAggregate(m);
+}
+
+function plainAggregate(m: Measure): Expr {
+  const aggregate = aggregateOfType(m.type, ident('base', '__m'));
   if (!aggregate)
     throw new UserError(`Rolling window is not supported on measure ${m.path} of type ${m.type}`);
   return aggregate;

@@ -15,6 +15,8 @@ export interface CubeQuery {
   readonly total?: boolean;
   readonly timezone?: string;
   readonly ungrouped?: boolean;
+  /** Cube's option: an ungrouped query need not name every joined cube's primary key. */
+  readonly allowUngroupedWithoutPrimaryKey?: boolean;
   readonly renewQuery?: boolean;
   readonly responseFormat?: 'default' | 'compact' | 'columnar';
   readonly [key: string]: unknown;

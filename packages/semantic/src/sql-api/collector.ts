@@ -124,7 +124,8 @@ export class SemanticCollector {
       order: parts.order,
       limit: Math.min(parts.limit ?? SQL_API_ROW_LIMIT, SQL_API_ROW_LIMIT),
       ...(parts.offset > 0 ? { offset: parts.offset } : {}),
-      ...(parts.ungrouped ? { ungrouped: true } : {}),
+      // rows of a SELECT without aggregation, keys or not, as Cube's SQL API reads them
+      ...(parts.ungrouped ? { ungrouped: true, allowUngroupedWithoutPrimaryKey: true } : {}),
       timezone: parts.timezone,
     };
   }

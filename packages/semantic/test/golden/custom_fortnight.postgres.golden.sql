@@ -1,8 +1,8 @@
 SELECT
-  date_bin(INTERVAL '14 days', ("orders".created_at)::timestamptz AT TIME ZONE $1::text, $2::timestamp) AS "orders__created_at_fortnight",
+  ($2::timestamp + INTERVAL '14 days' * floor(EXTRACT(EPOCH FROM (("orders".created_at)::timestamptz AT TIME ZONE $1::text - $2::timestamp)) / 1209600)) AS "orders__created_at_fortnight",
   count("orders".id) AS "orders__count"
 FROM orders AS "orders"
 GROUP BY 1
 ORDER BY 1 ASC
 LIMIT 10000
--- params: ["UTC","2024-01-01"]
+-- params: ["UTC","2024-01-01T00:00:00.000"]

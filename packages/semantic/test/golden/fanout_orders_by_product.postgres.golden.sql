@@ -11,7 +11,7 @@ FROM (
   LEFT JOIN line_items AS "line_items" ON "orders".id = "line_items".order_id
   GROUP BY 1
 ) AS "q_0"
-LEFT JOIN (
+INNER JOIN (
   SELECT
     "orders__keys"."line_items__product_id" AS "line_items__product_id",
     sum("orders".amount) AS "orders__total_amount",

@@ -12,7 +12,7 @@ FROM (
   LEFT JOIN (SELECT * FROM products) AS "products" ON "line_items".product_id = "products".id
   GROUP BY 1
 ) AS "q_0"
-LEFT JOIN (
+INNER JOIN (
   SELECT
     "products__keys"."products__category" AS "products__category",
     sum("products".price) AS "products__price_total"

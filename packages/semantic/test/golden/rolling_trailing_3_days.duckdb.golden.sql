@@ -1,34 +1,35 @@
 SELECT
   "q_0"."orders__created_at_day" AS "orders__created_at_day",
-  "q_0"."orders__rolling_amount_3d" AS "orders__rolling_amount_3d",
-  "q_1"."orders__count" AS "orders__count"
+  "q_1"."orders__rolling_amount_3d" AS "orders__rolling_amount_3d",
+  "q_0"."orders__count" AS "orders__count"
 FROM (
+  SELECT
+    date_trunc('day', ("orders".created_at)) AS "orders__created_at_day",
+    count("orders".id) AS "orders__count"
+  FROM orders AS "orders"
+  WHERE "orders".created_at >= CAST($1 AS TIMESTAMP) AND "orders".created_at <= CAST($2 AS TIMESTAMP)
+  GROUP BY 1
+) AS "q_0"
+INNER JOIN (
   SELECT
     "series"."date_from" AS "orders__created_at_day",
     sum("base"."__m") AS "orders__rolling_amount_3d"
   FROM (VALUES
-    (CAST($1 AS TIMESTAMP), CAST($2 AS TIMESTAMP)),
-    (CAST($3 AS TIMESTAMP), CAST($4 AS TIMESTAMP)),
-    (CAST($5 AS TIMESTAMP), CAST($6 AS TIMESTAMP)),
-    (CAST($7 AS TIMESTAMP), CAST($8 AS TIMESTAMP)),
-    (CAST($9 AS TIMESTAMP), CAST($10 AS TIMESTAMP))
+    (CAST($1 AS TIMESTAMP), CAST($3 AS TIMESTAMP)),
+    (CAST($4 AS TIMESTAMP), CAST($5 AS TIMESTAMP)),
+    (CAST($6 AS TIMESTAMP), CAST($7 AS TIMESTAMP)),
+    (CAST($8 AS TIMESTAMP), CAST($9 AS TIMESTAMP)),
+    (CAST($10 AS TIMESTAMP), CAST($2 AS TIMESTAMP))
   ) AS "series" ("date_from", "date_to")
   LEFT JOIN (
     SELECT
       ("orders".created_at) AS "__t",
       "orders".amount AS "__m"
     FROM orders AS "orders"
+    WHERE ("orders".created_at) > (CAST($1 AS TIMESTAMP) - INTERVAL '3 days') AND ("orders".created_at) <= CAST($2 AS TIMESTAMP)
   ) AS "base" ON "base"."__t" > ("series"."date_to" - INTERVAL '3 days') AND "base"."__t" <= "series"."date_to"
-  GROUP BY 1
-) AS "q_0"
-LEFT JOIN (
-  SELECT
-    date_trunc('day', ("orders".created_at)) AS "orders__created_at_day",
-    count("orders".id) AS "orders__count"
-  FROM orders AS "orders"
-  WHERE "orders".created_at >= CAST($1 AS TIMESTAMP) AND "orders".created_at <= CAST($10 AS TIMESTAMP)
   GROUP BY 1
 ) AS "q_1" ON "q_0"."orders__created_at_day" IS NOT DISTINCT FROM "q_1"."orders__created_at_day"
 ORDER BY 1 ASC
 LIMIT 10000
--- params: ["2024-03-04T00:00:00.000","2024-03-04T23:59:59.999","2024-03-05T00:00:00.000","2024-03-05T23:59:59.999","2024-03-06T00:00:00.000","2024-03-06T23:59:59.999","2024-03-07T00:00:00.000","2024-03-07T23:59:59.999","2024-03-08T00:00:00.000","2024-03-08T23:59:59.999"]
+-- params: ["2024-03-04T00:00:00.000","2024-03-08T23:59:59.999","2024-03-04T23:59:59.999","2024-03-05T00:00:00.000","2024-03-05T23:59:59.999","2024-03-06T00:00:00.000","2024-03-06T23:59:59.999","2024-03-07T00:00:00.000","2024-03-07T23:59:59.999","2024-03-08T00:00:00.000"]

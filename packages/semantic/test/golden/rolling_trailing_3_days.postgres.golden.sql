@@ -1,34 +1,35 @@
 SELECT
   "q_0"."orders__created_at_day" AS "orders__created_at_day",
-  "q_0"."orders__rolling_amount_3d" AS "orders__rolling_amount_3d",
-  "q_1"."orders__count" AS "orders__count"
+  "q_1"."orders__rolling_amount_3d" AS "orders__rolling_amount_3d",
+  "q_0"."orders__count" AS "orders__count"
 FROM (
+  SELECT
+    date_trunc('day', ("orders".created_at)::timestamptz AT TIME ZONE $1::text) AS "orders__created_at_day",
+    count("orders".id) AS "orders__count"
+  FROM orders AS "orders"
+  WHERE "orders".created_at >= $2::timestamptz AND "orders".created_at <= $3::timestamptz
+  GROUP BY 1
+) AS "q_0"
+INNER JOIN (
   SELECT
     "series"."date_from" AS "orders__created_at_day",
     sum("base"."__m") AS "orders__rolling_amount_3d"
   FROM (VALUES
-    ($1::timestamp, $2::timestamp),
-    ($3::timestamp, $4::timestamp),
-    ($5::timestamp, $6::timestamp),
-    ($7::timestamp, $8::timestamp),
-    ($9::timestamp, $10::timestamp)
+    ($4::timestamp, $5::timestamp),
+    ($6::timestamp, $7::timestamp),
+    ($8::timestamp, $9::timestamp),
+    ($10::timestamp, $11::timestamp),
+    ($12::timestamp, $13::timestamp)
   ) AS "series" ("date_from", "date_to")
   LEFT JOIN (
     SELECT
-      ("orders".created_at)::timestamptz AT TIME ZONE $11::text AS "__t",
+      ("orders".created_at)::timestamptz AT TIME ZONE $1::text AS "__t",
       "orders".amount AS "__m"
     FROM orders AS "orders"
+    WHERE ("orders".created_at)::timestamptz AT TIME ZONE $1::text > ($4::timestamp - INTERVAL '3 days') AND ("orders".created_at)::timestamptz AT TIME ZONE $1::text <= $13::timestamp
   ) AS "base" ON "base"."__t" > ("series"."date_to" - INTERVAL '3 days') AND "base"."__t" <= "series"."date_to"
-  GROUP BY 1
-) AS "q_0"
-LEFT JOIN (
-  SELECT
-    date_trunc('day', ("orders".created_at)::timestamptz AT TIME ZONE $11::text) AS "orders__created_at_day",
-    count("orders".id) AS "orders__count"
-  FROM orders AS "orders"
-  WHERE "orders".created_at >= $12::timestamptz AND "orders".created_at <= $13::timestamptz
   GROUP BY 1
 ) AS "q_1" ON "q_0"."orders__created_at_day" IS NOT DISTINCT FROM "q_1"."orders__created_at_day"
 ORDER BY 1 ASC
 LIMIT 10000
--- params: ["2024-03-04T00:00:00.000","2024-03-04T23:59:59.999","2024-03-05T00:00:00.000","2024-03-05T23:59:59.999","2024-03-06T00:00:00.000","2024-03-06T23:59:59.999","2024-03-07T00:00:00.000","2024-03-07T23:59:59.999","2024-03-08T00:00:00.000","2024-03-08T23:59:59.999","UTC","2024-03-04T00:00:00.000Z","2024-03-08T23:59:59.999Z"]
+-- params: ["UTC","2024-03-04T00:00:00.000Z","2024-03-08T23:59:59.999Z","2024-03-04T00:00:00.000","2024-03-04T23:59:59.999","2024-03-05T00:00:00.000","2024-03-05T23:59:59.999","2024-03-06T00:00:00.000","2024-03-06T23:59:59.999","2024-03-07T00:00:00.000","2024-03-07T23:59:59.999","2024-03-08T00:00:00.000","2024-03-08T23:59:59.999"]
