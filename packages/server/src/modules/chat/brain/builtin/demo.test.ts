@@ -165,6 +165,17 @@ const morePhrasings: typeof cases = [
       AND created_at >= '2025-05-01' AND created_at < '2025-06-01'`,
     chart: 'text',
   },
+  {
+    question: 'Orders this month vs last month',
+    direct: `SELECT count(*) FROM orders WHERE created_at >= '2025-05-01' AND created_at < '2025-07-01'
+      GROUP BY month(created_at) ORDER BY month(created_at)`,
+    chart: 'bar',
+  },
+  {
+    question: 'Revenue in the UK',
+    direct: `SELECT ${revenue} FROM ${itemsOfOrders} JOIN customers c ON o.customer_id = c.id WHERE c.country = 'GB'`,
+    chart: 'text',
+  },
 ];
 
 describe('built-in brain on the demo model', () => {
@@ -215,6 +226,7 @@ describe('built-in brain on the demo model', () => {
     ['What is the churn rate of unicorns?', ['churn', 'rate', 'unicorns']],
     ['Revenue in Atlantis', ['atlantis']],
     ['How many frobnications per widget?', ['frobnications', 'widget']],
+    ['Orders by day of week', ['by day of week']],
   ])('says plainly what it could not understand: %s', async (question, words) => {
     const { answer, queries } = await ask(brain, tools, question);
     expect(answer).toMatch(/^I could not understand/);

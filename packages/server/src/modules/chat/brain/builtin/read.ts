@@ -126,7 +126,7 @@ export function readQuestion(question: string, catalog: Catalog, now: Date): Rea
     numeric: [],
     owners: [],
     values: [],
-    unknown: [],
+    unknown: [...time.unsupported],
     unusedAggregation: null,
   };
   // "US", "IT", "IN": a code in capitals is a value even where the same word is a filler

@@ -157,9 +157,7 @@ export function resolvePlan(
   const valueFilters: PlanFilter[] = valueDims.map((d) => {
     const matched = values.filter((v) => v.dimension === d);
     const target = member(valueChoices[valueDims.indexOf(d)]);
-    const shown = matched.map((v) =>
-      v.words.toLowerCase() === v.value.toLowerCase() ? v.value : `${titleCase(v.words)} (${v.value})`,
-    );
+    const shown = matched.map((v) => (v.display === v.value ? v.value : `${v.display} (${v.value})`));
     return {
       member: target,
       operator: matched.length > 1 ? 'in' : 'equals',
@@ -284,5 +282,3 @@ function nameDimension(owner: CatalogOwner): CatalogMember | null {
 function equivalents(d: CatalogMember, catalog: Catalog): CatalogMember[] {
   return [d, ...catalog.members.filter((m) => m !== d && m.kind === 'dimension' && sameColumn(d, m))];
 }
-
-const titleCase = (words: string) => words.replace(/\b[a-z]/g, (c) => c.toUpperCase());

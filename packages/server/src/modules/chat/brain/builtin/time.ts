@@ -24,6 +24,8 @@ export interface TimeReading {
   readonly granularity: Unit | 'auto' | null;
   /** The question with the words read here taken out. */
   readonly rest: string;
+  /** Time words read but not supported ("day of week"): reported as not understood. */
+  readonly unsupported: readonly string[];
 }
 
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
@@ -70,10 +72,14 @@ export function readTime(question: string, now: Date): TimeReading {
     if (m) text = `${text.slice(0, m.index)} ${text.slice(m.index + m[0].length)}`.replace(/ {2,}/g, ' ');
     return m;
   };
+  // cyclic parts of a date ("by day of week") are not truncations: say so rather than read "by day"
+  const cyclic = take(
+    /(?:by |per |each )?(?:hour|day|week|month|quarter) of (?:the )?(?:day|week|month|quarter|year)/,
+  );
   const granularity = readGranularity(take);
   const compare = readComparison(take, now);
   const range = compare ? null : readRange(take, now);
-  return { range, compare, granularity, rest: text.trim() };
+  return { range, compare, granularity, rest: text.trim(), unsupported: cyclic ? [cyclic[0]] : [] };
 }
 
 function readGranularity(take: (re: RegExp) => RegExpExecArray | null): Unit | 'auto' | null {
@@ -94,7 +100,8 @@ function readComparison(take: (re: RegExp) => RegExpExecArray | null, now: Date)
   const first = period(m[1], now, second?.year ?? null);
   if (!first || !second || first.period.unit === null || first.period.unit !== second.period.unit)
     return null;
-  return [first.period, second.period];
+  // the earlier period first, so that the change reads forward in time
+  return [first.period, second.period].sort((a, b) => a.start!.getTime() - b.start!.getTime());
 }
 
 function readRange(take: (re: RegExp) => RegExpExecArray | null, now: Date): Period | null {

@@ -8,6 +8,8 @@ export interface ValueMatch {
   readonly value: string;
   /** The question's words that named it. */
   readonly words: string;
+  /** How an answer names it: the region's name for a code ("United Kingdom" for GB), else the value. */
+  readonly display: string;
 }
 
 const regionNames = new Intl.DisplayNames(['en'], { type: 'region' });
@@ -25,14 +27,18 @@ const REGION_ALIASES: Record<string, string[]> = {
  */
 export function valueNames(value: string): string[][] {
   const names = [value];
-  if (/^[A-Z]{2}$/.test(value)) {
-    const region = safeRegionName(value);
-    if (region && region !== value) names.push(region);
-    names.push(...(REGION_ALIASES[value] ?? []));
-  }
+  const region = regionName(value);
+  if (region) names.push(region, ...(REGION_ALIASES[value] ?? []));
   return names
     .map((n) => stemAll(normalizeQuestion(n).split(' ').filter(Boolean)))
     .filter((w) => w.length > 0);
+}
+
+/** The English name of a two-letter region code, or null. */
+function regionName(value: string): string | null {
+  if (!/^[A-Z]{2}$/.test(value)) return null;
+  const name = safeRegionName(value);
+  return name && name !== value ? name : null;
 }
 
 function safeRegionName(code: string): string | undefined {
@@ -73,7 +79,12 @@ export function matchValues(
       const hits = index.get(stems.slice(i, end).join(' '));
       if (!hits) continue;
       // the same words in several dimensions: the first listed wins (the caller lists the likeliest first)
-      matches.push({ ...hits[0], words: words.slice(i, end).join(' ') });
+      const said = words.slice(i, end).join(' ');
+      const display =
+        said.toLowerCase() === hits[0].value.toLowerCase()
+          ? hits[0].value
+          : (regionName(hits[0].value) ?? said);
+      matches.push({ ...hits[0], words: said, display });
       i = end;
       found = true;
       break;
