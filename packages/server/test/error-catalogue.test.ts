@@ -206,6 +206,11 @@ describe('error catalogue', () => {
         { method: 'POST', url: '/api/v1/groups', headers: admin, payload: { name: 'taken' } },
       ],
     ];
+    // Refused before a route is chosen (Fastify's frameworkErrors), still in the family's shape.
+    problemSamples.push(
+      ['bad_request', 'GET /api/v1/users/:id', { url: '/api/v1/users/%ZZ', headers: admin }],
+      ['uri_too_long', 'GET /api/v1/users/:id', { url: `/api/v1/users/${'1'.repeat(150)}`, headers: admin }],
+    );
     const failures: string[] = [];
     for (const [code, route, request] of problemSamples) {
       const res = await server.app.inject(request);
@@ -249,6 +254,7 @@ describe('error catalogue', () => {
             { 'if-match': 'W/"stale"' },
           ),
       ],
+      [400, undefined, 'GET /api/scim/v2/Users/:id', () => scim.call('GET', '/Users/%ZZ')],
       [
         413,
         'tooMany',
@@ -297,6 +303,7 @@ describe('error catalogue', () => {
         { error: expect.any(String) },
         { url: '/data/999999/cubejs-api/v1/load', headers: { authorization: token } },
       ],
+      [400, { type: 'UserError', error: expect.any(String) }, { url: '/data/%ZZ/cubejs-api/v1/load' }],
     ];
     for (const [status, body, request] of cubeSamples) {
       const res = await server.app.inject(request);

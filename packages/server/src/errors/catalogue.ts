@@ -55,6 +55,7 @@ export const errorCatalogue = {
   // The request as the framework reads it, and the screening of every part of it.
   validation_failed: { status: 400, title: 'Invalid request', on: 'any', scimType: 'invalidValue' },
   bad_request: { status: 400, title: 'Unreadable request', on: 'any' },
+  uri_too_long: { status: 414, title: 'Path parameter too long', on: 'any' },
   malformed_body: { status: 400, title: 'Malformed body', on: 'body', scimType: 'invalidSyntax' },
   body_too_large: { status: 413, title: 'Body too large', on: 'body', scimType: 'tooMany' },
   unsupported_media_type: { status: 415, title: 'Unsupported media type', on: 'body' },

@@ -44,6 +44,8 @@ export function classify(error: unknown): DomainError {
       return new DomainError('body_too_large', 'The request body is larger than the server accepts');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new DomainError('unsupported_media_type', 'Send JSON with Content-Type: application/json');
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return new DomainError('uri_too_long', 'A path parameter is longer than the server accepts');
   }
   if (error instanceof SyntaxError && e.statusCode === 400)
     return new DomainError('malformed_body', 'The request body is not valid JSON');

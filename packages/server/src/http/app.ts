@@ -28,6 +28,7 @@ import { tokenRoutes } from '../modules/tokens/routes.ts';
 import { userRoutes } from '../modules/users/routes.ts';
 import { workbookRoutes } from '../modules/workbooks/routes.ts';
 import { workspaceRoutes } from '../modules/workspace/routes.ts';
+import { replyToFrameworkError } from './framework-errors.ts';
 import { registerHealth } from './health.ts';
 import { registerHome } from './home.ts';
 import { registerMetrics } from './metrics.ts';
@@ -83,6 +84,7 @@ export async function buildApp(
       return typeof incoming === 'string' && requestIdPattern.test(incoming) ? incoming : randomUUID();
     },
     ajv: { customOptions: { allErrors: true } },
+    frameworkErrors: replyToFrameworkError,
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(TypeBoxValidatorCompiler);
   registerStrictQuerystrings(app);
