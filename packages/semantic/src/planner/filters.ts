@@ -12,6 +12,8 @@ export function filterExpr(model: Model, node: FilterNode, memberValue: (m: Quer
   if (node.kind === 'deny') return { kind: 'bool', value: false };
   if (node.kind === 'and' || node.kind === 'or') {
     const items = node.items.map((n) => filterExpr(model, n, memberValue));
+    // an empty group filters nothing, `or` included
+    if (items.length === 0) return { kind: 'bool', value: true };
     return node.kind === 'and' ? (and(items) ?? { kind: 'bool', value: true }) : or(items);
   }
   const { operator, values } = node;

@@ -46,7 +46,12 @@ export function normalizeFilter(f: QueryFilter, ctx: FilterContext): FilterNode 
   if ('and' in f || 'or' in f) {
     const list = 'and' in f ? f.and : (f as { or: readonly QueryFilter[] }).or;
     if (!Array.isArray(list)) throw new UserError(`Invalid filter: ${JSON.stringify(f)}: and/or need a list`);
-    const items = Object.freeze(list.map((x) => normalizeFilter(x, ctx)));
+    // an empty group is no condition: Cube leaves it out of its parent (BaseGroupFilter)
+    const items = Object.freeze(
+      list
+        .map((x) => normalizeFilter(x, ctx))
+        .filter((n) => n.kind === 'member' || n.kind === 'deny' || n.items.length > 0),
+    );
     return Object.freeze('and' in f ? { kind: 'and', items } : { kind: 'or', items });
   }
   const path = f.member ?? f.dimension;
