@@ -123,7 +123,8 @@ cubeSuite({
             and: [
               {
                 or: [
-                  { and: [{ measure: 'visitors.source', operator: 'equals', values: ['some'] }] },
+                  // `measure` is not a filter key: the filter names no member
+                  { and: [{ measure: 'visitors.source', operator: 'equals', values: ['some'] } as never] },
                   { and: [{ dimension: 'visitors_source', operator: 'equals', values: ['google'] }] },
                 ],
               },
