@@ -25,6 +25,7 @@ export type ScimType = (typeof scimTypes)[number];
  * Which operations can answer a code, for the OpenAPI document:
  * - `any`: every operation (the framework and the request screening);
  * - `body`: operations that read a request body;
+ * - `params`: operations with path parameters;
  * - `credentialed`: operations behind a credential (authentication, rate limits, the store);
  * - `deployment`: credentialed operations on a deployment (`:deploymentId`);
  * - `account`: credentialed account-level operations, closed to deployment-scoped keys;
@@ -36,6 +37,7 @@ export type ScimType = (typeof scimTypes)[number];
 export type ErrorScope =
   | 'any'
   | 'body'
+  | 'params'
   | 'credentialed'
   | 'deployment'
   | 'account'
@@ -55,7 +57,7 @@ export const errorCatalogue = {
   // The request as the framework reads it, and the screening of every part of it.
   validation_failed: { status: 400, title: 'Invalid request', on: 'any', scimType: 'invalidValue' },
   bad_request: { status: 400, title: 'Unreadable request', on: 'any' },
-  uri_too_long: { status: 414, title: 'Path parameter too long', on: 'any' },
+  uri_too_long: { status: 414, title: 'Path parameter too long', on: 'params' },
   malformed_body: { status: 400, title: 'Malformed body', on: 'body', scimType: 'invalidSyntax' },
   body_too_large: { status: 413, title: 'Body too large', on: 'body', scimType: 'tooMany' },
   unsupported_media_type: { status: 415, title: 'Unsupported media type', on: 'body' },

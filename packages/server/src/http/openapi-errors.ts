@@ -20,6 +20,7 @@ type Route = Pick<RouteOptions, 'method' | 'url' | 'config'> & { schema?: Fastif
 export function scopesOf(route: Route): Set<ErrorScope> {
   const scopes = new Set<ErrorScope>(['any']);
   if ([route.method].flat().some((m) => ['POST', 'PUT', 'PATCH', 'DELETE'].includes(m))) scopes.add('body');
+  if (/[:*]/.test(route.url)) scopes.add('params');
   const access = route.config?.access;
   if (access && !('public' in access)) {
     scopes.add('credentialed');
