@@ -1,4 +1,3 @@
-import { BUILT_IN_GRANULARITIES } from '../model/interval.ts';
 import type { Cube, CubeMember, Model, View } from '../model/types.ts';
 import { findMember } from '../query/members.ts';
 import type { QueryMember } from '../query/types.ts';
@@ -88,8 +87,15 @@ function memberNames(owner: Cube | View, kind: CubeMember['kind']): string[] {
   return [...map.keys()];
 }
 
+/**
+ * Cube's CubeToMetaTransformer.isVisible: members are public unless the model says otherwise,
+ * except primary keys, which are listed only when the model makes them public.
+ */
 function visible(m: QueryMember): boolean {
-  return m.viewMember ? m.viewMember.public : m.member.public;
+  if (m.viewMember) return m.viewMember.public;
+  const member = m.member;
+  if (member.kind === 'dimension' && member.primaryKey) return member.declaredPublic === true;
+  return member.public;
 }
 
 function templateText(t: readonly (string | { ref: string; cube: string; member?: string })[]): string {
@@ -132,18 +138,16 @@ function describe(model: Model, m: QueryMember, extended: boolean): MetaMember {
       primaryKey: member.primaryKey,
       suggestFilterValues: true,
       ...(member.format !== null ? { format: member.format } : {}),
-      ...(member.type === 'time'
+      // the custom granularities only, as written (the built-in ones are implied)
+      ...(member.granularities.size > 0
         ? {
-            granularities: [
-              ...BUILT_IN_GRANULARITIES.map((g) => ({ name: g, title: titleize(g), interval: `1 ${g}` })),
-              ...[...member.granularities.values()].map((g) => ({
-                name: g.name,
-                title: g.title ?? titleize(g.name),
-                interval: g.interval.text,
-                ...(g.offset ? { offset: g.offset.text } : {}),
-                ...(g.origin ? { origin: g.origin } : {}),
-              })),
-            ],
+            granularities: [...member.granularities.values()].map((g) => ({
+              name: g.name,
+              title: g.title ?? titleize(g.name),
+              interval: g.interval.text,
+              ...(g.offset ? { offset: g.offset.text } : {}),
+              ...(g.origin ? { origin: g.origin } : {}),
+            })),
           }
         : {}),
       ...(extended ? { sql: templateText(member.sql) } : {}),

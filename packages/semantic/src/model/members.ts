@@ -38,6 +38,7 @@ function base(raw: Raw, ctx: MemberContext) {
     description: str(raw.description),
     meta: isRecord(raw.meta) ? raw.meta : null,
     public: isPublic !== false,
+    declaredPublic: raw.public === undefined && raw.shown === undefined ? null : isPublic !== false,
     loc: locate(raw, ctx.loc),
   };
 }

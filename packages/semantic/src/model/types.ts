@@ -62,6 +62,8 @@ interface MemberBase {
   readonly description: string | null;
   readonly meta: Readonly<Record<string, unknown>> | null;
   readonly public: boolean;
+  /** `public` (or the older `shown`) as written; null when the model leaves it out. */
+  readonly declaredPublic: boolean | null;
   readonly loc: SourceLocation;
 }
 
