@@ -1265,6 +1265,7 @@ export interface components {
       code:
         | 'validation_failed'
         | 'bad_request'
+        | 'uri_too_long'
         | 'malformed_body'
         | 'body_too_large'
         | 'unsupported_media_type'
@@ -2030,6 +2031,18 @@ export interface operations {
           };
         };
       };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
       /** @description Too Many Requests: `rate_limited` */
       429: {
         headers: {
@@ -2255,6 +2268,18 @@ export interface operations {
           };
         };
       };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
       /** @description Unsupported Media Type: `unsupported_media_type` */
       415: {
         headers: {
@@ -2444,6 +2469,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'body_too_large';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
           };
         };
       };
@@ -2677,6 +2714,18 @@ export interface operations {
           };
         };
       };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
       /** @description Too Many Requests: `rate_limited` */
       429: {
         headers: {
@@ -2850,6 +2899,18 @@ export interface operations {
               | 'last_admin'
               | 'cannot_delete_self'
               | 'report_public_id_taken';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
           };
         };
       };
@@ -3040,6 +3101,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'body_too_large';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
           };
         };
       };
@@ -3241,6 +3314,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'body_too_large';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
           };
         };
       };
@@ -3446,6 +3531,18 @@ export interface operations {
           };
         };
       };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
       /** @description Unsupported Media Type: `unsupported_media_type` */
       415: {
         headers: {
@@ -3637,6 +3734,18 @@ export interface operations {
           };
         };
       };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
       /** @description Too Many Requests: `rate_limited` */
       429: {
         headers: {
@@ -3822,6 +3931,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'body_too_large';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
           };
         };
       };
@@ -4014,6 +4135,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'body_too_large';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
           };
         };
       };
@@ -4210,6 +4343,18 @@ export interface operations {
           };
         };
       };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
       /** @description Too Many Requests: `rate_limited` */
       429: {
         headers: {
@@ -4397,6 +4542,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'body_too_large';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
           };
         };
       };
@@ -4594,6 +4751,18 @@ export interface operations {
           };
         };
       };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
       /** @description Unsupported Media Type: `unsupported_media_type` */
       415: {
         headers: {
@@ -4776,6 +4945,18 @@ export interface operations {
               | 'last_admin'
               | 'cannot_delete_self'
               | 'report_public_id_taken';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
           };
         };
       };
@@ -4963,6 +5144,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'body_too_large';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
           };
         };
       };
@@ -5168,6 +5361,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'body_too_large';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
           };
         };
       };
@@ -5381,6 +5586,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'body_too_large';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
           };
         };
       };
@@ -5987,6 +6204,18 @@ export interface operations {
           };
         };
       };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
       /** @description Too Many Requests: `rate_limited` */
       429: {
         headers: {
@@ -6176,6 +6405,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'body_too_large';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
           };
         };
       };
@@ -6976,6 +7217,18 @@ export interface operations {
           };
         };
       };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
       /** @description Too Many Requests: `rate_limited` */
       429: {
         headers: {
@@ -7185,6 +7438,18 @@ export interface operations {
           };
         };
       };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
       /** @description Unsupported Media Type: `unsupported_media_type` */
       415: {
         headers: {
@@ -7374,6 +7639,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'body_too_large';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
           };
         };
       };
@@ -7940,6 +8217,18 @@ export interface operations {
           };
         };
       };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
       /** @description Too Many Requests: `rate_limited` */
       429: {
         headers: {
@@ -8127,6 +8416,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'body_too_large';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
           };
         };
       };
@@ -8322,6 +8623,18 @@ export interface operations {
           };
         };
       };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
       /** @description Unsupported Media Type: `unsupported_media_type` */
       415: {
         headers: {
@@ -8500,6 +8813,18 @@ export interface operations {
               | 'last_admin'
               | 'cannot_delete_self'
               | 'report_public_id_taken';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
           };
         };
       };
@@ -8688,6 +9013,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'body_too_large';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
           };
         };
       };
@@ -8883,6 +9220,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'body_too_large';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
           };
         };
       };
@@ -9136,6 +9485,18 @@ export interface operations {
           };
         };
       };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
       /** @description Too Many Requests: `rate_limited` */
       429: {
         headers: {
@@ -9343,6 +9704,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'body_too_large';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
           };
         };
       };
@@ -9568,6 +9941,18 @@ export interface operations {
           };
         };
       };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
       /** @description Unsupported Media Type: `unsupported_media_type` */
       415: {
         headers: {
@@ -9754,6 +10139,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'body_too_large';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
           };
         };
       };
@@ -9956,6 +10353,18 @@ export interface operations {
               | 'last_admin'
               | 'cannot_delete_self'
               | 'report_public_id_taken';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
           };
         };
       };
@@ -10324,6 +10733,18 @@ export interface operations {
               | 'last_admin'
               | 'cannot_delete_self'
               | 'report_public_id_taken';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
           };
         };
       };
@@ -10744,6 +11165,18 @@ export interface operations {
           };
         };
       };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
       /** @description Unsupported Media Type: `unsupported_media_type` */
       415: {
         headers: {
@@ -11008,6 +11441,18 @@ export interface operations {
               | 'last_admin'
               | 'cannot_delete_self'
               | 'report_public_id_taken';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
           };
         };
       };
@@ -11427,6 +11872,18 @@ export interface operations {
           };
         };
       };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
       /** @description Unsupported Media Type: `unsupported_media_type` */
       415: {
         headers: {
@@ -11617,6 +12074,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'body_too_large';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
           };
         };
       };
@@ -11903,6 +12372,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'body_too_large';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
           };
         };
       };
@@ -12246,6 +12727,18 @@ export interface operations {
           };
         };
       };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
       /** @description Unsupported Media Type: `unsupported_media_type` */
       415: {
         headers: {
@@ -12498,6 +12991,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'body_too_large';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
           };
         };
       };
@@ -12809,6 +13314,18 @@ export interface operations {
           };
         };
       };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
       /** @description Too Many Requests: `rate_limited` */
       429: {
         headers: {
@@ -13073,6 +13590,18 @@ export interface operations {
           };
         };
       };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
       /** @description Unsupported Media Type: `unsupported_media_type` */
       415: {
         headers: {
@@ -13297,6 +13826,18 @@ export interface operations {
               | 'last_admin'
               | 'cannot_delete_self'
               | 'report_public_id_taken';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
           };
         };
       };
@@ -13565,6 +14106,18 @@ export interface operations {
           };
         };
       };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
       /** @description Unsupported Media Type: `unsupported_media_type` */
       415: {
         headers: {
@@ -13755,6 +14308,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'body_too_large';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
           };
         };
       };
@@ -14043,6 +14608,18 @@ export interface operations {
           };
         };
       };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
       /** @description Too Many Requests: `rate_limited` */
       429: {
         headers: {
@@ -14313,6 +14890,18 @@ export interface operations {
               | 'last_admin'
               | 'cannot_delete_self'
               | 'report_public_id_taken';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
           };
         };
       };
@@ -14592,6 +15181,18 @@ export interface operations {
           };
         };
       };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
       /** @description Unsupported Media Type: `unsupported_media_type` */
       415: {
         headers: {
@@ -14785,6 +15386,18 @@ export interface operations {
               | 'last_admin'
               | 'cannot_delete_self'
               | 'report_public_id_taken';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
           };
         };
       };
@@ -14995,6 +15608,18 @@ export interface operations {
           };
         };
       };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
       /** @description Unsupported Media Type: `unsupported_media_type` */
       415: {
         headers: {
@@ -15185,6 +15810,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'body_too_large';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
           };
         };
       };
@@ -15839,6 +16476,18 @@ export interface operations {
           };
         };
       };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
       /** @description Unsupported Media Type: `unsupported_media_type` */
       415: {
         headers: {
@@ -16028,6 +16677,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'body_too_large';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
           };
         };
       };
@@ -16456,6 +17117,15 @@ export interface operations {
           'application/scim+json': components['schemas']['ScimError'];
         };
       };
+      /** @description URI Too Long (RFC 7644 section 3.12) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
       /** @description Too Many Requests (RFC 7644 section 3.12) */
       429: {
         headers: {
@@ -16723,6 +17393,15 @@ export interface operations {
       };
       /** @description Precondition Failed (RFC 7644 section 3.12) */
       412: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
+      /** @description URI Too Long (RFC 7644 section 3.12) */
+      414: {
         headers: {
           [name: string]: unknown;
         };
@@ -17878,6 +18557,15 @@ export interface operations {
           };
         };
       };
+      /** @description URI Too Long (RFC 7644 section 3.12) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
       /** @description Too Many Requests (RFC 7644 section 3.12) */
       429: {
         headers: {
@@ -18261,6 +18949,15 @@ export interface operations {
           };
         };
       };
+      /** @description URI Too Long (RFC 7644 section 3.12) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
       /** @description Unsupported Media Type (RFC 7644 section 3.12) */
       415: {
         headers: {
@@ -18433,6 +19130,15 @@ export interface operations {
             /** @enum {string} */
             scimType?: 'tooMany';
           };
+        };
+      };
+      /** @description URI Too Long (RFC 7644 section 3.12) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
         };
       };
       /** @description Unsupported Media Type (RFC 7644 section 3.12) */
@@ -18731,6 +19437,15 @@ export interface operations {
             /** @enum {string} */
             scimType?: 'tooMany';
           };
+        };
+      };
+      /** @description URI Too Long (RFC 7644 section 3.12) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
         };
       };
       /** @description Unsupported Media Type (RFC 7644 section 3.12) */
@@ -19650,6 +20365,15 @@ export interface operations {
           };
         };
       };
+      /** @description URI Too Long (RFC 7644 section 3.12) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
       /** @description Too Many Requests (RFC 7644 section 3.12) */
       429: {
         headers: {
@@ -19913,6 +20637,15 @@ export interface operations {
           };
         };
       };
+      /** @description URI Too Long (RFC 7644 section 3.12) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
       /** @description Unsupported Media Type (RFC 7644 section 3.12) */
       415: {
         headers: {
@@ -20085,6 +20818,15 @@ export interface operations {
             /** @enum {string} */
             scimType?: 'tooMany';
           };
+        };
+      };
+      /** @description URI Too Long (RFC 7644 section 3.12) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
         };
       };
       /** @description Unsupported Media Type (RFC 7644 section 3.12) */
@@ -20343,6 +21085,15 @@ export interface operations {
             /** @enum {string} */
             scimType?: 'tooMany';
           };
+        };
+      };
+      /** @description URI Too Long (RFC 7644 section 3.12) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
         };
       };
       /** @description Unsupported Media Type (RFC 7644 section 3.12) */
@@ -22635,6 +23386,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'body_too_large';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
           };
         };
       };
