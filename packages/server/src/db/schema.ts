@@ -6,6 +6,10 @@ type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
 type UpdatedAt = ColumnType<Date, Date | string | undefined, Date | string>;
 type Json<T> = ColumnType<T, string, string>;
 
+/** A JSON document the SCIM module keeps beside the columns of users and groups (migration 0002-scim). */
+export type ScimDocument = Record<string, unknown>;
+type ScimDocumentColumn = ColumnType<ScimDocument, string | undefined, string>;
+
 export const accountRoles = ['admin', 'developer', 'viewer'] as const;
 export type AccountRole = (typeof accountRoles)[number];
 
@@ -32,6 +36,8 @@ export interface UsersTable {
   role: AccountRole;
   external_id: string | null;
   is_deactivated: Generated<boolean>;
+  /** The SCIM attributes without a column of their own (modules/scim/user-mapping.ts). */
+  scim: ScimDocumentColumn;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
 }
@@ -42,6 +48,8 @@ export interface GroupsTable {
   name: string;
   description: string | null;
   external_id: string | null;
+  /** SCIM's own data about the group: the member displays a client gave (modules/scim/group-mapping.ts). */
+  scim: ScimDocumentColumn;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
 }
@@ -132,20 +140,6 @@ export type DeploymentRow = Selectable<DeploymentsTable>;
 export type EnvironmentRow = Selectable<EnvironmentsTable>;
 export type ModelFileRow = Selectable<ModelFilesTable>;
 export type NewUser = Insertable<UsersTable>;
-
-/** The SCIM attributes without a column of their own (migration 0002-scim, modules/scim). */
-export type ScimDocument = Record<string, unknown>;
-
-/** Columns that migration 0002-scim adds to `users` and `groups`. */
-export interface ScimColumns {
-  scim: ColumnType<ScimDocument, string | undefined, string>;
-}
-
-/** The store as the SCIM module sees it: users and groups with their `scim` document. */
-export type ScimDatabase = Omit<Database, 'users' | 'groups'> & {
-  users: UsersTable & ScimColumns;
-  groups: GroupsTable & ScimColumns;
-};
 
 /* Workspace content (migration 0005-workspace, modules/folders, workbooks, reports, dashboards). */
 

@@ -20,11 +20,32 @@ export interface Collection {
   element(sub: AttributeDef): Operand;
 }
 
+/**
+ * What filters and sortBy can say about one resource type (RFC 7644 sections 3.4.2.2 and 3.4.2.3):
+ * the attributes it holds in columns of the row `r` or in other tables. Every other attribute is
+ * read from the row's `scim` document.
+ */
+export interface Filterable {
+  kind: ResourceKind;
+  /** Singular attributes by canonical dotted name (`userName`, `name.givenName`). */
+  operands: Record<string, (def: AttributeDef) => Operand>;
+  /** Multi-valued attributes by name (`emails`, `members`). */
+  collections: Record<string, (def: AttributeDef) => Collection>;
+}
+
+/** The row of the resource being filtered: `<table> as r` (resource-repository.ts). */
+export const column = (name: string) => sql.ref(`r.${name}`);
+
 const jsonPresent = (j: RawBuilder<unknown>) =>
   sql<boolean>`coalesce(${j} not in ('null'::jsonb, '""'::jsonb, '[]'::jsonb, '{}'::jsonb), false)`;
 
-function textOperand(def: AttributeDef, value: RawBuilder<unknown>): Operand {
+export function textOperand(def: AttributeDef, value: RawBuilder<unknown>): Operand {
   return { def, value, sqlType: 'text', present: sql<boolean>`coalesce(${value} <> '', false)` };
+}
+
+/** A boolean column that is never null. */
+export function booleanOperand(def: AttributeDef, value: RawBuilder<unknown>): Operand {
+  return { def, value, sqlType: 'boolean', present: sql<boolean>`true` };
 }
 
 function jsonOperand(def: AttributeDef, doc: RawBuilder<unknown>, keys: string[]): Operand {
@@ -41,7 +62,8 @@ function jsonOperand(def: AttributeDef, doc: RawBuilder<unknown>, keys: string[]
 const asArray = (x: RawBuilder<unknown>) =>
   sql`(case when jsonb_typeof(${x}) = 'array' then ${x} else '[]'::jsonb end)`;
 
-function jsonCollection(def: AttributeDef, array: RawBuilder<unknown>): Collection {
+/** A multi-valued attribute held as a JSON array. */
+export function jsonCollection(def: AttributeDef, array: RawBuilder<unknown>): Collection {
   return {
     def,
     exists: (cond) =>
@@ -50,99 +72,63 @@ function jsonCollection(def: AttributeDef, array: RawBuilder<unknown>): Collecti
   };
 }
 
-/** Users' emails: the stored list, or the Tessera email for users created outside SCIM (see mapping). */
-const userEmails = sql`coalesce(u.scim->'emails', case when u.email like '%@scim.invalid' then '[]'::jsonb
-  else jsonb_build_array(jsonb_build_object('value', u.email, 'type', 'work', 'primary', true)) end)`;
-
-function membership(kind: ResourceKind, def: AttributeDef): Collection {
-  if (kind === 'Group') {
-    return {
-      def,
-      exists: (cond) =>
-        sql<boolean>`exists (select 1 from group_members gm join users mu on mu.id = gm.user_id where gm.group_id = g.id and ${cond})`,
-      element: (sub) => {
-        if (sub.name === 'value') return textOperand(sub, sql`gm.user_id::text`);
-        if (sub.name === 'type') return textOperand(sub, sql`'User'`);
-        if (sub.name === 'display') {
-          return textOperand(
-            sub,
-            sql`coalesce(g.scim->'memberDisplay'->>(gm.user_id::text), mu.scim->>'displayName', mu.username)`,
-          );
-        }
-        throw invalidFilter(`members.${sub.name} cannot be filtered on`);
-      },
-    };
-  }
+/**
+ * A multi-valued attribute held in other tables: `exists (select 1 from <from> where <correlate>
+ * and <cond>)`, its sub-attributes being columns of that query.
+ */
+export function relatedCollection(
+  def: AttributeDef,
+  query: { from: RawBuilder<unknown>; correlate: RawBuilder<boolean> },
+  subAttributes: Record<string, RawBuilder<unknown>>,
+): Collection {
   return {
     def,
-    exists: (cond) =>
-      sql<boolean>`exists (select 1 from group_members gm join groups mg on mg.id = gm.group_id where gm.user_id = u.id and ${cond})`,
+    exists: (cond) => sql<boolean>`exists (select 1 from ${query.from} where ${query.correlate} and ${cond})`,
     element: (sub) => {
-      if (sub.name === 'value') return textOperand(sub, sql`gm.group_id::text`);
-      if (sub.name === 'display') return textOperand(sub, sql`mg.name`);
-      if (sub.name === 'type') return textOperand(sub, sql`'direct'`);
-      throw invalidFilter(`groups.${sub.name} cannot be filtered on`);
+      const value = subAttributes[sub.name];
+      if (!value) throw invalidFilter(`${def.name}.${sub.name} cannot be filtered on`);
+      return textOperand(sub, value);
     },
   };
 }
 
+const documentPath = (keys: string[]) =>
+  sql`jsonb_extract_path(${column('scim')}, ${sql.join(keys.map((k) => sql.lit(k)))})`;
+
 /** A multi-valued attribute as a collection of elements, for `attr[filter]` and `attr.sub op value`. */
-export function collectionOf(kind: ResourceKind, path: ResolvedPath): Collection {
+export function collectionOf(target: Filterable, path: ResolvedPath): Collection {
   const { attr, extension } = path;
-  if (
-    !path.extension &&
-    ((kind === 'Group' && attr.name === 'members') || (kind === 'User' && attr.name === 'groups'))
-  ) {
-    return membership(kind, attr);
-  }
-  if (kind === 'User' && !extension && attr.name === 'emails') return jsonCollection(attr, userEmails);
-  const alias = kind === 'User' ? 'u' : 'g';
-  const keys = extension ? [extension, attr.name] : [attr.name];
-  return jsonCollection(
-    attr,
-    sql`jsonb_extract_path(${sql.ref(`${alias}.scim`)}, ${sql.join(keys.map((k) => sql.lit(k)))})`,
-  );
+  const own = extension ? undefined : target.collections[attr.name];
+  if (own) return own(attr);
+  return jsonCollection(attr, documentPath(extension ? [extension, attr.name] : [attr.name]));
 }
 
 /** A singular attribute (or sub-attribute of a singular complex one) as an SQL operand. */
-export function operandOf(kind: ResourceKind, path: ResolvedPath): Operand {
-  const alias = kind === 'User' ? 'u' : 'g';
-  const col = (name: string) => sql.ref(`${alias}.${name}`);
+export function operandOf(target: Filterable, path: ResolvedPath): Operand {
   const name = path.sub ? `${path.attr.name}.${path.sub.name}` : path.attr.name;
   const def = path.sub ?? path.attr;
   if (!path.extension) {
+    // Attributes every resource has (RFC 7643 section 3.1).
     switch (name) {
       case 'id':
-        return { def, value: sql`${col('id')}::text`, sqlType: 'text', present: sql<boolean>`true` };
+        return { def, value: sql`${column('id')}::text`, sqlType: 'text', present: sql<boolean>`true` };
       case 'externalId':
-        return textOperand(def, col('external_id'));
+        return textOperand(def, column('external_id'));
       case 'meta.created':
-        return { def, value: col('created_at'), sqlType: 'timestamptz', present: sql<boolean>`true` };
+        return { def, value: column('created_at'), sqlType: 'timestamptz', present: sql<boolean>`true` };
       case 'meta.lastModified':
-        return { def, value: col('updated_at'), sqlType: 'timestamptz', present: sql<boolean>`true` };
+        return { def, value: column('updated_at'), sqlType: 'timestamptz', present: sql<boolean>`true` };
       case 'meta.resourceType':
-        return textOperand(def, sql`${kind}::text`);
+        return textOperand(def, sql`${target.kind}::text`);
     }
     if (name.startsWith('meta.')) throw invalidFilter(`${name} cannot be filtered on`);
-    if (kind === 'User') {
-      if (name === 'userName') return textOperand(def, col('username'));
-      if (name === 'name.givenName') return textOperand(def, col('first_name'));
-      if (name === 'name.familyName') return textOperand(def, col('last_name'));
-      if (name === 'active')
-        return {
-          def,
-          value: sql`not ${col('is_deactivated')}`,
-          sqlType: 'boolean',
-          present: sql<boolean>`true`,
-        };
-    } else if (name === 'displayName') {
-      return textOperand(def, col('name'));
-    }
+    const own = target.operands[name];
+    if (own) return own(def);
   }
   const keys = [
     ...(path.extension ? [path.extension] : []),
     path.attr.name,
     ...(path.sub ? [path.sub.name] : []),
   ];
-  return jsonOperand(def, col('scim'), keys);
+  return jsonOperand(def, column('scim'), keys);
 }

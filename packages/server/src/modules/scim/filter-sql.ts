@@ -1,52 +1,58 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Compare, Filter } from 'scim2-parse-filter';
 import { invalidFilter } from './errors.ts';
-import { type Collection, collectionOf, type Operand, operandOf } from './filter-operands.ts';
+import {
+  type Collection,
+  collectionOf,
+  type Filterable,
+  type Operand,
+  operandOf,
+} from './filter-operands.ts';
 import { resolvePath } from './paths.ts';
-import { findAttribute, type ResourceKind } from './schema-defs.ts';
+import { findAttribute } from './schema-defs.ts';
 
 type Value = Compare['compValue'];
 type Bool = RawBuilder<boolean>;
 
 /**
- * Translates a parsed filter (RFC 7644 section 3.4.2.2) into an SQL condition on `users as u` or
- * `groups as g`. Case rules follow RFC 7643 section 2.1 and 7: strings compare case-insensitively
+ * Translates a parsed filter (RFC 7644 section 3.4.2.2) into an SQL condition on the row `r` of
+ * a resource type (filter-operands.ts). Case rules follow RFC 7643 section 2.1 and 7: strings compare case-insensitively
  * unless the attribute is caseExact (id, externalId, member values). Every comparison is
  * null-safe (`coalesce(..., false)`), so that `not` means "does not match".
  */
-export function filterToSql(kind: ResourceKind, filter: Filter): Bool {
-  return translate(kind, filter, undefined);
+export function filterToSql(target: Filterable, filter: Filter): Bool {
+  return translate(target, filter, undefined);
 }
 
-function translate(kind: ResourceKind, f: Filter, within: Collection | undefined): Bool {
+function translate(target: Filterable, f: Filter, within: Collection | undefined): Bool {
   switch (f.op) {
     case 'and':
     case 'or':
       return sql<boolean>`(${sql.join(
-        f.filters.map((x) => translate(kind, x, within)),
+        f.filters.map((x) => translate(target, x, within)),
         sql.raw(` ${f.op} `),
       )})`;
     case 'not':
-      return sql<boolean>`(not ${translate(kind, f.filter, within)})`;
+      return sql<boolean>`(not ${translate(target, f.filter, within)})`;
     case '[]': {
       if (within) throw invalidFilter('Value filters cannot be nested');
-      const collection = multiValued(kind, f.attrPath);
-      return collection.exists(translate(kind, f.valFilter, collection));
+      const collection = multiValued(target, f.attrPath);
+      return collection.exists(translate(target, f.valFilter, collection));
     }
     default:
-      return comparison(kind, f.op, f.attrPath, f.op === 'pr' ? null : f.compValue, within);
+      return comparison(target, f.op, f.attrPath, f.op === 'pr' ? null : f.compValue, within);
   }
 }
 
-function multiValued(kind: ResourceKind, attrPath: string): Collection {
-  const path = resolvePath(kind, attrPath);
+function multiValued(target: Filterable, attrPath: string): Collection {
+  const path = resolvePath(target.kind, attrPath);
   if (!path || path.sub || !path.attr.multiValued)
-    throw invalidFilter(`${attrPath} is not a multi-valued attribute of ${kind}`);
-  return collectionOf(kind, path);
+    throw invalidFilter(`${attrPath} is not a multi-valued attribute of ${target.kind}`);
+  return collectionOf(target, path);
 }
 
 function comparison(
-  kind: ResourceKind,
+  target: Filterable,
   op: string,
   attrPath: string,
   value: Value,
@@ -57,11 +63,11 @@ function comparison(
     if (!sub) throw invalidFilter(`${attrPath} is not a sub-attribute of ${within.def.name}`);
     return compare(within.element(sub), op, value);
   }
-  const path = resolvePath(kind, attrPath);
-  if (!path) throw invalidFilter(`${attrPath} is not an attribute of ${kind}`);
+  const path = resolvePath(target.kind, attrPath);
+  if (!path) throw invalidFilter(`${attrPath} is not an attribute of ${target.kind}`);
   if (path.attr.multiValued) {
     // `emails.value co "x"`: some element matches; `emails co "x"` compares the `value` sub-attribute.
-    const collection = collectionOf(kind, path);
+    const collection = collectionOf(target, path);
     const sub = path.sub ?? findAttribute(path.attr.subAttributes, 'value');
     if (!sub) throw invalidFilter(`${attrPath} needs a sub-attribute`);
     if (op === 'pr' && !path.sub) return collection.exists(sql<boolean>`true`);
@@ -70,7 +76,7 @@ function comparison(
   if (path.attr.type === 'complex' && !path.sub) {
     if (op !== 'pr') throw invalidFilter(`${attrPath} is complex: compare one of its sub-attributes`);
   }
-  return compare(operandOf(kind, path), op, value);
+  return compare(operandOf(target, path), op, value);
 }
 
 function compare(operand: Operand, op: string, value: Value): Bool {

@@ -1,11 +1,10 @@
-import type { Selectable } from 'kysely';
-import type { GroupsTable, ScimColumns } from '../../db/schema.ts';
-import { scimPrefix, urn } from './constants.ts';
+import { urn } from './constants.ts';
 import { invalidValue } from './errors.ts';
 import { isObject, type JsonObject } from './normalize.ts';
-import { compact, etagOf } from './user-mapping.ts';
+import { compact, locationOf, metaOf } from './render.ts';
+import type { ScimRow } from './resource-type.ts';
 
-export type ScimGroupRow = Selectable<GroupsTable & ScimColumns> & { version: string };
+/** A member of a group, with what its display falls back to. */
 export interface MemberRow {
   group_id: number;
   user_id: number;
@@ -17,20 +16,23 @@ export interface MemberRow {
 export interface GroupRecord {
   name: string;
   externalId: string | null;
-  /** Member user ids as the client sent them (strings); unknown ones are dropped by the service. */
-  members: { value: string; display?: string }[] | undefined;
+  /**
+   * Members as the client sent them (values are strings). Omitted members means none: PUT replaces
+   * them (RFC 7644 section 3.5.1) and a PATCH result without them has none left.
+   */
+  members: { value: string; display?: string }[];
 }
 
 export function toGroupRecord(resource: JsonObject): GroupRecord {
   const { displayName, externalId, members } = resource;
   if (typeof displayName !== 'string' || displayName.trim() === '')
     throw invalidValue('displayName is required (RFC 7643 section 4.2)');
-  const list = Array.isArray(members) ? (members as JsonObject[]) : members === undefined ? undefined : [];
+  const list = Array.isArray(members) ? (members as JsonObject[]) : [];
   return {
     name: displayName.trim(),
     externalId: typeof externalId === 'string' ? externalId : null,
     members: list
-      ?.filter((m) => typeof m.value === 'string')
+      .filter((m) => typeof m.value === 'string')
       .map((m) => ({
         value: (m.value as string).trim(),
         ...(typeof m.display === 'string' ? { display: m.display } : {}),
@@ -39,14 +41,18 @@ export function toGroupRecord(resource: JsonObject): GroupRecord {
 }
 
 /** Member displays the client supplied (members' sub-attributes are immutable, RFC 7643 section 4.2). */
-export function memberDisplays(row: ScimGroupRow): Record<string, string> {
+function memberDisplays(row: ScimRow<'groups'>): Record<string, string> {
   const stored = isObject(row.scim) ? row.scim.memberDisplay : undefined;
   return isObject(stored) ? (stored as Record<string, string>) : {};
 }
 
-/** The SCIM Group of a global group; `members` undefined when excluded (not loaded). */
+/**
+ * The SCIM Group of a global group; `members` undefined when excluded (not loaded). With
+ * `storedDisplayOnly` a member shows only the display a client gave, not its fallback (the base a
+ * PATCH applies to, so that a fallback is never stored as if given).
+ */
 export function groupResource(
-  row: ScimGroupRow,
+  row: ScimRow<'groups'>,
   members: MemberRow[] | undefined,
   baseUrl: string,
   storedDisplayOnly = false,
@@ -62,15 +68,9 @@ export function groupResource(
         value: String(m.user_id),
         display: displays[String(m.user_id)] ?? (storedDisplayOnly ? null : (m.display_name ?? m.username)),
         type: 'User',
-        $ref: `${baseUrl}${scimPrefix}/Users/${m.user_id}`,
+        $ref: locationOf(baseUrl, 'User', m.user_id),
       })) ?? null,
-    meta: {
-      resourceType: 'Group',
-      created: row.created_at.toISOString(),
-      lastModified: row.updated_at.toISOString(),
-      location: `${baseUrl}${scimPrefix}/Groups/${row.id}`,
-      version: etagOf(row.version),
-    },
+    meta: metaOf('Group', row, baseUrl),
   };
   return compact(resource) as JsonObject;
 }

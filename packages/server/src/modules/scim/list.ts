@@ -1,9 +1,8 @@
 import { type RawBuilder, sql } from 'kysely';
 import { defaultCount, maxCount, urn } from './constants.ts';
 import { invalidValue } from './errors.ts';
-import { operandOf } from './filter-operands.ts';
+import { type Filterable, operandOf } from './filter-operands.ts';
 import { resolvePath } from './paths.ts';
-import type { ResourceKind } from './schema-defs.ts';
 
 /** The parameters of a query (RFC 7644 section 3.4.2), from a query string or a SearchRequest body. */
 export interface ListParams {
@@ -38,17 +37,17 @@ export interface Sort {
 }
 
 /** RFC 7644 section 3.4.2.3: sortBy names a singular attribute; strings sort case-insensitively unless caseExact. */
-export function sortOf(kind: ResourceKind, params: ListParams): Sort | undefined {
+export function sortOf(target: Filterable, params: ListParams): Sort | undefined {
   const descending = params.sortOrder !== undefined && params.sortOrder.toLowerCase() === 'descending';
   if (params.sortOrder !== undefined && !/^(ascending|descending)$/i.test(params.sortOrder)) {
     throw invalidValue('sortOrder must be ascending or descending');
   }
   if (!params.sortBy) return undefined;
-  const path = resolvePath(kind, params.sortBy);
+  const path = resolvePath(target.kind, params.sortBy);
   if (!path || path.attr.multiValued || (path.attr.type === 'complex' && !path.sub)) {
-    throw invalidValue(`sortBy must name a singular attribute of ${kind}`);
+    throw invalidValue(`sortBy must name a singular attribute of ${target.kind}`);
   }
-  const operand = operandOf(kind, path);
+  const operand = operandOf(target, path);
   const textual = operand.sqlType === 'text' && !operand.def.caseExact;
   return { expr: textual ? sql`lower(${operand.value})` : operand.value, descending };
 }

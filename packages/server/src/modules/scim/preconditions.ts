@@ -1,5 +1,6 @@
-import { ScimError } from './errors.ts';
-import { etagOf } from './user-mapping.ts';
+import { notFound, preconditionFailed } from './errors.ts';
+import { etagOf } from './render.ts';
+import type { ResourceKind } from './schema-defs.ts';
 
 /** Where a resource's URLs start, and whose store it lives in. */
 export interface ScimContext {
@@ -17,14 +18,13 @@ export function checkIfMatch(ifMatch: string | undefined, version: string) {
   const current = etagOf(version);
   const strip = (tag: string) => tag.trim().replace(/^W\//, '');
   const ok = ifMatch.split(',').some((tag) => strip(tag) === strip(current));
-  if (!ok) throw new ScimError(412, undefined, `The resource has changed: its version is ${current}`);
+  if (!ok) throw preconditionFailed(`The resource has changed: its version is ${current}`);
 }
 
 /** SCIM ids are Tessera's integer ids as strings; anything else names no resource. */
-export function parseId(id: string, what: 'User' | 'Group'): number {
+export function parseId(id: string, what: ResourceKind): number {
   const n = /^\d{1,10}$/.test(id) ? Number(id) : Number.NaN;
-  if (!Number.isInteger(n) || n < 1 || n > 2147483647)
-    throw new ScimError(404, undefined, `${what} ${id} not found`);
+  if (!Number.isInteger(n) || n < 1 || n > 2147483647) throw notFound(`${what} ${id}`);
   return n;
 }
 

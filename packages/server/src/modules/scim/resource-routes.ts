@@ -1,10 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../../http/types.ts';
-import type { ListParams, ListResponse } from './list.ts';
-import type { JsonObject } from './normalize.ts';
 import { access, contextOf, tags, withResourceHeaders } from './plugin.ts';
-import type { ScimContext } from './preconditions.ts';
-import { type Projection, readProjection } from './projection.ts';
+import { readProjection } from './projection.ts';
+import type { ResourceService } from './resource-service.ts';
 import {
   ListQuery,
   listOf,
@@ -17,17 +15,6 @@ import {
   SearchRequest,
   scimMedia,
 } from './schemas.ts';
-import type { Found } from './users-service.ts';
-
-/** What Users and Groups services share. */
-export interface ResourceService {
-  get(ctx: ScimContext, id: string, projection?: Projection): Promise<Found>;
-  list(ctx: ScimContext, params: ListParams): Promise<ListResponse<JsonObject>>;
-  create(ctx: ScimContext, body: unknown): Promise<Found>;
-  replace(ctx: ScimContext, id: string, body: unknown, ifMatch?: string): Promise<Found>;
-  patch(ctx: ScimContext, id: string, body: unknown, ifMatch?: string): Promise<Found>;
-  delete(ctx: ScimContext, id: string, ifMatch?: string): Promise<void>;
-}
 
 const errors = {
   400: ScimErrorSchema,
@@ -48,7 +35,8 @@ const empty = (reply: FastifyReply, status: 204 | 304) => (reply as FastifyReply
  * lower case (`/users`), which the Microsoft collection calls; that alias stays out of the
  * OpenAPI document.
  */
-export function resourceRoutes(app: App, kind: 'User' | 'Group', service: ResourceService) {
+export function resourceRoutes(app: App, service: ResourceService) {
+  const { kind } = service;
   const Resource = kind === 'User' ? ScimUser : ScimGroup;
   const plural = `${kind}s`;
   for (const base of [`/${plural}`, `/${plural.toLowerCase()}`]) {
@@ -149,9 +137,9 @@ export function resourceRoutes(app: App, kind: 'User' | 'Group', service: Resour
         schema: {
           ...doc(
             op(`Patch${kind}`),
-            kind === 'User'
-              ? 'Patch a User; answers the User'
-              : 'Patch a Group; answers 204 unless attributes are asked for',
+            service.patchAnswer === 200
+              ? `Patch a ${kind}; answers the ${kind}`
+              : `Patch a ${kind}; answers 204 unless attributes are asked for`,
           ),
           params: ResourceIdParams,
           querystring: ResourceQuery,
@@ -168,9 +156,9 @@ export function resourceRoutes(app: App, kind: 'User' | 'Group', service: Resour
           ifMatchOf(request),
         );
         const { attributes, excludedAttributes } = request.query;
-        // RFC 7644 section 3.5.2: 200 with the resource, or 204; 200 when attributes are asked for.
-        // Groups answer 204 (Okta and Entra expect it for membership changes); Users answer 200.
-        if (kind === 'Group' && attributes === undefined && excludedAttributes === undefined) {
+        // RFC 7644 section 3.5.2: 200 with the resource, or 204 (the type's choice, resource-type.ts);
+        // 200 when attributes are asked for.
+        if (service.patchAnswer === 204 && attributes === undefined && excludedAttributes === undefined) {
           reply.header('etag', `W/"${found.version}"`);
           return empty(reply, 204);
         }

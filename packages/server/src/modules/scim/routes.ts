@@ -1,15 +1,14 @@
 import type { App } from '../../http/types.ts';
 import { scimPrefix } from './constants.ts';
 import { discoveryRoutes } from './discovery-routes.ts';
-import type { ScimGroupsService } from './groups-service.ts';
 import { configureScope } from './plugin.ts';
 import { resourceRoutes } from './resource-routes.ts';
+import type { ResourceService } from './resource-service.ts';
 import { searchRoutes } from './search-routes.ts';
-import type { ScimUsersService } from './users-service.ts';
 
 export interface ScimServices {
-  users: ScimUsersService;
-  groups: ScimGroupsService;
+  users: ResourceService;
+  groups: ResourceService;
 }
 
 /** SCIM 2.0 provisioning under /api/scim/v2 (RFC 7644), in its own scope (plugin.ts). */
@@ -19,8 +18,8 @@ export function scimRoutes(app: App, services: ScimServices) {
       const scimScope = scope as unknown as App;
       configureScope(scimScope);
       discoveryRoutes(scimScope);
-      resourceRoutes(scimScope, 'User', services.users);
-      resourceRoutes(scimScope, 'Group', services.groups);
+      resourceRoutes(scimScope, services.users);
+      resourceRoutes(scimScope, services.groups);
       searchRoutes(scimScope, services);
     },
     { prefix: scimPrefix },

@@ -24,6 +24,6 @@ export function searchRoutes(app: App, services: ScimServices) {
       },
       config: access,
     },
-    (request) => searchAll(contextOf(request), services.users, services.groups, request.body),
+    (request) => searchAll(contextOf(request), [services.users, services.groups], request.body),
   );
 }

@@ -1,10 +1,10 @@
-import type { Selectable } from 'kysely';
-import type { ScimColumns, UsersTable } from '../../db/schema.ts';
-import { scimPrefix, urn } from './constants.ts';
+import { urn } from './constants.ts';
 import { invalidValue } from './errors.ts';
-import { isObject, type Json, type JsonObject } from './normalize.ts';
+import { isObject, type JsonObject } from './normalize.ts';
+import { compact, locationOf, metaOf } from './render.ts';
+import type { ScimRow } from './resource-type.ts';
 
-export type ScimUserRow = Selectable<UsersTable & ScimColumns> & { version: string };
+/** A group of a user, for the read-only `groups` attribute (RFC 7643 section 4.1.2). */
 export interface UserGroupRef {
   group_id: number;
   name: string;
@@ -54,36 +54,16 @@ export function toUserRecord(resource: JsonObject): UserRecord {
   };
 }
 
-/** Drops nulls and empty containers: unassigned attributes are not returned (RFC 7643 section 2.5). */
-export function compact(value: Json): Json | undefined {
-  if (value === null) return undefined;
-  if (Array.isArray(value)) {
-    const items = value.map(compact).filter((v) => v !== undefined) as Json[];
-    return items.length === 0 ? undefined : items;
-  }
-  if (isObject(value)) {
-    const out: JsonObject = {};
-    for (const [k, v] of Object.entries(value)) {
-      const c = compact(v);
-      if (c !== undefined) out[k] = c;
-    }
-    return Object.keys(out).length === 0 ? undefined : out;
-  }
-  return value;
-}
-
-export const etagOf = (version: string) => `W/"${version}"`;
-
 /**
  * The SCIM User of a Tessera user (RFC 7643 section 4.1): columns win over the document for the
  * attributes they hold, so that changes made through the management API show up here.
  */
 export function userResource(
-  row: ScimUserRow,
+  row: ScimRow<'users'>,
   groups: UserGroupRef[] | undefined,
   baseUrl: string,
 ): JsonObject {
-  const doc: JsonObject = isObject(row.scim) ? (row.scim as JsonObject) : {};
+  const doc: JsonObject = isObject(row.scim) ? row.scim : {};
   const name = {
     ...(isObject(doc.name) ? doc.name : {}),
     givenName: row.first_name,
@@ -107,15 +87,9 @@ export function userResource(
         value: String(g.group_id),
         display: g.name,
         type: 'direct',
-        $ref: `${baseUrl}${scimPrefix}/Groups/${g.group_id}`,
+        $ref: locationOf(baseUrl, 'Group', g.group_id),
       })) ?? null,
-    meta: {
-      resourceType: 'User',
-      created: row.created_at.toISOString(),
-      lastModified: row.updated_at.toISOString(),
-      location: `${baseUrl}${scimPrefix}/Users/${row.id}`,
-      version: etagOf(row.version),
-    },
+    meta: metaOf('User', row, baseUrl),
   };
   return compact(resource) as JsonObject;
 }
