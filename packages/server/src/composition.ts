@@ -23,6 +23,21 @@ import { UploadRepository } from './modules/data-model/upload-repository.ts';
 import { UploadService } from './modules/data-model/upload-service.ts';
 import { DeploymentsRepository } from './modules/deployments/repository.ts';
 import { DeploymentsService } from './modules/deployments/service.ts';
+import { EmbedDashboardsService } from './modules/embed/dashboard-service.ts';
+import { EmbedDashboardsRepository } from './modules/embed/dashboards-repository.ts';
+import { EmbedSessionService } from './modules/embed/session-service.ts';
+import { EmbedSessionsRepository } from './modules/embed/sessions-repository.ts';
+import { EmbedSettingsRepository } from './modules/embed/settings-repository.ts';
+import { EmbedSettingsService } from './modules/embed/settings-service.ts';
+import { EmbedSweeper } from './modules/embed/sweeper.ts';
+import { EmbedTokens } from './modules/embed/tokens.ts';
+import { EmbedAccessRepository } from './modules/embed-tenants/access-repository.ts';
+import { EmbedAccessService } from './modules/embed-tenants/access-service.ts';
+import { EmbedGroupsRepository } from './modules/embed-tenants/groups-repository.ts';
+import { EmbedGroupsService } from './modules/embed-tenants/groups-service.ts';
+import { EmbedTenantsService } from './modules/embed-tenants/service.ts';
+import { EmbedTenantsRepository } from './modules/embed-tenants/tenants-repository.ts';
+import { EmbedUsersRepository } from './modules/embed-tenants/users-repository.ts';
 import { FoldersRepository } from './modules/folders/repository.ts';
 import { FoldersService } from './modules/folders/service.ts';
 import { GroupsRepository } from './modules/groups/repository.ts';
@@ -82,6 +97,13 @@ export function composeApplication({ config, db, secrets, bus }: CompositionDeps
     scimUsers: new ScimResourceRepository(db, 'users'),
     scimGroups: new ScimResourceRepository(db, 'groups'),
     scimMemberships: new ScimMembershipsRepository(db),
+    embedSettings: new EmbedSettingsRepository(db),
+    embedSessions: new EmbedSessionsRepository(db),
+    embedDashboards: new EmbedDashboardsRepository(db),
+    embedTenants: new EmbedTenantsRepository(db),
+    embedGroups: new EmbedGroupsRepository(db),
+    embedUsers: new EmbedUsersRepository(db),
+    embedAccess: new EmbedAccessRepository(db),
   };
   const repos = repositories;
 
@@ -178,6 +200,54 @@ export function composeApplication({ config, db, secrets, bus }: CompositionDeps
   });
   const appConfig = new AppConfigService(repos.appConfig);
 
+  // Embedding (spec 2.6, 4.3; DESIGN.md "Identity and access": embed tokens are a credential).
+  const embedTokens = new EmbedTokens({
+    settings: repos.embedSettings,
+    sessions: repos.embedSessions,
+    secrets,
+  });
+  const embedDashboards = new EmbedDashboardsService({
+    db,
+    embeddable: repos.embedDashboards,
+    dashboards: repos.dashboards,
+    workbooks: repos.workbooks,
+    shares: repos.embedAccess,
+    access,
+  });
+  const embedSessions = new EmbedSessionService({
+    db,
+    deployments,
+    settings: repos.embedSettings,
+    sessions: repos.embedSessions,
+    tenants: repos.embedTenants,
+    groups: repos.embedGroups,
+    users: repos.embedUsers,
+    dashboards: embedDashboards,
+    tokens: embedTokens,
+  });
+  const embedSettings = new EmbedSettingsService(db, repos.embedSettings);
+  const embedTenants = new EmbedTenantsService({
+    db,
+    tenants: repos.embedTenants,
+    groups: repos.embedGroups,
+    users: repos.embedUsers,
+  });
+  const embedGroups = new EmbedGroupsService({
+    db,
+    tenants: embedTenants,
+    groups: repos.embedGroups,
+    users: repos.embedUsers,
+  });
+  const embedAccess = new EmbedAccessService({
+    db,
+    shares: repos.embedAccess,
+    tenants: embedTenants,
+    workbooks: repos.workbooks,
+    dashboards: repos.dashboards,
+    access,
+  });
+  const embedSweeper = new EmbedSweeper({ users: repos.embedUsers, sessions: repos.embedSessions });
+
   // The data API (DESIGN.md "Semantic layer and data API") and the dashboard data that runs
   // widget queries through it. The drivers hold connections: `close` releases them.
   const dataSettings = dataSettingsFromEnv();
@@ -200,7 +270,7 @@ export function composeApplication({ config, db, secrets, bus }: CompositionDeps
     access,
     workbooks: repos.workbooks,
     dashboards: repos.publishedDashboards,
-    viewers: new ViewerResolver({ users: repos.users, groups: repos.groups }),
+    viewers: new ViewerResolver({ users: repos.users, groups: repos.groups, embed: embedDashboards }),
     data,
   });
 
@@ -229,6 +299,14 @@ export function composeApplication({ config, db, secrets, bus }: CompositionDeps
     appConfig,
     data,
     dashboardData,
+    embedTokens,
+    embedDashboards,
+    embedSessions,
+    embedSettings,
+    embedTenants,
+    embedGroups,
+    embedAccess,
+    embedSweeper,
     /** Releases what the application opened (data-source connections); the store is the caller's. */
     close: () => drivers.close(),
   };

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { embedToken } from '../src/modules/embed/test-support.ts';
 import { bearer, createKey, startTestServer, type TestServer, userWithKey } from './harness.ts';
 import { createFixtures, type Fixtures, managementRoutes, routeSamples } from './route-samples.ts';
 
@@ -11,7 +12,7 @@ import { createFixtures, type Fixtures, managementRoutes, routeSamples } from '.
 describe('authorization matrix over every management route', () => {
   let server: TestServer;
   let fixtures: Fixtures;
-  const keys = {} as Record<'revoked' | 'expired' | 'otherScope' | 'viewer', string>;
+  const keys = {} as Record<'revoked' | 'expired' | 'otherScope' | 'viewer' | 'embed', string>;
 
   beforeAll(async () => {
     server = await startTestServer();
@@ -36,6 +37,8 @@ describe('authorization matrix over every management route', () => {
       await createKey(server, { name: 'other scope', deploymentIds: [fixtures.otherDeploymentId] })
     ).key;
     keys.viewer = (await userWithKey(server, 'viewer')).key;
+    // An embed token (modules/embed) of the target deployment: a credential of its own kind.
+    keys.embed = await embedToken(server, { deploymentId: fixtures.deploymentId, externalId: 'matrix' });
   });
   afterAll(() => server?.close());
 
@@ -92,6 +95,12 @@ describe('authorization matrix over every management route', () => {
       if (needsMoreThanViewer) {
         const viewer = await send(`Bearer ${keys.viewer}`);
         if (viewer.statusCode !== 403) failures.push(`${id} viewer: ${viewer.statusCode}`);
+      }
+      // Embed tokens reach only the routes that declare `embed` (their own tests cover those).
+      const takesEmbed = route.access && 'role' in route.access && route.access.embed === true;
+      if (!takesEmbed) {
+        const embed = await send(`Bearer ${keys.embed}`);
+        if (embed.statusCode !== 403) failures.push(`${id} embed token: ${embed.statusCode}`);
       }
       const ok = await send(`Bearer ${server.adminKey}`);
       if (ok.statusCode < 200 || ok.statusCode > 299)

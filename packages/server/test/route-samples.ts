@@ -1,4 +1,5 @@
 import { fileHash } from '../src/modules/data-model/hashes.ts';
+import { publishSimpleBoard } from '../src/modules/embed/test-support.ts';
 import type { TestServer } from './harness.ts';
 import { bearer, createKey } from './harness.ts';
 
@@ -67,6 +68,18 @@ async function put(f: Fixtures, url: string, payload: Record<string, unknown>): 
   const res = await f.server.app.inject({ method: 'PUT', url, headers: bearer(f.server.adminKey), payload });
   if (res.statusCode !== 200) throw new Error(`fixture ${url}: ${res.statusCode} ${res.body}`);
   return res.json();
+}
+
+/** A fresh embed tenant's name. */
+async function embedTenant(f: Fixtures): Promise<string> {
+  return ((await post(f, '/api/v1/embed-tenants', { name: `t-${unique()}` })) as unknown as { name: string })
+    .name;
+}
+/** The address of a fresh, empty group of a fresh embed tenant. */
+async function embedGroup(f: Fixtures): Promise<string> {
+  const tenant = await embedTenant(f);
+  const group = await post(f, `/api/v1/embed-tenants/${tenant}/groups`, { name: `g ${unique()}` });
+  return `/api/v1/embed-tenants/${tenant}/groups/${group.id}`;
 }
 
 export const routeSamples: Record<string, SampleFactory> = {
@@ -299,6 +312,91 @@ export const routeSamples: Record<string, SampleFactory> = {
     });
     return { url: `${ws(f)}/permissions/${grant.id}` };
   },
+  // Embedding (modules/embed, modules/embed-tenants): each sample creates the tenant or group it acts on.
+  'POST /api/v1/embed/generate-session': (f) => ({
+    url: '/api/v1/embed/generate-session',
+    payload: { deploymentId: f.deploymentId, externalId: `user-${unique()}`, embedTenantName: 'acme' },
+  }),
+  'POST /api/v1/embed/session/revoke': async (f) => ({
+    url: '/api/v1/embed/session/revoke',
+    payload: {
+      sessionId: (
+        (await post(f, '/api/v1/embed/generate-session', { deploymentId: f.deploymentId })) as unknown as {
+          sessionId: string;
+        }
+      ).sessionId,
+    },
+  }),
+  'GET /api/v1/embed': (f) => ({ url: `/api/v1/embed?first=5&deploymentId=${f.deploymentId}` }),
+  'GET /api/v1/embed/dashboard/:publicId': async (f) => ({
+    url: `/api/v1/embed/dashboard/${(await publishSimpleBoard(f.server, f.deploymentId, true)).publicId}`,
+  }),
+  'PATCH /api/v1/embed/dashboard/:publicId': async (f) => ({
+    url: `/api/v1/embed/dashboard/${(await publishSimpleBoard(f.server, f.deploymentId, false)).publicId}`,
+    payload: { allowEmbed: true },
+  }),
+  'GET /api/v1/embed/settings': () => ({ url: '/api/v1/embed/settings' }),
+  'PUT /api/v1/embed/settings': () => ({
+    url: '/api/v1/embed/settings',
+    payload: { showDashboardChat: true, frameAncestors: ['https://app.example.com'] },
+  }),
+  'GET /api/v1/embed-tenants': () => ({ url: '/api/v1/embed-tenants?first=5&search=t' }),
+  'POST /api/v1/embed-tenants': () => ({
+    url: '/api/v1/embed-tenants',
+    payload: { name: `t-${unique()}`, displayName: 'Sample' },
+  }),
+  'GET /api/v1/embed-tenants/:embedTenantName': async (f) => ({
+    url: `/api/v1/embed-tenants/${await embedTenant(f)}`,
+  }),
+  'DELETE /api/v1/embed-tenants/:embedTenantName': async (f) => ({
+    url: `/api/v1/embed-tenants/${await embedTenant(f)}`,
+  }),
+  'GET /api/v1/embed-tenants/:embedTenantName/groups': async (f) => ({
+    url: `/api/v1/embed-tenants/${await embedTenant(f)}/groups?first=5`,
+  }),
+  'POST /api/v1/embed-tenants/:embedTenantName/groups': async (f) => ({
+    url: `/api/v1/embed-tenants/${await embedTenant(f)}/groups`,
+    payload: { name: 'analysts', description: 'sample' },
+  }),
+  'GET /api/v1/embed-tenants/:embedTenantName/groups/:id': async (f) => ({ url: await embedGroup(f) }),
+  'PATCH /api/v1/embed-tenants/:embedTenantName/groups/:id': async (f) => ({
+    url: await embedGroup(f),
+    payload: { description: 'updated' },
+  }),
+  'DELETE /api/v1/embed-tenants/:embedTenantName/groups/:id': async (f) => ({ url: await embedGroup(f) }),
+  'GET /api/v1/embed-tenants/:embedTenantName/groups/:id/users': async (f) => ({
+    url: `${await embedGroup(f)}/users?first=5`,
+  }),
+  'POST /api/v1/embed-tenants/:embedTenantName/groups/:id/users': async (f) => ({
+    url: `${await embedGroup(f)}/users`,
+    payload: { members: [{ externalId: 'member-1' }] },
+  }),
+  'DELETE /api/v1/embed-tenants/:embedTenantName/groups/:id/users': async (f) => ({
+    url: `${await embedGroup(f)}/users`,
+    payload: { members: [{ externalId: 'member-1' }] },
+  }),
+  'GET /api/v1/embed-tenants/:embedTenantName/users': async (f) => ({
+    url: `/api/v1/embed-tenants/${await embedTenant(f)}/users?first=5&search=a`,
+  }),
+  'POST /api/v1/embed-tenants/:embedTenantName/user': async (f) => ({
+    url: `/api/v1/embed-tenants/${await embedTenant(f)}/user`,
+    payload: { externalId: `u-${unique()}`, email: 'ada@example.com', userProfile: { displayName: 'Ada' } },
+  }),
+  'POST /api/v1/embed-tenants/:embedTenantName/users': async (f) => ({
+    url: `/api/v1/embed-tenants/${await embedTenant(f)}/users`,
+    payload: { users: [{ externalId: `u-${unique()}` }] },
+  }),
+  'GET /api/v1/deployments/:deploymentId/workbooks/:workbookId/embed-access': async (f) => ({
+    url: `${ws(f)}/workbooks/${(await workbook(f)).id}/embed-access`,
+  }),
+  'PUT /api/v1/deployments/:deploymentId/workbooks/:workbookId/embed-access': async (f) => ({
+    url: `${ws(f)}/workbooks/${(await publishSimpleBoard(f.server, f.deploymentId, false)).workbookId}/embed-access`,
+    payload: { embedTenantName: await embedTenant(f), action: 'read', allowEmbed: true },
+  }),
+  'GET /api/v1/deployments/:deploymentId/embed-tenants/:embedTenantName/workbooks': async (f) => ({
+    url: `${ws(f)}/embed-tenants/${await embedTenant(f)}/workbooks?first=5&accessSource=tenant`,
+  }),
+
   'GET /api/v1/app-config': () => ({ url: '/api/v1/app-config' }),
   'PUT /api/v1/app-config': () => ({
     url: '/api/v1/app-config',

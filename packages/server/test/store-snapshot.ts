@@ -20,6 +20,14 @@ const tables = [
   'report_snapshots',
   'content_permissions',
   'app_configs',
+  'embed_settings',
+  'embed_tenants',
+  'embed_users',
+  'embed_groups',
+  'embed_group_members',
+  'embed_user_groups',
+  'embed_sessions',
+  'embed_access',
 ] as const;
 
 /**

@@ -6,7 +6,8 @@ import { ForbiddenError, UnauthorizedError } from '../errors/domain-errors.ts';
 import type { ApiKeysRepository, CredentialLookup } from '../modules/api-keys/repository.ts';
 import type { TenantResolver } from '../modules/tenants/resolver.ts';
 import { parseAuthorization } from './credentials.ts';
-import { type Access, canReachDeployment, hasRole, type Principal } from './principal.ts';
+import { type EmbedTokenVerifier, embedTokenIn } from './embed-token.ts';
+import { type Access, canReachDeployment, type EmbedGrant, hasRole, type Principal } from './principal.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -25,6 +26,8 @@ export interface AuthDeps {
   apiKeys: ApiKeysRepository;
   /** Credential lookups by hash, cached until a change to keys or users is announced. */
   credentials: ReadCache<CredentialLookup | undefined>;
+  /** Embed tokens (`Bearer` + a JWT), checked by the embed module. */
+  embedTokens?: EmbedTokenVerifier;
 }
 
 /** Writing last_used_at on every request would double the store's load; once a minute is enough. */
@@ -44,6 +47,12 @@ export function registerAuthentication(app: FastifyInstance, deps: AuthDeps) {
     const access = request.routeOptions.config?.access;
     if (!access || 'public' in access) return;
     request.tenant = await deps.tenants.resolve(request.headers.host);
+    const embedToken = deps.embedTokens ? embedTokenIn(request.headers.authorization) : null;
+    if (deps.embedTokens && embedToken !== null) {
+      const grant = await deps.embedTokens.verify(request.tenant.id, embedToken);
+      request.principal = authorizeEmbed(request, access, request.tenant.id, grant);
+      return;
+    }
     const credential = await authenticate(request, access, deps);
     const principal = authorize(request, access, credential);
     request.principal = principal;
@@ -108,16 +117,9 @@ function authorize(
       'credential_kind_not_allowed',
     );
 
-  const raw = (request.params as Record<string, unknown> | undefined)?.deploymentId;
-  if (raw !== undefined) {
-    const deploymentId = Number(raw);
-    if (Number.isInteger(deploymentId) && !canReachDeployment(principal, deploymentId)) {
-      throw new ForbiddenError(
-        `This credential is not scoped to deployment ${raw}`,
-        'deployment_out_of_scope',
-      );
-    }
-  } else if (principal.deploymentIds !== null && access.scopedKeys !== 'filter') {
+  const raw = checkDeploymentParam(request, principal);
+  const serviceChecksScope = access.scopedKeys === 'filter' || access.scopedKeys === 'service';
+  if (raw === undefined && principal.deploymentIds !== null && !serviceChecksScope) {
     throw new ForbiddenError(
       'Account-level operations need a credential scoped to all deployments',
       'deployment_scoped_credential',
@@ -126,6 +128,46 @@ function authorize(
   if (!hasRole(principal, access.role)) {
     throw new ForbiddenError(`This operation needs the ${access.role} role`, 'insufficient_role');
   }
+  return principal;
+}
+
+/** 403 when the path names a deployment the credential does not reach; the raw parameter otherwise. */
+function checkDeploymentParam(request: FastifyRequest, principal: Principal): unknown {
+  const raw = (request.params as Record<string, unknown> | undefined)?.deploymentId;
+  const deploymentId = Number(raw);
+  if (raw !== undefined && Number.isInteger(deploymentId) && !canReachDeployment(principal, deploymentId)) {
+    throw new ForbiddenError(`This credential is not scoped to deployment ${raw}`, 'deployment_out_of_scope');
+  }
+  return raw;
+}
+
+/**
+ * An embed token is a credential of its own kind (DESIGN.md "Identity and access"): valid only on
+ * routes that declare `embed`, for the one deployment its session named, as a viewer; which
+ * dashboards it reads is the embed module's decision (modules/embed/dashboard-service.ts).
+ */
+function authorizeEmbed(
+  request: FastifyRequest,
+  access: Exclude<Access, { public: true }>,
+  tenantId: number,
+  grant: EmbedGrant,
+): Principal {
+  if (!access.embed) {
+    throw new ForbiddenError(
+      'An embed token can only read the dashboards it was issued for',
+      'credential_kind_not_allowed',
+    );
+  }
+  const principal: Principal = {
+    tenantId,
+    userId: 0,
+    role: 'viewer',
+    credentialId: -grant.sessionId,
+    credentialKind: 'embed',
+    deploymentIds: [grant.deploymentId],
+    embed: grant,
+  };
+  checkDeploymentParam(request, principal);
   return principal;
 }
 

@@ -3,12 +3,35 @@ import type { AccountRole, CredentialKind } from '../db/schema.ts';
 /** Who is calling: resolved once per request from the credential (auth/authenticate.ts). */
 export interface Principal {
   tenantId: number;
+  /** The account user; 0 for an embed token, whose end user is no account user (`embed.embedUserId`). */
   userId: number;
   role: AccountRole;
+  /** The API key's id; for an embed token the negated session id, so that rate limits count per session. */
   credentialId: number;
-  credentialKind: CredentialKind;
+  credentialKind: CredentialKind | 'embed';
   /** null: the credential may act on every deployment of the tenant (spec section 5 rule 1). */
   deploymentIds: number[] | null;
+  /** Set for an embed token only (DESIGN.md "Identity and access"): what its session granted. */
+  embed?: EmbedGrant;
+}
+
+/**
+ * What an embed token carries (spec 2.6: the embed context baked in when a session is redeemed),
+ * as the routes that accept embed tokens read it (modules/embed/claims.ts writes it).
+ */
+export interface EmbedGrant {
+  /** The session the token was minted from: revoking it revokes the token. */
+  sessionId: number;
+  deploymentId: number;
+  embedUserId: number;
+  externalId: string;
+  embedTenantId: number | null;
+  embedTenantName: string | null;
+  creatorMode: boolean;
+  /** Spec 4.3 `publicDashboardId`: the one dashboard the token may read, or null for any embeddable one. */
+  publicDashboardId: string | null;
+  /** The security context every query of the token runs under (spec 4.3 rules 1 and 2). */
+  securityContext: Record<string, unknown>;
 }
 
 const rank: Record<AccountRole, number> = { viewer: 0, developer: 1, admin: 2 };
@@ -31,7 +54,14 @@ export type Access =
       credential?: CredentialKind;
       /**
        * Account-level routes refuse deployment-scoped keys (spec 5 rule 2: only unscoped keys grant
-       * account-wide access) unless `filter`, where the service narrows results to the key's scope.
+       * account-wide access) unless `filter`, where the service narrows results to the key's scope,
+       * or `service`, where the deployment is named in the body or found from the target and the
+       * service checks it against the key's scope (403 `deployment_out_of_scope`).
        */
-      scopedKeys?: 'deny' | 'filter';
+      scopedKeys?: 'deny' | 'filter' | 'service';
+      /**
+       * Embed tokens may call the route (modules/embed): only the reads of the dashboards a token was
+       * issued for declare it. Every other route answers an embed token 403.
+       */
+      embed?: true;
     };

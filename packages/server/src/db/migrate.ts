@@ -6,6 +6,7 @@ import * as data from './migrations/0004-data.ts';
 import * as workspace from './migrations/0005-workspace.ts';
 import * as modelUploads from './migrations/0006-model-uploads.ts';
 import * as snapshotQueries from './migrations/0007-snapshot-queries.ts';
+import * as embed from './migrations/0008-embed.ts';
 
 /** Migrations are listed in code (not read from disk) so that they work the same from any cwd. */
 const migrations: Record<string, Migration> = {
@@ -16,6 +17,7 @@ const migrations: Record<string, Migration> = {
   '0005-workspace': workspace,
   '0006-model-uploads': modelUploads,
   '0007-snapshot-queries': snapshotQueries,
+  '0008-embed': embed,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -316,3 +316,101 @@ export interface Database {
   model_upload_sessions: ModelUploadSessionsTable;
   model_upload_files: ModelUploadFilesTable;
 }
+
+/* Embedding (migration 0008-embed, modules/embed and modules/embed-tenants). */
+
+export interface EmbedSettingsTable {
+  tenant_id: number;
+  /** The HS256 secret embed tokens are signed with, encrypted at rest; created on first use. */
+  token_secret_enc: string | null;
+  /** Origins allowed to frame the embed pages (CSP `frame-ancestors`). */
+  frame_ancestors: ColumnType<string[], string[] | undefined, string[]>;
+  /** The account-wide default a session's `settings.showDashboardChat` inherits when omitted. */
+  show_dashboard_chat: Generated<boolean>;
+  updated_at: UpdatedAt;
+}
+
+export interface EmbedTenantsTable {
+  id: Generated<number>;
+  tenant_id: number;
+  name: string;
+  display_name: string | null;
+  created_at: CreatedAt;
+}
+
+export interface EmbedUsersTable {
+  id: Generated<number>;
+  tenant_id: number;
+  embed_tenant_id: number | null;
+  external_id: string;
+  email: string | null;
+  display_name: string | null;
+  picture: string | null;
+  internal_id: string | null;
+  /** null: a permanent user; otherwise an ephemeral one, removed once this has passed (spec 3). */
+  expires_at: Date | null;
+  last_login: Date | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export interface EmbedGroupsTable {
+  id: Generated<number>;
+  embed_tenant_id: number;
+  name: string;
+  description: string | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export interface EmbedGroupMembersTable {
+  group_id: number;
+  embed_user_id: number;
+  created_at: CreatedAt;
+}
+
+export interface EmbedUserGroupsTable {
+  embed_user_id: number;
+  group_id: number;
+}
+
+export interface EmbedSessionsTable {
+  id: Generated<number>;
+  tenant_id: number;
+  deployment_id: number;
+  embed_user_id: number;
+  session_hash: string;
+  /** What the token minted from this session carries (modules/embed/claims.ts). */
+  context: Json<Record<string, unknown>>;
+  created_by: number | null;
+  created_at: CreatedAt;
+  expires_at: Date;
+  redeemed_at: Date | null;
+  token_expires_at: Date | null;
+  revoked_at: Date | null;
+}
+
+export interface EmbedAccessTable {
+  id: Generated<number>;
+  deployment_id: number;
+  workbook_id: number;
+  /** null: shared with every embed user of the account. */
+  embed_tenant_id: number | null;
+  created_at: CreatedAt;
+}
+
+export interface Database {
+  embed_settings: EmbedSettingsTable;
+  embed_tenants: EmbedTenantsTable;
+  embed_users: EmbedUsersTable;
+  embed_groups: EmbedGroupsTable;
+  embed_group_members: EmbedGroupMembersTable;
+  embed_user_groups: EmbedUserGroupsTable;
+  embed_sessions: EmbedSessionsTable;
+  embed_access: EmbedAccessTable;
+}
+
+export type EmbedTenantRow = Selectable<EmbedTenantsTable>;
+export type EmbedUserRow = Selectable<EmbedUsersTable>;
+export type EmbedGroupRow = Selectable<EmbedGroupsTable>;
+export type EmbedSessionRow = Selectable<EmbedSessionsTable>;

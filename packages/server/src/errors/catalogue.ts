@@ -30,6 +30,7 @@ export type ScimType = (typeof scimTypes)[number];
  * - `deployment`: credentialed operations on a deployment (`:deploymentId`);
  * - `account`: credentialed account-level operations, closed to deployment-scoped keys;
  * - `management`: management operations (services' own rules);
+ * - `embed`: embedding operations and the routes embed tokens may call (modules/embed, embed-tenants);
  * - `scim`: SCIM operations (RFC 7644 protocol errors);
  * - `data`: the data API (Cube's protocol, rendered as `{error}`);
  * - `unrouted`: no operation: the answer for a path no route serves.
@@ -42,6 +43,7 @@ export type ErrorScope =
   | 'deployment'
   | 'account'
   | 'management'
+  | 'embed'
   | 'scim'
   | 'data'
   | 'unrouted';
@@ -126,6 +128,20 @@ export const errorCatalogue = {
   last_admin: { status: 409, title: 'Last admin', on: 'management' },
   cannot_delete_self: { status: 409, title: 'Cannot delete yourself', on: 'management' },
   report_public_id_taken: { status: 409, title: 'Report public id taken', on: 'management' },
+
+  // Embedding (spec 4.3, modules/embed and modules/embed-tenants).
+  embedding_disabled: { status: 403, title: 'Embedding not enabled', on: 'embed' },
+  embedding_not_allowed: { status: 403, title: 'Embedding not allowed for this dashboard', on: 'embed' },
+  unknown_group: { status: 400, title: 'Unknown group', on: 'embed' },
+  embed_group_name_unavailable: { status: 400, title: 'Group name taken or reserved', on: 'embed' },
+  embed_group_not_empty: { status: 400, title: 'Group has members', on: 'embed' },
+  embed_session_invalid: { status: 401, title: 'Embed session unknown', on: 'embed' },
+  embed_session_redeemed: { status: 401, title: 'Embed session already redeemed', on: 'embed' },
+  embed_session_expired: { status: 401, title: 'Embed session expired', on: 'embed' },
+  embed_session_revoked: { status: 401, title: 'Embed session revoked', on: 'embed' },
+  embed_tenant_not_found: { status: 404, title: 'Embed tenant not found', on: 'embed' },
+  embed_group_not_found: { status: 404, title: 'Embed group not found', on: 'embed' },
+  embed_user_not_found: { status: 404, title: 'Embed user not found', on: 'embed' },
 
   // SCIM protocol errors (RFC 7644 section 3.12).
   invalid_filter: { status: 400, title: 'Invalid filter', on: 'scim', scimType: 'invalidFilter' },

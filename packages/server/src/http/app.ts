@@ -19,6 +19,10 @@ import { modelDirPlugin } from '../modules/data-model/model-dir-plugin.ts';
 import { dataModelRoutes } from '../modules/data-model/routes.ts';
 import { uploadRoutes } from '../modules/data-model/upload-routes.ts';
 import { deploymentRoutes } from '../modules/deployments/routes.ts';
+import { embedRoutes } from '../modules/embed/routes.ts';
+import { embedSweeperPlugin } from '../modules/embed/sweeper.ts';
+import { embedAccessRoutes } from '../modules/embed-tenants/access-routes.ts';
+import { embedTenantRoutes } from '../modules/embed-tenants/routes.ts';
 import { folderRoutes } from '../modules/folders/routes.ts';
 import { groupRoutes } from '../modules/groups/routes.ts';
 import { permissionRoutes } from '../modules/permissions/routes.ts';
@@ -123,6 +127,7 @@ export async function buildApp(
     tenants: services.tenantResolver,
     apiKeys: services.repositories.apiKeys,
     credentials: services.credentials,
+    embedTokens: services.embedTokens,
   });
   await registerRateLimit(app, config.rateLimitPerMinute);
   await registerOpenApi(app);
@@ -147,6 +152,14 @@ export async function buildApp(
   scimRoutes(app, { users: services.scimUsers, groups: services.scimGroups });
   await app.register(dataRoutes, { data: services.data });
   await app.register(dashboardDataRoutes, { dashboardData: services.dashboardData });
+  await app.register(embedRoutes, {
+    sessions: services.embedSessions,
+    dashboards: services.embedDashboards,
+    settings: services.embedSettings,
+  });
+  await app.register(embedTenantRoutes, { tenants: services.embedTenants, groups: services.embedGroups });
+  await app.register(embedAccessRoutes, { access: services.embedAccess });
+  await app.register(embedSweeperPlugin, { sweeper: services.embedSweeper });
   // TESSERA_MODEL_DIR: the demo deployment's model from a directory, reloaded in development.
   await app.register(modelDirPlugin, {
     dir: config.modelDir,

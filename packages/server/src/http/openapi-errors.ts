@@ -22,9 +22,10 @@ export function scopesOf(route: Route): Set<ErrorScope> {
   if ([route.method].flat().some((m) => ['POST', 'PUT', 'PATCH', 'DELETE'].includes(m))) scopes.add('body');
   if (/[:*]/.test(route.url)) scopes.add('params');
   const access = route.config?.access;
+  if (/\/embed(\/|-|$)/.test(route.url) || (access && 'embed' in access)) scopes.add('embed');
   if (access && !('public' in access)) {
     scopes.add('credentialed');
-    if (route.url.includes(':deploymentId')) scopes.add('deployment');
+    if (route.url.includes(':deploymentId') || access.scopedKeys === 'service') scopes.add('deployment');
     else if (access.scopedKeys !== 'filter') scopes.add('account');
     scopes.add(route.url.startsWith(scimPrefix) ? 'scim' : 'management');
   }

@@ -38,7 +38,7 @@ export const dashboardDataRoutes: FastifyPluginAsyncTypebox<{ dashboardData: Das
         body: WidgetDataBody,
         response: { 200: WidgetData },
       },
-      config: { access: { role: 'viewer' as const } },
+      config: { access: { role: 'viewer' as const, embed: true as const } },
       // Every field is optional: an empty POST asks for the widget as published (as tokens/routes.ts).
       preValidation: async (request) => {
         request.body ??= {};

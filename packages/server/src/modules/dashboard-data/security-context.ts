@@ -1,4 +1,6 @@
 import type { SecurityContext } from '@tessera/semantic';
+import type { Principal } from '../../auth/principal.ts';
+import type { DashboardRow } from '../../db/schema.ts';
 import { NotFoundError } from '../../errors/domain-errors.ts';
 import type { GroupsRepository } from '../groups/repository.ts';
 import type { UsersRepository } from '../users/repository.ts';
@@ -37,15 +39,43 @@ export type UserAttributesSource = (tenantId: number, userId: number) => Promise
 
 export const noUserAttributes: UserAttributesSource = async () => ({});
 
+/**
+ * Embed tokens (modules/embed): the embed module decides which dashboards a token reads, and the
+ * security context is the one its session baked in (spec 2.6), not a Tessera user's.
+ */
+export interface EmbedDashboardGate {
+  /** Throws 404 or 403 unless the embed principal may read the dashboard; answers its security context. */
+  admit(principal: Principal, dashboard: DashboardRow): Promise<SecurityContext>;
+}
+
 /** Loads a Tessera user as a Viewer: email, global groups (`namesOfUser`) and attributes. */
 export class ViewerResolver {
   constructor(
     private readonly deps: {
       users: Pick<UsersRepository, 'find'>;
       groups: Pick<GroupsRepository, 'namesOfUser'>;
+      embed?: EmbedDashboardGate;
     },
     public userAttributes: UserAttributesSource = noUserAttributes,
   ) {}
+
+  /**
+   * The security context `principal` reads `dashboard` under: an embed token's own once the embed
+   * gate admits it; otherwise the user's, once `requireContentAccess` (view on the workbook) passes.
+   */
+  async forDashboard(
+    principal: Principal,
+    dashboard: DashboardRow,
+    requireContentAccess: () => void,
+  ): Promise<SecurityContext> {
+    if (principal.embed) {
+      if (!this.deps.embed)
+        throw new NotFoundError(`Dashboard ${dashboard.public_id}`, 'dashboard_not_found');
+      return this.deps.embed.admit(principal, dashboard);
+    }
+    requireContentAccess();
+    return this.securityContext(principal.tenantId, principal.userId);
+  }
 
   async viewer(tenantId: number, userId: number): Promise<Viewer> {
     const user = await this.deps.users.find(tenantId, userId);

@@ -60,8 +60,11 @@ export class DashboardDataService {
     }
     const workbook = await this.deps.workbooks.find(deploymentId, found.dashboard.workbook_id);
     if (!workbook) throw new NotFoundError(`Dashboard ${publicId}`, 'dashboard_not_found');
-    // Viewing a dashboard is viewing its workbook (DESIGN.md "Identity and access").
-    ctx.require(ctx.item('WORKBOOK', workbook), 'view', `Workbook ${workbook.id}`);
+    // Viewing a dashboard is viewing its workbook (DESIGN.md "Identity and access"); an embed
+    // token is admitted by the embed module instead, under its session's security context.
+    const securityContext = await this.deps.viewers.forDashboard(principal, found.dashboard, () =>
+      ctx.require(ctx.item('WORKBOOK', workbook), 'view', `Workbook ${workbook.id}`),
+    );
 
     const widgets = (found.version.config.widgets as Widget[] | null | undefined) ?? [];
     const widget = widgets.find((w) => w.id === widgetId);
@@ -75,7 +78,7 @@ export class DashboardDataService {
 
     const caller: DataCaller = {
       deployment: await this.deps.deployments.require(principal.tenantId, deploymentId),
-      securityContext: await this.deps.viewers.securityContext(principal.tenantId, principal.userId),
+      securityContext,
       branch: 'main',
     };
     const head = { widgetId, reportId: snapshot.report_id, versionNumber: found.version.version_number };

@@ -1,0 +1,142 @@
+import type { Static } from 'typebox';
+import type { Principal } from '../../auth/principal.ts';
+import type { Db } from '../../db/database.ts';
+import { NotFoundError, ValidationError } from '../../errors/domain-errors.ts';
+import { type PageQuery, pageWindow, toPage } from '../../pagination/page.ts';
+import type { DashboardsRepository } from '../dashboards/repository.ts';
+import type { AccessContext } from '../permissions/access.ts';
+import type { AccessResolver } from '../permissions/resolver.ts';
+import type { WorkbooksRepository, WorkbookWithOwner } from '../workbooks/repository.ts';
+import { workbookView } from '../workbooks/service.ts';
+import type { EmbedAccessRepository } from './access-repository.ts';
+import type { AccessSource, EmbedAccessResponse, UpdateEmbedAccessBody } from './schemas.ts';
+import type { EmbedTenantsService } from './service.ts';
+
+export interface EmbedAccessDeps {
+  db: Db;
+  shares: EmbedAccessRepository;
+  tenants: EmbedTenantsService;
+  workbooks: WorkbooksRepository;
+  dashboards: DashboardsRepository;
+  access: AccessResolver;
+}
+
+type Update = Static<typeof UpdateEmbedAccessBody>;
+
+/**
+ * Dashboard Embed Access (reference): a workbook's published dashboard shared read-only with one
+ * embed tenant or with every embed user, plus its `allowEmbed` flag. A share is what lets a
+ * creator-mode session of that tenant read the dashboard (modules/embed/dashboard-service.ts);
+ * sessions of other embed tenants never see it.
+ */
+export class EmbedAccessService {
+  constructor(private readonly deps: EmbedAccessDeps) {}
+
+  /** Read access to the workbook; 404 when it is not in the deployment. */
+  async get(principal: Principal, deploymentId: number, workbookId: number) {
+    const { workbook } = await this.workbook(principal, deploymentId, workbookId, 'view');
+    return this.view(workbook.id);
+  }
+
+  /** Exactly one target with an action, and/or `allowEmbed`; manage access to the workbook. */
+  async update(principal: Principal, deploymentId: number, workbookId: number, body: Update) {
+    const tenantName = body.embedTenantName ?? null;
+    const all = body.allEmbedUsers === true;
+    const targets = (tenantName === null ? 0 : 1) + (all ? 1 : 0);
+    const problems = [];
+    if (targets > 1)
+      problems.push({ field: 'body/allEmbedUsers', message: 'cannot be combined with embedTenantName' });
+    if (targets === 1 && body.action == null)
+      problems.push({ field: 'body/action', message: 'is required with embedTenantName or allEmbedUsers' });
+    if (targets === 0 && body.action != null)
+      problems.push({ field: 'body/action', message: 'needs embedTenantName or allEmbedUsers: true' });
+    if (targets === 0 && body.allowEmbed == null)
+      problems.push({
+        field: 'body',
+        message: 'specifies no change: send a target with an action, or allowEmbed',
+      });
+    if (problems.length > 0) throw new ValidationError('The embed access change is not valid', problems);
+
+    const { workbook } = await this.workbook(principal, deploymentId, workbookId, 'manage');
+    const tenant =
+      tenantName === null ? null : await this.deps.tenants.require(principal.tenantId, tenantName);
+    const published = body.allowEmbed == null ? undefined : await this.deps.dashboards.current(workbook.id);
+    if (body.allowEmbed != null && !published)
+      throw new ValidationError(
+        `Workbook ${workbookId} has no published dashboard`,
+        [{ field: 'body/allowEmbed', message: 'needs a published dashboard' }],
+        'not_published',
+      );
+    if (published && body.allowEmbed != null)
+      await this.deps.dashboards.setAllowEmbed(published.dashboard.id, body.allowEmbed, this.deps.db);
+    if (targets === 1) {
+      const embedTenantId = tenant?.id ?? null;
+      if (body.action === 'read') await this.deps.shares.share(deploymentId, workbook.id, embedTenantId);
+      else await this.deps.shares.unshare(workbook.id, embedTenantId);
+    }
+    return this.view(workbook.id);
+  }
+
+  /**
+   * Reference `GET /deployments/{id}/embed-tenants/{name}/workbooks`: workbooks shared with the
+   * tenant (`tenant`), with every embed user (`allEmbedUsers`), or either (no filter). Tessera
+   * stores no folder shares with embed tenants, so `folder` lists none.
+   */
+  async tenantWorkbooks(
+    principal: Principal,
+    deploymentId: number,
+    tenantName: string,
+    query: PageQuery & { accessSource?: AccessSource },
+  ) {
+    const ctx = await this.deps.access.resolve(principal, deploymentId);
+    const tenant = await this.deps.tenants.require(principal.tenantId, tenantName);
+    const window = pageWindow(query, 1);
+    const source = query.accessSource;
+    const rows: WorkbookWithOwner[] =
+      source === 'folder'
+        ? []
+        : await this.deps.shares.workbooks(deploymentId, tenant.id, source ?? 'any', window);
+    return toPage(
+      rows,
+      window,
+      (r) => [r.id],
+      (r) => workbookView(r, ctx),
+    );
+  }
+
+  private async workbook(
+    principal: Principal,
+    deploymentId: number,
+    workbookId: number,
+    level: 'view' | 'manage',
+  ): Promise<{ workbook: WorkbookWithOwner; ctx: AccessContext }> {
+    const ctx = await this.deps.access.resolve(principal, deploymentId);
+    const workbook = await this.deps.workbooks.find(deploymentId, workbookId);
+    if (!workbook) throw new NotFoundError(`Workbook ${workbookId}`, 'workbook_not_found');
+    ctx.require(ctx.item('WORKBOOK', workbook), level, `Workbook ${workbookId}`);
+    return { workbook, ctx };
+  }
+
+  private async view(workbookId: number): Promise<Static<typeof EmbedAccessResponse>> {
+    const [published, shares] = await Promise.all([
+      this.deps.dashboards.current(workbookId),
+      this.deps.shares.shares(workbookId),
+    ]);
+    const all = shares.some((s) => s.embed_tenant_id === null);
+    return {
+      allowEmbed: published?.dashboard.allow_embed ?? false,
+      allEmbedUsers: { enabled: all, action: all ? 'read' : 'none', groupId: null },
+      tenants: shares.flatMap((s) =>
+        s.embed_tenant_id === null
+          ? []
+          : [
+              {
+                embedTenantName: s.embed_tenant_name as string,
+                groupId: s.embed_tenant_id,
+                action: 'read' as const,
+              },
+            ],
+      ),
+    };
+  }
+}

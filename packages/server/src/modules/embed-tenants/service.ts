@@ -1,0 +1,150 @@
+import type { Static } from 'typebox';
+import type { Principal } from '../../auth/principal.ts';
+import type { Db } from '../../db/database.ts';
+import { DomainError, NotFoundError, ValidationError } from '../../errors/domain-errors.ts';
+import { keysetCursor } from '../../pagination/keyset.ts';
+import { type PageQuery, pageWindow, toPage } from '../../pagination/page.ts';
+import { uniqueNames, unknownNames } from './group-names.ts';
+import type { EmbedGroupsRepository } from './groups-repository.ts';
+import type { CreateEmbedTenantBody, ProvisionEmbedUserBody, ProvisionEmbedUsersBody } from './schemas.ts';
+import type { EmbedTenantsRepository, EmbedTenantWithCount } from './tenants-repository.ts';
+import type { EmbedUsersRepository } from './users-repository.ts';
+import { embedTenantView, embedUserView } from './views.ts';
+
+export interface EmbedTenantsDeps {
+  db: Db;
+  tenants: EmbedTenantsRepository;
+  groups: EmbedGroupsRepository;
+  users: EmbedUsersRepository;
+}
+
+type Provision = Static<typeof ProvisionEmbedUserBody>;
+
+/**
+ * Embed tenants and their users (the reference's Embed Tenants group): an embed tenant is
+ * created by the first session or provisioning that names it, or here; deleting it takes its
+ * users, groups, memberships, sessions and shares along.
+ */
+export class EmbedTenantsService {
+  constructor(private readonly deps: EmbedTenantsDeps) {}
+
+  async list(principal: Principal, query: PageQuery & { search?: string }) {
+    const window = pageWindow(query, 1);
+    const rows = await this.deps.tenants.list(principal.tenantId, query.search, window);
+    return toPage(rows, window, (r) => [r.id], embedTenantView);
+  }
+
+  async create(principal: Principal, body: Static<typeof CreateEmbedTenantBody>) {
+    await this.deps.tenants.upsert(principal.tenantId, body.name, body.displayName ?? null);
+    return this.get(principal, body.name);
+  }
+
+  async get(principal: Principal, name: string) {
+    return embedTenantView(await this.require(principal.tenantId, name));
+  }
+
+  /** Idempotent; the name is canonical already (the route refuses other casings, as the reference). */
+  async delete(principal: Principal, name: string): Promise<void> {
+    await this.deps.tenants.delete(principal.tenantId, name);
+  }
+
+  async require(tenantId: number, name: string): Promise<EmbedTenantWithCount> {
+    const row = await this.deps.tenants.find(tenantId, name.toLowerCase());
+    if (!row) throw new NotFoundError(`Embed tenant ${name}`, 'embed_tenant_not_found');
+    return row;
+  }
+
+  async users(principal: Principal, name: string, query: PageQuery & { search?: string }) {
+    const tenant = await this.require(principal.tenantId, name);
+    const window = pageWindow(query, 2);
+    const search = query.search?.trim() || undefined;
+    const rows = await this.deps.users.list(principal.tenantId, tenant.id, search, window);
+    return toPage(rows, window, keysetCursor, embedUserView);
+  }
+
+  /**
+   * Reference `POST /embed-tenants/{name}/user`: the body is the desired state. Creates the embed
+   * tenant on demand and a permanent user; fields given replace stored ones, each group lane given
+   * is replaced (`[]` clears it), an omitted one is kept. Groups must exist (400 `unknown_group`).
+   */
+  async provision(principal: Principal, name: string, body: Provision) {
+    const tenantId = principal.tenantId;
+    const externalId = body.externalId.trim().toLowerCase();
+    if (externalId === '')
+      throw new ValidationError('externalId is empty', [
+        { field: 'body/externalId', message: 'must not be blank' },
+      ]);
+    const existing = await this.deps.tenants.find(tenantId, name.toLowerCase());
+    const globals = await this.deps.groups.globalNamed(tenantId, uniqueNames(body.groups));
+    const locals = existing ? await this.deps.groups.named(existing.id, uniqueNames(body.tenantGroups)) : [];
+    const unknown = [
+      ...unknownNames(
+        body.groups ?? [],
+        new Set(globals.map((g) => g.name)),
+        'body/groups',
+        'a global group',
+      ),
+      ...unknownNames(
+        body.tenantGroups ?? [],
+        new Set(locals.map((g) => g.name)),
+        'body/tenantGroups',
+        `a group of embed tenant ${name}`,
+      ),
+    ];
+    if (unknown.length > 0) throw new ValidationError('Unknown groups', unknown, 'unknown_group');
+    const user = await this.deps.db.transaction().execute(async (trx) => {
+      const tenant = existing ?? (await this.deps.tenants.upsert(tenantId, name.toLowerCase(), null, trx));
+      const row = await this.deps.users.upsert(
+        {
+          tenantId,
+          embedTenantId: tenant.id,
+          externalId,
+          email: body.email?.toLowerCase(),
+          displayName: body.userProfile?.displayName,
+          picture: body.userProfile?.picture,
+          lifetime: { kind: 'permanent' },
+          signsIn: false,
+        },
+        trx,
+      );
+      if (body.groups != null)
+        await this.deps.groups.setGlobalGroups(
+          row.id,
+          globals.map((g) => g.id),
+          trx,
+        );
+      if (body.tenantGroups != null)
+        await this.deps.groups.setTenantGroups(
+          row.id,
+          locals.map((g) => g.id),
+          trx,
+        );
+      return row;
+    });
+    return embedUserView(user);
+  }
+
+  /** Reference `POST /embed-tenants/{name}/users`: partially successful, one user at a time, in order. */
+  async provisionMany(principal: Principal, name: string, body: Static<typeof ProvisionEmbedUsersBody>) {
+    const succeeded = [];
+    const failed = [];
+    for (const user of body.users) {
+      try {
+        succeeded.push(await this.provision(principal, name, user));
+      } catch (error) {
+        if (!(error instanceof DomainError) || error.status >= 500) throw error;
+        failed.push({
+          externalId: user.externalId.trim().toLowerCase(),
+          error: { status: error.status, message: describe(error) },
+        });
+      }
+    }
+    return { succeeded, failed };
+  }
+}
+
+function describe(error: DomainError): string {
+  return error.errors.length === 0
+    ? error.message
+    : `${error.message}: ${error.errors.map((e) => `${e.field} ${e.message}`).join('; ')}`;
+}

@@ -1,0 +1,122 @@
+import type { SecurityContext } from '@tessera/semantic';
+import type { Static } from 'typebox';
+import { canReachDeployment, type EmbedGrant, type Principal } from '../../auth/principal.ts';
+import type { Db } from '../../db/database.ts';
+import type { DashboardRow } from '../../db/schema.ts';
+import { ForbiddenError, NotFoundError } from '../../errors/domain-errors.ts';
+import { type PageQuery, pageWindow, toPage } from '../../pagination/page.ts';
+import type { EmbedDashboardGate } from '../dashboard-data/security-context.ts';
+import type { DashboardsRepository } from '../dashboards/repository.ts';
+import { publishedView } from '../dashboards/view.ts';
+import type { EmbedAccessRepository } from '../embed-tenants/access-repository.ts';
+import type { AccessResolver } from '../permissions/resolver.ts';
+import type { WorkbooksRepository } from '../workbooks/repository.ts';
+import type { EmbedDashboardsRepository, EmbeddableRow } from './dashboards-repository.ts';
+import type { EmbeddableDashboard } from './schemas.ts';
+
+/** Who would read a dashboard through embedding: a token's grant, or a session being generated. */
+export type EmbedTarget = Pick<
+  EmbedGrant,
+  'deploymentId' | 'publicDashboardId' | 'creatorMode' | 'embedTenantId'
+>;
+
+export interface EmbedDashboardsDeps {
+  db: Db;
+  embeddable: EmbedDashboardsRepository;
+  dashboards: DashboardsRepository;
+  workbooks: WorkbooksRepository;
+  shares: EmbedAccessRepository;
+  access: AccessResolver;
+}
+
+/**
+ * Which dashboards embedding reaches (the reference's `GET /embed/dashboard/{publicId}`): a
+ * published dashboard of the token's deployment, the one named by `publicDashboardId` if the
+ * session named one, with "Allow signed embedding" (`allowEmbed`) on; a creator-mode session also
+ * reaches dashboards shared with its embed tenant or with every embed user (Dashboard Embed
+ * Access), as the reference exempts those from the flag. Another deployment's or another
+ * dashboard's is "not visible" (404); a visible one that may not be embedded is 403.
+ */
+export class EmbedDashboardsService implements EmbedDashboardGate {
+  constructor(private readonly deps: EmbedDashboardsDeps) {}
+
+  async check(target: EmbedTarget, dashboard: DashboardRow): Promise<void> {
+    const visible =
+      dashboard.deployment_id === target.deploymentId &&
+      (target.publicDashboardId === null || target.publicDashboardId === dashboard.public_id);
+    if (!visible) throw new NotFoundError(`Dashboard ${dashboard.public_id}`, 'dashboard_not_found');
+    if (dashboard.allow_embed) return;
+    if (target.creatorMode && (await this.deps.shares.isShared(dashboard, target.embedTenantId))) return;
+    throw new ForbiddenError(
+      `Dashboard ${dashboard.public_id} does not allow embedding (allowEmbed is false)`,
+      'embedding_not_allowed',
+    );
+  }
+
+  /** The published dashboard with this public id in the account; 404 otherwise. */
+  async require(tenantId: number, publicId: string): Promise<DashboardRow> {
+    const dashboard = await this.deps.embeddable.published(tenantId, publicId);
+    if (!dashboard) throw new NotFoundError(`Dashboard ${publicId}`, 'dashboard_not_found');
+    return dashboard;
+  }
+
+  /** The dashboard-data hook: an embed token reads widget rows under the context its session baked in. */
+  async admit(principal: Principal, dashboard: DashboardRow): Promise<SecurityContext> {
+    if (!principal.embed) throw new ForbiddenError('Not an embed token', 'credential_kind_not_allowed');
+    await this.check(principal.embed, dashboard);
+    return principal.embed.securityContext;
+  }
+
+  /** Reference `GET /embed/dashboard/{publicId}`, for an embed token or an account user with view access. */
+  async get(principal: Principal, publicId: string) {
+    const dashboard = await this.require(principal.tenantId, publicId);
+    if (principal.embed) await this.check(principal.embed, dashboard);
+    else await this.requireContent(principal, dashboard, 'view');
+    const published = await this.deps.dashboards.current(dashboard.workbook_id);
+    if (!published) throw new NotFoundError(`Dashboard ${publicId}`, 'dashboard_not_found');
+    return publishedView(published);
+  }
+
+  /** Reference `PATCH /embed/dashboard/{publicId}`: the "Allow signed embedding" flag (edit access, as publishing). */
+  async setAllowEmbed(principal: Principal, publicId: string, allowEmbed: boolean) {
+    const dashboard = await this.require(principal.tenantId, publicId);
+    await this.requireContent(principal, dashboard, 'edit');
+    await this.deps.dashboards.setAllowEmbed(dashboard.id, allowEmbed, this.deps.db);
+    return { publicId, allowEmbed };
+  }
+
+  /** `GET /embed`: published dashboards with `allowEmbed`, within the credential's deployments. */
+  async list(principal: Principal, query: PageQuery & { deploymentId?: number }) {
+    const window = pageWindow(query, 1);
+    let scope = principal.deploymentIds;
+    if (query.deploymentId !== undefined)
+      scope = canReachDeployment(principal, query.deploymentId) ? [query.deploymentId] : [];
+    const rows = await this.deps.embeddable.embeddable(principal.tenantId, scope, window);
+    return toPage(rows, window, (r) => [r.id], embeddableView);
+  }
+
+  private async requireContent(principal: Principal, dashboard: DashboardRow, level: 'view' | 'edit') {
+    if (!canReachDeployment(principal, dashboard.deployment_id))
+      throw new ForbiddenError(
+        `This credential is not scoped to deployment ${dashboard.deployment_id}`,
+        'deployment_out_of_scope',
+      );
+    const ctx = await this.deps.access.resolve(principal, dashboard.deployment_id);
+    const workbook = await this.deps.workbooks.find(dashboard.deployment_id, dashboard.workbook_id);
+    if (!workbook) throw new NotFoundError(`Dashboard ${dashboard.public_id}`, 'dashboard_not_found');
+    ctx.require(ctx.item('WORKBOOK', workbook), level, `Workbook ${workbook.id}`);
+  }
+}
+
+function embeddableView(r: EmbeddableRow): Static<typeof EmbeddableDashboard> {
+  return {
+    id: r.id,
+    publicId: r.public_id,
+    deploymentId: r.deployment_id,
+    workbookId: r.workbook_id,
+    allowEmbed: r.allow_embed,
+    title: r.title,
+    description: r.description,
+    versionNumber: r.version_number,
+  };
+}
