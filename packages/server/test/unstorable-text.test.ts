@@ -341,4 +341,13 @@ describe('text a store cannot hold', () => {
       });
     }
   });
+
+  it('answers 400, not 500, when a value is too long for a store index', async () => {
+    const user = await scim.user(`long-${unique()}@example.com`);
+    const before = await storeSnapshot(server);
+    const res = await scim.call('PUT', `/Users/${user.id}`, { userName: 'x'.repeat(900_000) });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ status: '400', detail: expect.stringContaining('longer') });
+    expect(await storeSnapshot(server)).toBe(before);
+  });
 });

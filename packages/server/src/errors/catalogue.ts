@@ -80,6 +80,7 @@ export const errorCatalogue = {
   tenant_not_found: { status: 404, title: 'Account not found', on: 'credentialed' },
   rate_limited: { status: 429, title: 'Too many requests', on: 'credentialed' },
   unstorable_text: { status: 400, title: 'Text the store cannot hold', on: 'credentialed' },
+  value_too_long: { status: 400, title: 'Value too long for the store', on: 'credentialed' },
   conflict: { status: 409, title: 'Conflict', on: 'credentialed' },
 
   // Rules of the management services.

@@ -54,6 +54,13 @@ export function classify(error: unknown): DomainError {
       'unstorable_text',
       'A text value contains a character the store cannot hold (U+0000 or an unpaired surrogate)',
     );
+  // PostgreSQL SQLSTATE 54000 (program_limit_exceeded): a value larger than an index entry may
+  // hold (8191 bytes), where no schema capped its length. The caller's input, not our failure.
+  if (e.code === '54000')
+    return new DomainError(
+      'value_too_long',
+      'A value is longer than the store can index; send a shorter one',
+    );
   // A unique key in the store stopped a duplicate the service did not foresee: still a conflict.
   if (e.code === '23505')
     return new DomainError('conflict', 'A resource with the same unique value already exists', {
