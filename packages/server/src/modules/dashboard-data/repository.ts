@@ -36,14 +36,12 @@ export class DashboardDataRepository {
     return version ? { dashboard, version } : undefined;
   }
 
-  async snapshot(versionId: number, reportId: number): Promise<ReportSnapshotRow | undefined> {
-    const s = await this.db
+  snapshot(versionId: number, reportId: number): Promise<ReportSnapshotRow | undefined> {
+    return this.db
       .selectFrom('report_snapshots')
       .selectAll()
       .where('dashboard_version_id', '=', versionId)
       .where('report_id', '=', reportId)
       .executeTakeFirst();
-    // Until service.ts reads `semantic_query`, hand it the query where it still looks: meta.jsonQuery.
-    return s?.semantic_query ? { ...s, meta: { ...s.meta, jsonQuery: JSON.stringify(s.semantic_query) } } : s;
   }
 }

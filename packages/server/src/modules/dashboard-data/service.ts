@@ -4,6 +4,7 @@ import type { Principal } from '../../auth/principal.ts';
 import type { ReportSnapshotRow } from '../../db/schema.ts';
 import { NotFoundError, ValidationError } from '../../errors/domain-errors.ts';
 import type { DataCaller } from '../data/caller.ts';
+import { settled } from '../data/outcome.ts';
 import type { DataService } from '../data/service.ts';
 import type { DeploymentsService } from '../deployments/service.ts';
 import type { AccessResolver } from '../permissions/resolver.ts';
@@ -32,9 +33,10 @@ interface Widget {
 
 /**
  * Rows of one widget of a published dashboard, as the VIEWER may see them (issue 5 item 8).
- * Nothing here talks to a driver: the widget's query goes through DataService (`load` for Cube
- * queries, `cubesql` for SQL-API text) under the viewer's security context, i.e. the same compile
- * path, policies and executor as `/v1/load` (DESIGN.md "Semantic layer and data API": one path).
+ * Nothing here talks to a driver: the widget's query goes through DataService (`compile` for Cube
+ * queries, `compileSql` for SQL-API text, then `run`) under the viewer's security context, i.e. the
+ * same compile path, policies and executor as `/v1/load` (DESIGN.md "Semantic layer and data
+ * API": one path).
  */
 export class DashboardDataService {
   constructor(private readonly deps: DashboardDataDeps) {}
@@ -105,62 +107,63 @@ export class DashboardDataService {
       },
       members,
     );
-    // `multi` so that compare-date-range widgets are accepted; the first result is answered.
-    // "Continue wait" only means not yet: the executor joins the same execution on the repeat.
-    let answer = await this.deps.data.load(caller, { query, queryType: 'multi' });
-    while ((answer as { error?: string }).error === 'Continue wait')
-      answer = await this.deps.data.load(caller, { query, queryType: 'multi' });
-    const result = (answer as { results: Record<string, unknown>[] }).results[0];
+    // A compare-date-range widget answers its first range. A query that outlives the data API's
+    // continue-wait window is simply awaited: the outcome says "running", not a wire message.
+    const result = await settled(
+      await this.deps.data.run(caller, await this.deps.data.compile(caller, query)),
+    );
+    const first = result.parts[0];
     return {
       kind: 'semantic' as const,
-      query: result.query,
-      annotation: result.annotation,
-      data: result.data as Record<string, unknown>[],
-      lastRefreshTime: result.lastRefreshTime as string,
-      totalRows: (result.total as number | null | undefined) ?? null,
+      query: { ...first.compiled.normalizedQuery, queryType: result.queryType },
+      annotation: first.compiled.annotation,
+      data: first.rows,
+      lastRefreshTime: first.refreshedAt.toISOString(),
+      totalRows: first.compiled.normalizedQuery.total ? first.total : null,
     };
   }
 
   private async sql(caller: DataCaller, text: string, body: Body) {
+    const cubesql = async (sql: string) =>
+      settled(await this.deps.data.run(caller, await this.deps.data.compileSql(caller, sql)));
     const filters = body.filters ?? [];
     const grains = body.timeGrains ?? [];
     let sql = wrapSql(text, [], grains, []);
     if (filters.length > 0) {
       // The output columns are known once the report's SQL is planned and run (cached by the executor).
-      const plain = await this.deps.data.cubesql(caller, text);
+      const plain = await cubesql(text);
       sql = wrapSql(
         text,
         filters,
         grains,
-        plain.schema.map((c) => c.name),
+        plain.columns.map((c) => c.name),
       );
     }
-    const answer = await this.deps.data.cubesql(caller, sql);
-    const rows = answer.rows.map((r) => Object.fromEntries(answer.schema.map((c, i) => [c.name, r[i]])));
+    const answer = await cubesql(sql);
+    const rows = answer.rows.map((r) => Object.fromEntries(answer.columns.map((c, i) => [c.name, r[i]])));
     const offset = body.offset ?? 0;
     return {
       kind: 'sql' as const,
       query: sql,
-      columns: answer.schema,
+      columns: answer.columns,
       data: rows.slice(offset, body.limit == null ? undefined : offset + body.limit),
-      lastRefreshTime: answer.lastRefreshTime,
+      lastRefreshTime: answer.refreshedAt.toISOString(),
       totalRows: rows.length,
     };
   }
 }
 
-/** The snapshot's Cube query (`meta.jsonQuery`, see dashboards/service.ts), when the report has one. */
+/** The snapshot's Cube query (`report_snapshots.semantic_query`), when the report has one. */
 function semanticQuery(s: ReportSnapshotRow): CubeQuery | null {
-  const text = (s.meta as { jsonQuery?: unknown } | null)?.jsonQuery;
-  if (typeof text !== 'string' || text.trim() === '') return null;
-  try {
-    return JSON.parse(text) as CubeQuery;
-  } catch {
-    // Checked when the report was saved (reports/validation.ts); a snapshot from before is the report's fault.
+  if (s.semantic_query) return s.semantic_query;
+  // Migration 0007 moved every `meta.jsonQuery` that parsed into the column; one left there did not.
+  const legacy = (s.meta as { jsonQuery?: unknown } | null)?.jsonQuery;
+  if (typeof legacy === 'string' && legacy.trim() !== '') {
     throw new ValidationError(
       `Report ${s.report_id} has a query that is not JSON`,
       [],
       'invalid_widget_query',
     );
   }
+  return null;
 }

@@ -2,8 +2,9 @@ import type { SecurityContext } from '@tessera/semantic';
 import type { DeploymentRow } from '../../db/schema.ts';
 
 /**
- * Who asks and against what: resolved once per data-API request (DataService.caller). Its own
- * file, so that the SQL API (cubesql.ts) and the service that calls it need not import each other.
+ * Who asks and against what: the deployment, the security context that access policies read, and
+ * the model branch (decided by branch.ts, never by the request). Resolved from a data-API token by
+ * DataService.caller, or built by an in-process entry point (dashboard widgets) for its viewer.
  */
 export interface DataCaller {
   deployment: DeploymentRow;

@@ -1,4 +1,5 @@
 import { queryTimeout } from './errors.ts';
+import { done, type Outcome } from './outcome.ts';
 
 /** What one compiled query produced, as cached and shared between identical requests. */
 export interface QueryResult {
@@ -8,12 +9,10 @@ export interface QueryResult {
   refreshedAt: Date;
 }
 
-export const CONTINUE_WAIT = Symbol('continue wait');
-
 interface Execution {
   promise: Promise<QueryResult>;
   settled: boolean;
-  /** A caller was told "Continue wait": keep the result for its repeat even after settling. */
+  /** A caller was told "still running": keep the result for its repeat even after settling. */
   abandoned: boolean;
   expiresAt: number;
 }
@@ -21,12 +20,13 @@ interface Execution {
 export interface ExecutorSettings {
   /** Cancel the engine query after this long (TESSERA_QUERY_TIMEOUT_MS). */
   queryTimeoutMs: number;
-  /** Answer `{"error": "Continue wait"}` after this long (TESSERA_CONTINUE_WAIT_MS). */
+  /** Answer "still running" (Cube's `{"error": "Continue wait"}`) after this long (TESSERA_CONTINUE_WAIT_MS). */
   continueWaitMs: number;
 }
 
-/** How long a finished result waits for the repeat of a request that got "Continue wait". */
+/** How long a finished result waits for the repeat of a request that was told "still running". */
 const pickupMs = 60_000;
+const stillRunning = Symbol('still running');
 const maxCached = 5_000;
 
 /**
@@ -46,17 +46,17 @@ export class QueryExecutor {
   constructor(readonly settings: ExecutorSettings) {}
 
   /**
-   * The result, or CONTINUE_WAIT when it is not ready within `continueWaitMs`; the execution
-   * carries on and the next call with the same key picks it up.
+   * The result, or "running" when it is not ready within `continueWaitMs`; the execution carries
+   * on, `wait()` awaits it, and the next call with the same key picks it up.
    */
   async run(
     key: string,
     options: { renew: boolean; freshMs: number },
     start: (signal: AbortSignal) => Promise<Omit<QueryResult, 'refreshedAt'>>,
-  ): Promise<QueryResult | typeof CONTINUE_WAIT> {
+  ): Promise<Outcome<QueryResult>> {
     if (!options.renew) {
       const hit = this.cache.get(key);
-      if (hit && hit.freshUntil > Date.now()) return hit.result;
+      if (hit && hit.freshUntil > Date.now()) return done(hit.result);
     }
     let execution = this.inflight.get(key);
     if (execution?.settled && execution.expiresAt < Date.now()) execution = undefined;
@@ -64,13 +64,15 @@ export class QueryExecutor {
     execution ??= this.start(key, options.freshMs, start);
 
     let timer: NodeJS.Timeout | undefined;
-    const wait = new Promise<typeof CONTINUE_WAIT>((resolve) => {
-      timer = setTimeout(() => resolve(CONTINUE_WAIT), this.settings.continueWaitMs);
+    const window = new Promise<typeof stillRunning>((resolve) => {
+      timer = setTimeout(() => resolve(stillRunning), this.settings.continueWaitMs);
     });
     try {
-      const outcome = await Promise.race([execution.promise, wait]);
-      if (outcome === CONTINUE_WAIT) execution.abandoned = true;
-      return outcome;
+      const first = await Promise.race([execution.promise, window]);
+      if (first !== stillRunning) return done(first);
+      execution.abandoned = true;
+      const { promise } = execution;
+      return { state: 'running', wait: () => promise };
     } finally {
       clearTimeout(timer);
     }

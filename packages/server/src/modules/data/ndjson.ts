@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
-import type { SqlApiAnswer } from './cubesql.ts';
+import type { SqlApiResult } from './run.ts';
 
 const BATCH = 1_000;
 
@@ -9,10 +9,10 @@ const BATCH = 1_000;
  * then `data` lines of up to 1,000 rows; a failure once the stream has started becomes a final
  * `{"error": ...}` line, since the status line is already sent.
  */
-export function sendNdjson(reply: FastifyReply, answer: SqlApiAnswer) {
+export function sendNdjson(reply: FastifyReply, answer: SqlApiResult) {
   function* lines() {
     try {
-      yield `${JSON.stringify({ schema: answer.schema, lastRefreshTime: answer.lastRefreshTime })}\n`;
+      yield `${JSON.stringify({ schema: answer.columns, lastRefreshTime: answer.refreshedAt.toISOString() })}\n`;
       for (let i = 0; i < answer.rows.length; i += BATCH)
         yield `${JSON.stringify({ data: answer.rows.slice(i, i + BATCH) })}\n`;
     } catch (error) {

@@ -16,10 +16,10 @@ export function everyMs(every: string | undefined): number | null {
 
 /**
  * How long a result stays fresh: the shortest `refresh_key.every` of the cubes the query reads
- * (Cube's in-memory cache checks refresh keys; `every` alone is the time-based variant), or the
- * default when none sets one. `refresh_key.sql` is not evaluated: such cubes use the default.
+ * (Cube's in-memory cache checks refresh keys; `every` alone is the time-based variant), or null
+ * when none sets one (the caller then uses its default). `refresh_key.sql` is not evaluated.
  */
-export function refreshIntervalMs(model: Model, q: ResolvedQuery, fallbackMs: number): number {
+export function refreshKeyMs(model: Model, q: ResolvedQuery): number | null {
   const cubes = new Set<string>();
   for (const m of [...q.measures, ...q.dimensions, ...q.segments, ...q.timeDimensions.map((t) => t.member)])
     cubes.add(m.member.cube);
@@ -28,5 +28,5 @@ export function refreshIntervalMs(model: Model, q: ResolvedQuery, fallbackMs: nu
     const ms = everyMs(model.cubes.get(name)?.refreshKey?.every);
     if (ms !== null) best = best === null ? ms : Math.min(best, ms);
   }
-  return best ?? fallbackMs;
+  return best;
 }

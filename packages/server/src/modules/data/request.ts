@@ -32,3 +32,16 @@ export function readDataRequest(querystring: Record<string, unknown>, body: unkn
     queryType: typeof queryType === 'string' ? queryType : undefined,
   };
 }
+
+/** Body `{query, timezone}` (POST) or `?query=` (GET), as Cube's `/v1/cubesql`. */
+export function readSqlRequest(
+  querystring: Record<string, unknown>,
+  body: unknown,
+): { sql: string; timezone?: string } {
+  const source = body && typeof body === 'object' ? (body as Record<string, unknown>) : querystring;
+  if (typeof source.query !== 'string' || source.query.trim() === '')
+    throw userError('query must be a SQL string');
+  if (source.timezone !== undefined && typeof source.timezone !== 'string')
+    throw userError('timezone must be a string');
+  return { sql: source.query, timezone: source.timezone as string | undefined };
+}

@@ -1,28 +1,87 @@
 import type { CompiledQuery, CubeQuery } from '@tessera/semantic';
-import type { QueryResult } from './executor.ts';
+import { type CompiledLoad, type QueryType, queryTypes } from './compile.ts';
+import { userError } from './errors.ts';
+import type { LoadResult, PartResult } from './run.ts';
 
-export const queryTypes = {
-  regular: 'regularQuery',
-  compare: 'compareDateRangeQuery',
-  blending: 'blendingQuery',
-} as const;
-export type QueryType = (typeof queryTypes)[keyof typeof queryTypes];
+/**
+ * Cube's wire bodies for `/v1/load`, `/v1/sql` and `/v1/dry-run`, built from the data service's
+ * typed values; only the data-API routes use them (DESIGN.md "Semantic layer and data API":
+ * wire-compatible with Cube's REST API so that @cubejs-client/core works unchanged).
+ */
+
+/** Cube's long-polling answer (status 200): the client repeats the request, which joins the execution. */
+export const continueWaitBody = { error: 'Continue wait' } as const;
+
+/** Without `queryType=multi` a client understands one regular result only (Cube's gateway rule). */
+export function checkQueryType(compiled: CompiledLoad, requested: string | undefined) {
+  if (compiled.queryType !== queryTypes.regular && requested !== 'multi') {
+    throw userError(
+      `'${compiled.queryType}' query type is not supported by the client. Please update the client.`,
+    );
+  }
+}
+
+/** `/v1/load`: one result, or with `queryType=multi` `{queryType, results[], pivotQuery, slowQuery}`. */
+export function loadBody(result: LoadResult, dialect: string, requested: string | undefined) {
+  const { queryType } = result;
+  const results = result.parts.map((part) => {
+    const rows = queryType === queryTypes.blending ? addBlendingTime(part.rows, part.compiled) : part.rows;
+    return loadResult(part.compiled, queryType, { ...part, rows }, dialect);
+  });
+  if (requested !== 'multi') return results[0];
+  return {
+    queryType,
+    results,
+    pivotQuery: pivotQuery(
+      queryType,
+      result.parts.map((p) => p.compiled.normalizedQuery),
+    ),
+    slowQuery: false,
+  };
+}
+
+/** `/v1/sql`: the SQL each query compiles to for this caller, in Cube's `{sql: {sql: [text, params]}}`. */
+export function sqlBody(compiled: CompiledLoad) {
+  const entries = compiled.parts.map(({ compiled: c }) => ({
+    sql: {
+      sql: [c.sql, c.params],
+      aliasNameToMember: c.aliases,
+      order: c.normalizedQuery.order,
+      cacheKeyQueries: [],
+      dataSource: 'default',
+      external: false,
+      preAggregations: [],
+      rollupMatchResults: [],
+    },
+  }));
+  return compiled.queryType === queryTypes.regular ? entries[0] : entries;
+}
+
+/** `/v1/dry-run`: the normalised queries without running them. */
+export function dryRunBody(compiled: CompiledLoad) {
+  const { queryType } = compiled;
+  const normalizedQueries = compiled.parts.map((p) => ({ ...p.compiled.normalizedQuery, queryType }));
+  return {
+    queryType,
+    normalizedQueries,
+    queryOrder: normalizedQueries.map((q) =>
+      Object.fromEntries((q.order as [string, string][] | undefined) ?? []),
+    ),
+    transformedQueries: normalizedQueries.map(() => null),
+    pivotQuery: pivotQuery(queryType, normalizedQueries),
+  };
+}
 
 /**
  * One entry of `results[]` (or the whole body of a single-query `/v1/load`), field for field as
  * Cube's gateway builds it (packages/cubejs-api-gateway/src/gateway.ts, getResultInternal).
  * Tessera has no pre-aggregations or external store, hence the constant fields.
  */
-export function loadResult(
-  compiled: CompiledQuery,
-  queryType: QueryType,
-  result: QueryResult,
-  dbType: string,
-) {
+function loadResult(compiled: CompiledQuery, queryType: QueryType, part: PartResult, dbType: string) {
   const query = { ...compiled.normalizedQuery, queryType };
   return {
     query,
-    lastRefreshTime: result.refreshedAt.toISOString(),
+    lastRefreshTime: part.refreshedAt.toISOString(),
     refreshKeyValues: [],
     usedPreAggregations: {},
     transformedQuery: null,
@@ -32,8 +91,8 @@ export function loadResult(
     extDbType: 'cubestore',
     external: false,
     slowQuery: false,
-    ...(compiled.normalizedQuery.total ? { total: result.total } : {}),
-    data: shapeData(result.rows, compiled, query.responseFormat),
+    ...(compiled.normalizedQuery.total ? { total: part.total } : {}),
+    data: shapeData(part.rows, compiled, query.responseFormat),
   };
 }
 
@@ -49,7 +108,7 @@ function shapeData(rows: Record<string, unknown>[], compiled: CompiledQuery, for
  * Cube's getPivotQuery: the first query, or for data blending the union of the measures and
  * dimensions under one `time` dimension at the common granularity.
  */
-export function pivotQuery(queryType: QueryType, normalized: CubeQuery[]): Record<string, unknown> {
+function pivotQuery(queryType: QueryType, normalized: CubeQuery[]): Record<string, unknown> {
   if (queryType !== queryTypes.blending) return { ...normalized[0], queryType };
   const first = normalized[0].timeDimensions?.[0];
   const uniq = (key: 'measures' | 'dimensions') => [...new Set(normalized.flatMap((q) => q[key] ?? []))];
@@ -64,7 +123,7 @@ export function pivotQuery(queryType: QueryType, normalized: CubeQuery[]): Recor
 }
 
 /** Blending charts read every result's time values under the shared `time` member. */
-export function addBlendingTime(rows: Record<string, unknown>[], compiled: CompiledQuery) {
+function addBlendingTime(rows: Record<string, unknown>[], compiled: CompiledQuery) {
   const td = compiled.normalizedQuery.timeDimensions?.[0];
   if (!td?.granularity) return rows;
   const source = `${td.dimension}.${td.granularity}`;

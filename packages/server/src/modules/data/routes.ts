@@ -1,12 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { defaultBasePath } from '../deployments/service.ts';
-import { readSqlRequest } from './cubesql.ts';
+import type { DataCaller } from './caller.ts';
 import { sendDataApiError } from './error-handler.ts';
+import { notFound } from './errors.ts';
 import { sendNdjson } from './ndjson.ts';
 import { operationMethods, operationSchema } from './openapi.ts';
-import { dataOperations } from './operations.ts';
-import { readDataRequest } from './request.ts';
+import { type DataOperation, dataOperations, operationAt } from './operations.ts';
+import { settled } from './outcome.ts';
+import { readDataRequest, readSqlRequest } from './request.ts';
+import { checkQueryType, continueWaitBody, dryRunBody, loadBody, sqlBody } from './response.ts';
 import type { DataService } from './service.ts';
 
 const access = { access: { public: true as const } };
@@ -15,43 +18,63 @@ const access = { access: { public: true as const } };
  * `/data/{deploymentId}{basePath}/v1/{load,meta,sql,dry-run,cubesql}` (DESIGN.md "Addresses").
  * The base path is per deployment, so: documented routes for the default `/cubejs-api` (Fastify
  * prefers their static segments), which answer 404 for a deployment with another base path, and
- * one hidden wildcard route per method for custom base paths. All share one handler. Registered
- * as a Fastify plugin, so in a scope of its own: management auth is skipped (`access: public`, the
- * token is checked by the service), errors take Cube's shape (error-handler.ts), and response
- * schemas only document: bodies are serialised as they are, so that no field of Cube's wire format
- * is dropped.
+ * one hidden wildcard route per method for custom base paths. All share one handler, the only
+ * place that reads the operation from the URL and turns the data service's typed values into
+ * Cube's bodies (response.ts), "still running" into `{"error": "Continue wait"}` included.
+ * Registered as a Fastify plugin, so in a scope of its own: management auth is skipped (`access:
+ * public`, the token is checked by the service), errors take Cube's shape (error-handler.ts), and
+ * response schemas only document: bodies are serialised as they are, so that no field of Cube's
+ * wire format is dropped.
  */
 export const dataRoutes: FastifyPluginAsyncTypebox<{ data: DataService }> = async (scope, { data }) => {
   scope.setErrorHandler((error, request, reply) => sendDataApiError(error as Error, request, reply));
   scope.setSerializerCompiler(() => (body) => JSON.stringify(body));
 
-  // Deployment (404) and token (403) are checked before the request is validated (400), so that
-  // a caller without a valid token learns nothing about the request format.
-  const callers = new WeakMap<FastifyRequest, Awaited<ReturnType<DataService['caller']>>>();
+  // Deployment (404), operation (404) and token (403) are checked before the request is
+  // validated (400), so that a caller without a valid token learns nothing about its format.
+  const resolved = new WeakMap<FastifyRequest, { caller: DataCaller; operation: DataOperation }>();
   const resolve = (path: (request: FastifyRequest) => string) => async (request: FastifyRequest) => {
-    const resolved = await data.caller({
-      host: request.headers.host,
-      deploymentId: (request.params as { deploymentId: string }).deploymentId,
-      path: path(request),
-      authorization: request.headers.authorization,
-      requestedBranch: request.headers['x-tessera-branch'] as string | undefined,
-    });
-    callers.set(request, resolved);
+    const { deploymentId } = request.params as { deploymentId: string };
+    const deployment = await data.deployment(request.headers.host, deploymentId);
+    const operation = operationAt(path(request), deployment.base_path);
+    if (!operation) throw notFound(`Not found: ${path(request)}`);
+    const branch = request.headers['x-tessera-branch'];
+    const caller = await data.caller(
+      deployment,
+      request.headers.authorization,
+      typeof branch === 'string' ? branch : branch?.[0],
+    );
+    resolved.set(request, { caller, operation });
   };
 
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
-    const { caller, operation } = callers.get(request)!;
+    const { caller, operation } = resolved.get(request)!;
     const query = request.query as Record<string, unknown>;
+    const body = request.method === 'POST' ? request.body : undefined;
     reply.header('cache-control', 'no-store');
-    if (operation === 'meta') return data.meta(caller, 'extended' in query);
-    if (operation === 'cubesql') {
-      const { sql, timezone } = readSqlRequest(query, request.method === 'POST' ? request.body : undefined);
-      return sendNdjson(reply, await data.cubesql(caller, sql, timezone));
+    switch (operation) {
+      case 'meta':
+        return data.meta(caller, 'extended' in query);
+      case 'cubesql': {
+        const { sql, timezone } = readSqlRequest(query, body);
+        const compiled = await data.compileSql(caller, sql, timezone);
+        // Cube's SQL API over HTTP has no long polling: the answer waits for the query.
+        return sendNdjson(reply, await settled(await data.run(caller, compiled)));
+      }
+      case 'load': {
+        const input = readDataRequest(query, body);
+        const compiled = await data.compile(caller, input.query);
+        checkQueryType(compiled, input.queryType);
+        const outcome = await data.run(caller, compiled);
+        // Cube's long polling: the client repeats the request and joins the same execution.
+        if (outcome.state === 'running') return continueWaitBody;
+        return loadBody(outcome.result, compiled.dialect, input.queryType);
+      }
+      case 'sql':
+        return sqlBody(await data.compile(caller, readDataRequest(query, body).query));
+      case 'dry-run':
+        return dryRunBody(await data.compile(caller, readDataRequest(query, body).query));
     }
-    const input = readDataRequest(query, request.method === 'POST' ? request.body : undefined);
-    if (operation === 'load') return data.load(caller, input);
-    if (operation === 'sql') return data.sql(caller, input);
-    return data.dryRun(caller, input);
   };
 
   for (const operation of dataOperations) {

@@ -1,0 +1,154 @@
+import { type CompiledQuery, formatRow, inferColumnType, sqlApiValue } from '@tessera/semantic';
+import type { Driver } from '../../datasources/driver.ts';
+import type { DriverRegistry } from '../../datasources/registry.ts';
+import type { DataCaller } from './caller.ts';
+import type { CompiledLoad, CompiledSqlApi, QueryType } from './compile.ts';
+import { engineError } from './engine-errors.ts';
+import type { QueryExecutor, QueryResult } from './executor.ts';
+import { combine, type Outcome } from './outcome.ts';
+import type { DataSettings } from './settings.ts';
+import { contextKey } from './token.ts';
+
+/** The rows of one part of a Cube query, formatted as the data API answers them. */
+export interface PartResult {
+  compiled: CompiledQuery;
+  rows: Record<string, unknown>[];
+  /** Rows without limit and offset, when the query asked for `total`. */
+  total: number | null;
+  refreshedAt: Date;
+}
+
+export interface LoadResult {
+  kind: 'load';
+  queryType: QueryType;
+  parts: PartResult[];
+}
+
+export interface SqlApiColumn {
+  name: string;
+  column_type: string;
+}
+
+/** A SQL-API answer: the columns with their SQL-API types, rows of text values. */
+export interface SqlApiResult {
+  kind: 'sql';
+  columns: SqlApiColumn[];
+  rows: (string | null)[][];
+  refreshedAt: Date;
+}
+
+export interface RunDeps {
+  drivers: Pick<DriverRegistry, 'get'>;
+  executor: QueryExecutor;
+  settings: DataSettings;
+}
+
+/** One statement the executor runs once per key: the cache and in-flight sharing key it. */
+interface Statement {
+  key: string;
+  renew: boolean;
+  freshMs: number;
+  start(signal: AbortSignal): Promise<Omit<QueryResult, 'refreshedAt'>>;
+}
+
+/**
+ * The key of a result: what ran (the kind of rows it keeps, SQL, parameters, total SQL), where
+ * (deployment, data source) and for whom (security context without its registered claims).
+ */
+function statementKey(
+  kind: 'load' | 'sql',
+  caller: DataCaller,
+  sql: string,
+  params: unknown,
+  total: unknown,
+) {
+  const { deployment } = caller;
+  return JSON.stringify([
+    kind,
+    deployment.id,
+    deployment.data_source,
+    sql,
+    params,
+    total,
+    contextKey(caller.securityContext),
+  ]);
+}
+
+/**
+ * Runs compiled queries through the executor (cache, in-flight sharing, continue-wait window,
+ * timeout). The only place where a driver runs SQL, and only SQL that @tessera/semantic compiled
+ * for this caller: there is no second path to the data. The driver is opened before the
+ * continue-wait window starts: a first connection (or generating the sample database) is not the
+ * query's running time.
+ */
+export async function runLoad(
+  deps: RunDeps,
+  caller: DataCaller,
+  compiled: CompiledLoad,
+): Promise<Outcome<LoadResult>> {
+  const driver = await deps.drivers.get(caller.deployment);
+  const outcomes = await Promise.all(
+    compiled.parts.map(({ query, compiled: c, refreshKeyMs }) =>
+      execute(deps, {
+        key: statementKey('load', caller, c.sql, c.params, c.totalSql?.sql ?? null),
+        renew: query.renewQuery === true,
+        freshMs: refreshKeyMs ?? deps.settings.defaultRefreshMs,
+        start: (signal) => loadRows(driver, c, signal),
+      }),
+    ),
+  );
+  return combine(outcomes, (results) => ({
+    kind: 'load' as const,
+    queryType: compiled.queryType,
+    parts: results.map((r, i) => ({ compiled: compiled.parts[i].compiled, ...r })),
+  }));
+}
+
+export async function runSqlApi(
+  deps: RunDeps,
+  caller: DataCaller,
+  compiled: CompiledSqlApi,
+): Promise<Outcome<SqlApiResult>> {
+  const driver = await deps.drivers.get(caller.deployment);
+  const { plan } = compiled;
+  const outcome = await execute(deps, {
+    key: statementKey('sql', caller, plan.sql, plan.params, null),
+    renew: false,
+    freshMs: deps.settings.defaultRefreshMs,
+    start: async (signal) => {
+      try {
+        return { rows: await driver.query(plan.sql, plan.params, { signal }), total: null };
+      } catch (error) {
+        throw engineError(error);
+      }
+    },
+  });
+  return combine([outcome], ([result]) => sqlApiResult(compiled, result));
+}
+
+function execute(deps: RunDeps, s: Statement) {
+  return deps.executor.run(s.key, { renew: s.renew, freshMs: s.freshMs }, s.start);
+}
+
+async function loadRows(driver: Driver, c: CompiledQuery, signal: AbortSignal) {
+  const [raw, total] = await Promise.all([
+    driver.query(c.sql, c.params, { signal }),
+    c.totalSql ? driver.query(c.totalSql.sql, c.totalSql.params, { signal }) : Promise.resolve(null),
+  ]);
+  const first = total?.[0];
+  return {
+    rows: raw.map((r) => formatRow(r, c.columns)),
+    total: first ? Number(Object.values(first)[0]) : null,
+  };
+}
+
+function sqlApiResult({ plan }: CompiledSqlApi, result: QueryResult): SqlApiResult {
+  const columns = plan.columns.map((c) => ({
+    name: c.name,
+    column_type: c.columnType ?? inferColumnType(result.rows.map((r) => r[c.alias])),
+  }));
+  const rows = result.rows.map((r) =>
+    plan.columns.map((c, i) => sqlApiValue(r[c.alias], columns[i].column_type)),
+  );
+  return { kind: 'sql', columns, rows, refreshedAt: result.refreshedAt };
+}
