@@ -8,6 +8,8 @@ import { ApiKeysRepository, type CredentialLookup } from './modules/api-keys/rep
 import { ApiKeysService } from './modules/api-keys/service.ts';
 import { AppConfigRepository } from './modules/app-config/repository.ts';
 import { AppConfigService } from './modules/app-config/service.ts';
+import { AgentsRepository } from './modules/chat/agents/repository.ts';
+import { AgentsService } from './modules/chat/agents/service.ts';
 import { DashboardDataRepository } from './modules/dashboard-data/repository.ts';
 import { ViewerResolver } from './modules/dashboard-data/security-context.ts';
 import { DashboardDataService } from './modules/dashboard-data/service.ts';
@@ -104,6 +106,7 @@ export function composeApplication({ config, db, secrets, bus }: CompositionDeps
     embedGroups: new EmbedGroupsRepository(db),
     embedUsers: new EmbedUsersRepository(db),
     embedAccess: new EmbedAccessRepository(db),
+    agents: new AgentsRepository(db),
   };
   const repos = repositories;
 
@@ -274,6 +277,14 @@ export function composeApplication({ config, db, secrets, bus }: CompositionDeps
     data,
   });
 
+  // The chat agent (DESIGN.md "Chat agent"): agents, and turns run over the data service.
+  const agents = new AgentsService({
+    repository: repos.agents,
+    deployments,
+    secrets,
+    publicUrl: () => publicUrl(config),
+  });
+
   return {
     bus,
     credentials,
@@ -307,6 +318,7 @@ export function composeApplication({ config, db, secrets, bus }: CompositionDeps
     embedGroups,
     embedAccess,
     embedSweeper,
+    agents,
     /** Releases what the application opened (data-source connections); the store is the caller's. */
     close: () => drivers.close(),
   };

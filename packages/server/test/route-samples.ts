@@ -34,6 +34,9 @@ async function post(f: Fixtures, url: string, payload: Record<string, unknown>):
 
 const unique = () => Math.random().toString(36).slice(2, 10);
 
+const sampleAgent = (f: Fixtures) =>
+  post(f, '/api/v1/agents', { name: `agent ${unique()}`, deploymentId: f.deploymentId });
+
 const dm = (f: Fixtures) => `/build/api/v1/deployments/${f.deploymentId}`;
 async function dmPut(f: Fixtures, branchName: string) {
   const res = await f.server.app.inject({
@@ -396,6 +399,18 @@ export const routeSamples: Record<string, SampleFactory> = {
   'GET /api/v1/deployments/:deploymentId/embed-tenants/:embedTenantName/workbooks': async (f) => ({
     url: `${ws(f)}/embed-tenants/${await embedTenant(f)}/workbooks?first=5&accessSource=tenant`,
   }),
+
+  'GET /api/v1/agents': () => ({ url: '/api/v1/agents?first=5' }),
+  'POST /api/v1/agents': (f) => ({
+    url: '/api/v1/agents',
+    payload: { name: `agent ${unique()}`, deploymentId: f.deploymentId },
+  }),
+  'GET /api/v1/agents/:agentId': async (f) => ({ url: `/api/v1/agents/${(await sampleAgent(f)).id}` }),
+  'PATCH /api/v1/agents/:agentId': async (f) => ({
+    url: `/api/v1/agents/${(await sampleAgent(f)).id}`,
+    payload: { instructions: 'Answer briefly.' },
+  }),
+  'DELETE /api/v1/agents/:agentId': async (f) => ({ url: `/api/v1/agents/${(await sampleAgent(f)).id}` }),
 
   'GET /api/v1/app-config': () => ({ url: '/api/v1/app-config' }),
   'PUT /api/v1/app-config': () => ({

@@ -21,6 +21,10 @@ export interface SeedResult {
   createdAdminKey: string | null;
   adminKeyFile: string | null;
   demoDeploymentId: number | null;
+  /** The demo chat agent on the demo deployment (DESIGN.md "Chat agent"), for the chat URL. */
+  demoAgentId: number | null;
+  /** The account name the chat URL carries. */
+  tenantName: string;
 }
 
 /** Arbitrary constant for pg_advisory_xact_lock: replicas starting together seed once. */
@@ -139,7 +143,34 @@ export async function seed(db: Db, secrets: SecretBox, options: SeedOptions): Pr
         .values(sampleModelFiles().map((f) => ({ deployment_id: demo.id, branch: 'main', ...f })))
         .execute();
       demoDeploymentId = demo.id;
+      await trx
+        .insertInto('agents')
+        .values({
+          tenant_id: tenant.id,
+          deployment_id: demo.id,
+          name: 'Demo analyst',
+          instructions: 'Answer questions about the demo shop: orders, revenue, products and customers.',
+          brain: JSON.stringify({ kind: 'builtin' }),
+          api_key_enc: null,
+        })
+        .execute();
     }
-    return { tenantId: tenant.id, adminUserId: admin.id, createdAdminKey, adminKeyFile, demoDeploymentId };
+    const demoAgent = await trx
+      .selectFrom('agents as a')
+      .innerJoin('deployments as d', 'd.id', 'a.deployment_id')
+      .select('a.id')
+      .where('a.tenant_id', '=', tenant.id)
+      .where('d.creation_step', '=', 'demo')
+      .orderBy('a.id')
+      .executeTakeFirst();
+    return {
+      tenantId: tenant.id,
+      tenantName: tenant.name,
+      adminUserId: admin.id,
+      createdAdminKey,
+      adminKeyFile,
+      demoDeploymentId,
+      demoAgentId: demoAgent?.id ?? null,
+    };
   });
 }

@@ -5,6 +5,7 @@ import type { Config } from '../config/config.ts';
 import { sampleDatabaseFile } from '../datasources/registry.ts';
 import { ensureSampleDatabase, sampleScaleFromEnv } from '../datasources/sample/generate.ts';
 import { buildApp } from '../http/app.ts';
+import { chatApiPath } from '../modules/chat/agents/service.ts';
 
 export interface RunningServer {
   url: string;
@@ -54,6 +55,10 @@ export async function startServer(
   lines.push(`  Management API: ${url}/api/v1/deployments`);
   if (seeded.demoDeploymentId)
     lines.push(`  Demo data API:  ${url}/data/${seeded.demoDeploymentId}/cubejs-api/v1/meta`);
+  if (seeded.demoAgentId)
+    lines.push(
+      `  Demo chat:      ${url}${chatApiPath(seeded.tenantName, seeded.demoAgentId)}/chat/stream-chat-state`,
+    );
   if (seeded.createdAdminKey) {
     lines.push('');
     lines.push('  Admin API key (shown once; also saved with 0600 permissions):');

@@ -7,6 +7,7 @@ import * as workspace from './migrations/0005-workspace.ts';
 import * as modelUploads from './migrations/0006-model-uploads.ts';
 import * as snapshotQueries from './migrations/0007-snapshot-queries.ts';
 import * as embed from './migrations/0008-embed.ts';
+import * as chat from './migrations/0009-chat.ts';
 
 /** Migrations are listed in code (not read from disk) so that they work the same from any cwd. */
 const migrations: Record<string, Migration> = {
@@ -18,6 +19,7 @@ const migrations: Record<string, Migration> = {
   '0006-model-uploads': modelUploads,
   '0007-snapshot-queries': snapshotQueries,
   '0008-embed': embed,
+  '0009-chat': chat,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

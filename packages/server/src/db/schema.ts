@@ -22,6 +22,8 @@ export interface TenantsTable {
   display_name: string;
   custom_domain: string | null;
   embed_enabled: Generated<boolean>;
+  /** The chat plan feature (migration 0009-chat): on unless turned off. */
+  chat_enabled: Generated<boolean>;
   created_at: CreatedAt;
 }
 
@@ -414,3 +416,61 @@ export type EmbedTenantRow = Selectable<EmbedTenantsTable>;
 export type EmbedUserRow = Selectable<EmbedUsersTable>;
 export type EmbedGroupRow = Selectable<EmbedGroupsTable>;
 export type EmbedSessionRow = Selectable<EmbedSessionsTable>;
+
+/* The chat agent (migration 0009-chat, modules/chat). */
+
+/** An agent's brain without its key: `{kind:'builtin'}` or an OpenAI-compatible endpoint. */
+export type AgentBrainSettings = { kind: 'builtin' } | { kind: 'openai'; baseURL: string; model: string };
+
+export interface AgentsTable {
+  id: Generated<number>;
+  tenant_id: number;
+  deployment_id: number;
+  name: string;
+  instructions: Generated<string>;
+  brain: Json<AgentBrainSettings>;
+  /** The OpenAI-compatible endpoint's key, sealed (crypto/secrets.ts); never returned. */
+  api_key_enc: string | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export interface ChatThreadsTable {
+  id: string;
+  tenant_id: number;
+  agent_id: number;
+  embed_user_id: number | null;
+  user_id: number | null;
+  created_at: CreatedAt;
+}
+
+export type ChatRunStatus = 'running' | 'done' | 'error' | 'aborted' | 'suspended';
+
+export interface ChatRunsTable {
+  id: Generated<number>;
+  thread_id: string;
+  message_id: string;
+  input: string;
+  status: ColumnType<ChatRunStatus, ChatRunStatus | undefined, ChatRunStatus>;
+  /** What the run's queries run under: security context and branch (modules/chat/session.ts). */
+  context: Json<Record<string, unknown>>;
+  created_at: CreatedAt;
+  finished_at: Date | null;
+}
+
+export interface ChatRunLinesTable {
+  run_id: number;
+  seq: number;
+  line: Json<Record<string, unknown>>;
+}
+
+export interface Database {
+  agents: AgentsTable;
+  chat_threads: ChatThreadsTable;
+  chat_runs: ChatRunsTable;
+  chat_run_lines: ChatRunLinesTable;
+}
+
+export type AgentRow = Selectable<AgentsTable>;
+export type ChatThreadRow = Selectable<ChatThreadsTable>;
+export type ChatRunRow = Selectable<ChatRunsTable>;

@@ -144,6 +144,14 @@ export const errorCatalogue = {
   embed_group_not_found: { status: 404, title: 'Embed group not found', on: 'embed' },
   embed_user_not_found: { status: 404, title: 'Embed user not found', on: 'embed' },
 
+  // The chat agent (spec 4.6, 7 and 8; modules/chat).
+  chat_disabled: { status: 403, title: 'Chat not enabled', on: 'management' },
+  agent_not_found: { status: 404, title: 'Agent not found', on: 'management' },
+  chat_not_found: { status: 404, title: 'Chat thread not found', on: 'management' },
+  chat_thread_forbidden: { status: 403, title: 'Chat thread of another user', on: 'management' },
+  chat_streaming: { status: 409, title: 'Streaming for thread is in progress', on: 'management' },
+  chat_user_limit: { status: 409, title: 'Chat user limit reached', on: 'management' },
+
   // SCIM protocol errors (RFC 7644 section 3.12).
   invalid_filter: { status: 400, title: 'Invalid filter', on: 'scim', scimType: 'invalidFilter' },
   invalid_path: { status: 400, title: 'Invalid path', on: 'scim', scimType: 'invalidPath' },

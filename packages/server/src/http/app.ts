@@ -12,6 +12,7 @@ import type { Db } from '../db/database.ts';
 import { registerErrorHandling } from '../errors/error-handler.ts';
 import { apiKeyRoutes } from '../modules/api-keys/routes.ts';
 import { appConfigRoutes } from '../modules/app-config/routes.ts';
+import { agentRoutes } from '../modules/chat/agents/routes.ts';
 import { dashboardDataRoutes } from '../modules/dashboard-data/routes.ts';
 import { dashboardRoutes } from '../modules/dashboards/routes.ts';
 import { dataRoutes } from '../modules/data/routes.ts';
@@ -160,6 +161,7 @@ export async function buildApp(
   await app.register(embedTenantRoutes, { tenants: services.embedTenants, groups: services.embedGroups });
   await app.register(embedAccessRoutes, { access: services.embedAccess });
   await app.register(embedSweeperPlugin, { sweeper: services.embedSweeper });
+  await app.register(agentRoutes, { agents: services.agents });
   // TESSERA_MODEL_DIR: the demo deployment's model from a directory, reloaded in development.
   await app.register(modelDirPlugin, {
     dir: config.modelDir,
