@@ -69,9 +69,9 @@ export function rollingSubquery(model: Model, leaf: Measure, ctx: RollingContext
     alias: `__pk_${i}`,
   }));
   // the rows a window may take; a multiplied cube's rows once per dimension values (Cube's keys)
-  const baseRows = (window: Expr, withTime: boolean): Source => ({
+  const baseRows = (window: Expr, withTime: boolean, alias = 'base'): Source => ({
     kind: 'subquery',
-    alias: 'base',
+    alias,
     select: select({
       distinct: ctx.multiplied !== null,
       items: [
@@ -110,13 +110,14 @@ export function rollingSubquery(model: Model, leaf: Measure, ctx: RollingContext
   const spanning = windowCondition(window, running, rowTime, first, last, rangeStart, true);
   const dateFrom = ident('series', 'date_from');
   const dateTo = ident('series', 'date_to');
+  const daily = ADDITIVE.has(leaf.type) && dayAligned(list, window, range.from, running);
   return select({
     items: [
       ...ctx.dimItems.map((d, i) => ({
         expr: ctx.dimCols[i].key === tdKey ? dateFrom : ident('base', d.alias),
         alias: d.alias,
       })),
-      { expr: seriesAggregate(leaf), alias: leafAlias(leaf) },
+      { expr: daily ? combined(leaf) : seriesAggregate(leaf), alias: leafAlias(leaf) },
     ],
     from: {
       kind: 'values',
@@ -127,12 +128,58 @@ export function rollingSubquery(model: Model, leaf: Measure, ctx: RollingContext
     joins: [
       {
         type: 'left',
-        source: baseRows(spanning, true),
+        source: daily ? dailyRows(leaf, baseRows(spanning, true, 'rows'), others) : baseRows(spanning, true),
         on: windowCondition(window, running, t, dateFrom, dateTo, rangeStart, false),
       },
     ],
     groupBy: ctx.dimItems.map((_, i) => integer(i + 1)),
   });
+}
+
+/**
+ * Additive measures over windows whose every bound falls on a local midnight: the rows summed
+ * per day first, as Cube groups them below the window for additive measures
+ * (overTimeSeriesQuery's granularityOverride), so that the window join meets days, not rows.
+ */
+const ADDITIVE = new Set<Measure['type']>(['sum', 'count', 'min', 'max', 'running_total']);
+const DAY = 86_400_000;
+
+function dayAligned(
+  list: readonly { from: number; to: number }[],
+  w: RollingWindow,
+  rangeFrom: number,
+  running: boolean,
+): boolean {
+  const midnight = (v: number) => ((v % DAY) + DAY) % DAY === 0;
+  if (!list.every((p) => midnight(p.from) && midnight(p.to + 1))) return false;
+  if (running) return midnight(rangeFrom);
+  if (w.type === 'to_date') return ['day', 'week', 'month', 'quarter', 'year'].includes(w.granularity ?? '');
+  const whole = (i: RollingWindow['trailing']) => i === null || i === 'unbounded' || i.seconds === 0;
+  return whole(w.trailing) && whole(w.leading);
+}
+
+function dailyRows(leaf: Measure, rows: Source, others: readonly SelectItem[]): Source {
+  const fn = leaf.type === 'min' || leaf.type === 'max' ? leaf.type : leaf.type === 'count' ? 'count' : 'sum';
+  const day: Expr = { kind: 'dateTrunc', unit: 'day', expr: ident('rows', '__t') };
+  return {
+    kind: 'subquery',
+    alias: 'base',
+    select: select({
+      items: [
+        { expr: day, alias: '__t' },
+        ...others.map((d) => ({ expr: ident('rows', d.alias), alias: d.alias })),
+        { expr: { kind: 'agg', fn, distinct: false, arg: ident('rows', '__m') }, alias: '__m' },
+      ],
+      from: rows,
+      groupBy: [day, ...others.map((d) => ident('rows', d.alias))],
+    }),
+  };
+}
+
+/** A period's value from the daily partial aggregates: counts and sums add up. */
+function combined(m: Measure): Expr {
+  const fn = m.type === 'min' || m.type === 'max' ? m.type : 'sum';
+  return { kind: 'agg', fn, distinct: false, arg: ident('base', '__m') };
 }
 
 function customOf(td: TimeDimensionSpec): boolean {

@@ -32,13 +32,19 @@ INNER JOIN (
     (CAST($10 AS TIMESTAMP), CAST($2 AS TIMESTAMP))
   ) AS "series" ("date_from", "date_to")
   LEFT JOIN (
-    SELECT DISTINCT
-      ("orders".created_at) AS "__t",
-      "orders".id AS "__pk_0",
-      "orders".amount AS "__m"
-    FROM orders AS "orders"
-    LEFT JOIN line_items AS "line_items" ON "orders".id = "line_items".order_id
-    WHERE ("orders".created_at) > (CAST($1 AS TIMESTAMP) - INTERVAL '3 days') AND ("orders".created_at) <= CAST($2 AS TIMESTAMP)
+    SELECT
+      date_trunc('day', "rows"."__t") AS "__t",
+      sum("rows"."__m") AS "__m"
+    FROM (
+      SELECT DISTINCT
+        ("orders".created_at) AS "__t",
+        "orders".id AS "__pk_0",
+        "orders".amount AS "__m"
+      FROM orders AS "orders"
+      LEFT JOIN line_items AS "line_items" ON "orders".id = "line_items".order_id
+      WHERE ("orders".created_at) > (CAST($1 AS TIMESTAMP) - INTERVAL '3 days') AND ("orders".created_at) <= CAST($2 AS TIMESTAMP)
+    ) AS "rows"
+    GROUP BY date_trunc('day', "rows"."__t")
   ) AS "base" ON "base"."__t" > ("series"."date_to" - INTERVAL '3 days') AND "base"."__t" <= "series"."date_to"
   GROUP BY 1
 ) AS "q_2" ON "q_0"."orders__created_at_day" IS NOT DISTINCT FROM "q_2"."orders__created_at_day"

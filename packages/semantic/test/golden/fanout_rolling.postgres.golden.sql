@@ -32,13 +32,19 @@ INNER JOIN (
     ($12::timestamp, $13::timestamp)
   ) AS "series" ("date_from", "date_to")
   LEFT JOIN (
-    SELECT DISTINCT
-      ("orders".created_at)::timestamptz AT TIME ZONE $1::text AS "__t",
-      "orders".id AS "__pk_0",
-      "orders".amount AS "__m"
-    FROM orders AS "orders"
-    LEFT JOIN line_items AS "line_items" ON "orders".id = "line_items".order_id
-    WHERE ("orders".created_at)::timestamptz AT TIME ZONE $1::text > ($4::timestamp - INTERVAL '3 days') AND ("orders".created_at)::timestamptz AT TIME ZONE $1::text <= $13::timestamp
+    SELECT
+      date_trunc('day', "rows"."__t") AS "__t",
+      sum("rows"."__m") AS "__m"
+    FROM (
+      SELECT DISTINCT
+        ("orders".created_at)::timestamptz AT TIME ZONE $1::text AS "__t",
+        "orders".id AS "__pk_0",
+        "orders".amount AS "__m"
+      FROM orders AS "orders"
+      LEFT JOIN line_items AS "line_items" ON "orders".id = "line_items".order_id
+      WHERE ("orders".created_at)::timestamptz AT TIME ZONE $1::text > ($4::timestamp - INTERVAL '3 days') AND ("orders".created_at)::timestamptz AT TIME ZONE $1::text <= $13::timestamp
+    ) AS "rows"
+    GROUP BY date_trunc('day', "rows"."__t")
   ) AS "base" ON "base"."__t" > ("series"."date_to" - INTERVAL '3 days') AND "base"."__t" <= "series"."date_to"
   GROUP BY 1
 ) AS "q_2" ON "q_0"."orders__created_at_day" IS NOT DISTINCT FROM "q_2"."orders__created_at_day"

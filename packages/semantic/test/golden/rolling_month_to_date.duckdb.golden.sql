@@ -13,10 +13,16 @@ FROM (
   ) AS "series" ("date_from", "date_to")
   LEFT JOIN (
     SELECT
-      ("orders".created_at) AS "__t",
-      "orders".amount AS "__m"
-    FROM orders AS "orders"
-    WHERE ("orders".created_at) >= date_trunc('month', CAST($1 AS TIMESTAMP)) AND ("orders".created_at) <= CAST($8 AS TIMESTAMP)
+      date_trunc('day', "rows"."__t") AS "__t",
+      sum("rows"."__m") AS "__m"
+    FROM (
+      SELECT
+        ("orders".created_at) AS "__t",
+        "orders".amount AS "__m"
+      FROM orders AS "orders"
+      WHERE ("orders".created_at) >= date_trunc('month', CAST($1 AS TIMESTAMP)) AND ("orders".created_at) <= CAST($8 AS TIMESTAMP)
+    ) AS "rows"
+    GROUP BY date_trunc('day', "rows"."__t")
   ) AS "base" ON "base"."__t" >= date_trunc('month', "series"."date_from") AND "base"."__t" <= "series"."date_to"
   GROUP BY 1
 ) AS "q_0"

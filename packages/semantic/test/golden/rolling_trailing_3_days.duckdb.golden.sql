@@ -23,10 +23,16 @@ INNER JOIN (
   ) AS "series" ("date_from", "date_to")
   LEFT JOIN (
     SELECT
-      ("orders".created_at) AS "__t",
-      "orders".amount AS "__m"
-    FROM orders AS "orders"
-    WHERE ("orders".created_at) > (CAST($1 AS TIMESTAMP) - INTERVAL '3 days') AND ("orders".created_at) <= CAST($2 AS TIMESTAMP)
+      date_trunc('day', "rows"."__t") AS "__t",
+      sum("rows"."__m") AS "__m"
+    FROM (
+      SELECT
+        ("orders".created_at) AS "__t",
+        "orders".amount AS "__m"
+      FROM orders AS "orders"
+      WHERE ("orders".created_at) > (CAST($1 AS TIMESTAMP) - INTERVAL '3 days') AND ("orders".created_at) <= CAST($2 AS TIMESTAMP)
+    ) AS "rows"
+    GROUP BY date_trunc('day', "rows"."__t")
   ) AS "base" ON "base"."__t" > ("series"."date_to" - INTERVAL '3 days') AND "base"."__t" <= "series"."date_to"
   GROUP BY 1
 ) AS "q_1" ON "q_0"."orders__created_at_day" IS NOT DISTINCT FROM "q_1"."orders__created_at_day"

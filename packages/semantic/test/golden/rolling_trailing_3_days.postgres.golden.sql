@@ -23,10 +23,16 @@ INNER JOIN (
   ) AS "series" ("date_from", "date_to")
   LEFT JOIN (
     SELECT
-      ("orders".created_at)::timestamptz AT TIME ZONE $1::text AS "__t",
-      "orders".amount AS "__m"
-    FROM orders AS "orders"
-    WHERE ("orders".created_at)::timestamptz AT TIME ZONE $1::text > ($4::timestamp - INTERVAL '3 days') AND ("orders".created_at)::timestamptz AT TIME ZONE $1::text <= $13::timestamp
+      date_trunc('day', "rows"."__t") AS "__t",
+      sum("rows"."__m") AS "__m"
+    FROM (
+      SELECT
+        ("orders".created_at)::timestamptz AT TIME ZONE $1::text AS "__t",
+        "orders".amount AS "__m"
+      FROM orders AS "orders"
+      WHERE ("orders".created_at)::timestamptz AT TIME ZONE $1::text > ($4::timestamp - INTERVAL '3 days') AND ("orders".created_at)::timestamptz AT TIME ZONE $1::text <= $13::timestamp
+    ) AS "rows"
+    GROUP BY date_trunc('day', "rows"."__t")
   ) AS "base" ON "base"."__t" > ("series"."date_to" - INTERVAL '3 days') AND "base"."__t" <= "series"."date_to"
   GROUP BY 1
 ) AS "q_1" ON "q_0"."orders__created_at_day" IS NOT DISTINCT FROM "q_1"."orders__created_at_day"
