@@ -71,6 +71,23 @@ describe('embed sessions and tokens', () => {
     expect([refused.status, refused.body.code]).toEqual([401, 'embed_session_revoked']);
   });
 
+  it('answers bad input on the unauthenticated token route with 400 naming the field', async () => {
+    const missing = await server.app.inject({
+      method: 'POST',
+      url: '/api/v1/embed/session/token',
+      payload: {},
+    });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().errors.map((e: { field: string }) => e.field)).toEqual(['body/sessionId']);
+    const malformed = await server.app.inject({
+      method: 'POST',
+      url: '/api/v1/embed/session/token',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"sessionId": ',
+    });
+    expect([malformed.statusCode, malformed.json().code]).toEqual([400, 'malformed_body']);
+  });
+
   it('revokes the token minted from a session; revoking is idempotent', async () => {
     const { sessionId } = (await api.generate({ deploymentId })).body;
     const { token } = (await api.redeem(sessionId)).body;
