@@ -65,7 +65,7 @@ export function planQuery(
   const full = joinedSources(model, tree);
   const multiplied = multipliedCubes(tree);
   const mainAggregate = (leaf: Measure): Expr =>
-    countDistinctPk(model, leaf, multiplied) ?? aggregate(model, leaf);
+    countDistinctPk(model, leaf, multiplied) ?? rootCount(leaf, tree.root) ?? aggregate(model, leaf);
   const rowValue = (m: QueryMember): Expr =>
     m.member.kind === 'dimension'
       ? dimensionExpr(model, m.member)
@@ -152,7 +152,8 @@ export function planQuery(
   if (grain) {
     const coreSources = joinedSources(model, tree, grain.core);
     if (grain.coreLeaves.length > 0) {
-      const agg = (l: Measure) => (grain.repeated.has(l.cube) ? mainAggregate(l) : aggregate(model, l));
+      const agg = (l: Measure) =>
+        grain.repeated.has(l.cube) ? mainAggregate(l) : (rootCount(l, tree.root) ?? aggregate(model, l));
       subqueries.push({
         select: aggregateOver(grain.coreLeaves, coreSources, agg),
         leaves: grain.coreLeaves,
@@ -271,6 +272,16 @@ function bucketOf(
     );
   }
   return 'keyed';
+}
+
+/**
+ * A plain `count` of the root cube, which no LEFT JOIN extends with NULL rows: every row has its
+ * primary key, so count(*) counts what count(pk) counts, without reading the key column.
+ */
+function rootCount(leaf: Measure, root: string): Expr | null {
+  if (leaf.type !== 'count' || leaf.sql !== null || leaf.filters.length > 0 || leaf.cube !== root)
+    return null;
+  return { kind: 'agg', fn: 'count', distinct: false, arg: null };
 }
 
 /** `count` of a multiplied cube with a primary key: count(DISTINCT key), as Cube does. */

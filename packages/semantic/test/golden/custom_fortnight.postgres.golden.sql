@@ -1,6 +1,6 @@
 SELECT
   ($2::timestamp + INTERVAL '14 days' * floor(EXTRACT(EPOCH FROM (("orders".created_at)::timestamptz AT TIME ZONE $1::text - $2::timestamp)) / 1209600)) AS "orders__created_at_fortnight",
-  count("orders".id) AS "orders__count"
+  count(*) AS "orders__count"
 FROM orders AS "orders"
 GROUP BY 1
 ORDER BY 1 ASC

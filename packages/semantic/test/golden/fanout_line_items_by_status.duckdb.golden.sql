@@ -6,7 +6,7 @@ SELECT
 FROM (
   SELECT
     "orders".status AS "orders__status",
-    count("orders".id) AS "orders__count",
+    count(*) AS "orders__count",
     sum("orders".amount) AS "orders__total_amount"
   FROM orders AS "orders"
   GROUP BY 1

@@ -4,7 +4,7 @@ SELECT
   COALESCE("q_1"."line_items__count", 0) AS "line_items__count"
 FROM (
   SELECT
-    count("orders".id) AS "orders__count",
+    count(*) AS "orders__count",
     sum("orders".amount) AS "orders__total_amount"
   FROM orders AS "orders"
 ) AS "q_0"

@@ -5,7 +5,7 @@ SELECT
 FROM (
   SELECT
     "orders".status AS "orders__status",
-    count("orders".id) AS "orders__count"
+    count(*) AS "orders__count"
   FROM orders AS "orders"
   GROUP BY 1
 ) AS "q_0"

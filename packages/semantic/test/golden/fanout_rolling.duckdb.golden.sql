@@ -6,7 +6,7 @@ SELECT
 FROM (
   SELECT
     date_trunc('day', ("orders".created_at)) AS "orders__created_at_day",
-    count("orders".id) AS "orders__count"
+    count(*) AS "orders__count"
   FROM orders AS "orders"
   WHERE "orders".created_at >= CAST($1 AS TIMESTAMP) AND "orders".created_at <= CAST($2 AS TIMESTAMP)
   GROUP BY 1

@@ -6,7 +6,7 @@ SELECT
 FROM (
   SELECT
     date_trunc('day', ("orders".created_at)::timestamptz AT TIME ZONE $1::text) AS "orders__created_at_day",
-    count("orders".id) AS "orders__count"
+    count(*) AS "orders__count"
   FROM orders AS "orders"
   WHERE "orders".created_at >= $2::timestamptz AND "orders".created_at <= $3::timestamptz
   GROUP BY 1

@@ -1,6 +1,6 @@
 SELECT
   "orders".status AS "orders__status",
-  count("orders".id) AS "orders__count"
+  count(*) AS "orders__count"
 FROM orders AS "orders"
 WHERE "orders".status IN ($1, $2) AND "orders".amount >= $3 AND "orders".created_at < CAST($4 AS TIMESTAMP)
 GROUP BY 1

@@ -1,5 +1,5 @@
 SELECT
-  count("orders".id) AS "orders__count"
+  count(*) AS "orders__count"
 FROM orders AS "orders"
 WHERE "orders".status = $1 OR ("orders".amount > $2 AND ("orders".status <> $3 OR "orders".status IS NULL))
 LIMIT 10000

@@ -1,6 +1,6 @@
 SELECT
   date_trunc('month', (("orders".created_at) AT TIME ZONE 'UTC') AT TIME ZONE $1) AS "orders__created_at_month",
-  count("orders".id) AS "orders__count"
+  count(*) AS "orders__count"
 FROM orders AS "orders"
 GROUP BY 1
 ORDER BY 1 ASC

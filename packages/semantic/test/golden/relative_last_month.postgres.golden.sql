@@ -1,5 +1,5 @@
 SELECT
-  count("orders".id) AS "orders__count",
+  count(*) AS "orders__count",
   sum("orders".amount) AS "orders__total_amount"
 FROM orders AS "orders"
 WHERE "orders".created_at >= $1::timestamptz AND "orders".created_at <= $2::timestamptz

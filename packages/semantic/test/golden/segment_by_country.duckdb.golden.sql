@@ -1,6 +1,6 @@
 SELECT
   "customers".country AS "customers__country",
-  count("orders".id) AS "orders__count",
+  count(*) AS "orders__count",
   sum("orders".amount) AS "orders__total_amount"
 FROM orders AS "orders"
 LEFT JOIN customers AS "customers" ON "orders".customer_id = "customers".id

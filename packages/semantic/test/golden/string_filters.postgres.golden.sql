@@ -1,6 +1,6 @@
 SELECT
   "customers".name AS "customers__name",
-  count("customers".id) AS "customers__count"
+  count(*) AS "customers__count"
 FROM customers AS "customers"
 WHERE ("customers".name ILIKE ('%' || $1 || '%') ESCAPE '\' OR "customers".name ILIKE ('%' || $2 || '%') ESCAPE '\') AND ("customers".email NOT ILIKE ('%' || $3) ESCAPE '\' OR "customers".email IS NULL) AND "customers".country IS NOT NULL
 GROUP BY 1

@@ -1,6 +1,6 @@
 SELECT
   "customers".name AS "orders__customer_name",
-  count("orders".id) AS "orders__count"
+  count(*) AS "orders__count"
 FROM orders AS "orders"
 LEFT JOIN customers AS "customers" ON "orders".customer_id = "customers".id
 GROUP BY 1
@@ -13,7 +13,7 @@ SELECT
 FROM (
   SELECT
     "customers".name AS "orders__customer_name",
-    count("orders".id) AS "orders__count"
+    count(*) AS "orders__count"
   FROM orders AS "orders"
   LEFT JOIN customers AS "customers" ON "orders".customer_id = "customers".id
   GROUP BY 1

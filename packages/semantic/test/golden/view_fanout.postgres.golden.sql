@@ -6,7 +6,7 @@ SELECT
 FROM (
   SELECT
     "customers".country AS "sales_overview__customers_country",
-    count("orders".id) AS "orders__count",
+    count(*) AS "orders__count",
     sum("orders".amount) AS "orders__total_amount"
   FROM orders AS "orders"
   LEFT JOIN customers AS "customers" ON "orders".customer_id = "customers".id
