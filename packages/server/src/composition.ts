@@ -10,6 +10,9 @@ import { AppConfigRepository } from './modules/app-config/repository.ts';
 import { AppConfigService } from './modules/app-config/service.ts';
 import { AgentsRepository } from './modules/chat/agents/repository.ts';
 import { AgentsService } from './modules/chat/agents/service.ts';
+import { LiveRuns } from './modules/chat/live-runs.ts';
+import { ChatRepository } from './modules/chat/repository.ts';
+import { ChatService } from './modules/chat/service.ts';
 import { DashboardDataRepository } from './modules/dashboard-data/repository.ts';
 import { ViewerResolver } from './modules/dashboard-data/security-context.ts';
 import { DashboardDataService } from './modules/dashboard-data/service.ts';
@@ -268,12 +271,13 @@ export function composeApplication({ config, db, secrets, bus }: CompositionDeps
     executor: new QueryExecutor(dataSettings),
     settings: dataSettings,
   });
+  const viewers = new ViewerResolver({ users: repos.users, groups: repos.groups, embed: embedDashboards });
   const dashboardData = new DashboardDataService({
     deployments,
     access,
     workbooks: repos.workbooks,
     dashboards: repos.publishedDashboards,
-    viewers: new ViewerResolver({ users: repos.users, groups: repos.groups, embed: embedDashboards }),
+    viewers,
     data,
   });
 
@@ -283,6 +287,17 @@ export function composeApplication({ config, db, secrets, bus }: CompositionDeps
     deployments,
     secrets,
     publicUrl: () => publicUrl(config),
+  });
+  const chatRepository = new ChatRepository(db);
+  const chat = new ChatService({
+    db,
+    repository: chatRepository,
+    embedUsers: repos.embedUsers,
+    viewers,
+    agents,
+    deployments,
+    data,
+    live: new LiveRuns(chatRepository),
   });
 
   return {
@@ -319,6 +334,7 @@ export function composeApplication({ config, db, secrets, bus }: CompositionDeps
     embedAccess,
     embedSweeper,
     agents,
+    chat,
     /** Releases what the application opened (data-source connections); the store is the caller's. */
     close: () => drivers.close(),
   };

@@ -412,6 +412,22 @@ export const routeSamples: Record<string, SampleFactory> = {
   }),
   'DELETE /api/v1/agents/:agentId': async (f) => ({ url: `/api/v1/agents/${(await sampleAgent(f)).id}` }),
 
+  'POST /api/v1/public/:accountName/agents/:agentId/chat/stream-chat-state': async (f) => ({
+    url: `/api/v1/public/default/agents/${(await sampleAgent(f)).id}/chat/stream-chat-state`,
+    payload: { sessionSettings: { externalId: 'matrix-user' } },
+  }),
+  'POST /api/v1/public/:accountName/agents/:agentId/chat/abort': async (f) => {
+    const chat = `/api/v1/public/default/agents/${(await sampleAgent(f)).id}/chat`;
+    const opened = await f.server.app.inject({
+      method: 'POST',
+      url: `${chat}/stream-chat-state`,
+      headers: bearer(f.server.adminKey),
+      payload: { sessionSettings: { externalId: 'matrix-user' } },
+    });
+    const chatId = JSON.parse(opened.body.split('\n')[0]).state.chatId;
+    return { url: `${chat}/abort`, payload: { chatId } };
+  },
+
   'GET /api/v1/app-config': () => ({ url: '/api/v1/app-config' }),
   'PUT /api/v1/app-config': () => ({
     url: '/api/v1/app-config',

@@ -71,7 +71,10 @@ async function authenticate(
   access: Exclude<Access, { public: true }>,
   deps: AuthDeps,
 ): Promise<CredentialLookup> {
-  const parsed = parseAuthorization(request.headers.authorization, access.credential === 'scim');
+  const parsed = parseAuthorization(
+    request.headers.authorization,
+    access.credential === 'scim' || access.apiKeyScheme === true,
+  );
   if (!parsed.ok) {
     throw parsed.reason === 'missing'
       ? new UnauthorizedError(

@@ -59,6 +59,8 @@ export type Access =
        * service checks it against the key's scope (403 `deployment_out_of_scope`).
        */
       scopedKeys?: 'deny' | 'filter' | 'service';
+      /** The route also takes `Authorization: Api-Key <key>` (spec 5: the chat API). */
+      apiKeyScheme?: true;
       /**
        * Embed tokens may call the route (modules/embed): only the reads of the dashboards a token was
        * issued for declare it. Every other route answers an embed token 403.

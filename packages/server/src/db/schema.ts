@@ -454,6 +454,8 @@ export interface ChatRunsTable {
   status: ColumnType<ChatRunStatus, ChatRunStatus | undefined, ChatRunStatus>;
   /** What the run's queries run under: security context and branch (modules/chat/session.ts). */
   context: Json<Record<string, unknown>>;
+  /** The abort endpoint asked to stop it; the replica running it stops at its next check. */
+  stop_requested: Generated<boolean>;
   created_at: CreatedAt;
   finished_at: Date | null;
 }
@@ -461,7 +463,8 @@ export interface ChatRunsTable {
 export interface ChatRunLinesTable {
   run_id: number;
   seq: number;
-  line: Json<Record<string, unknown>>;
+  /** One NDJSON line as sent (without its newline). */
+  line: string;
 }
 
 export interface Database {

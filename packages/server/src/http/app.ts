@@ -13,6 +13,7 @@ import { registerErrorHandling } from '../errors/error-handler.ts';
 import { apiKeyRoutes } from '../modules/api-keys/routes.ts';
 import { appConfigRoutes } from '../modules/app-config/routes.ts';
 import { agentRoutes } from '../modules/chat/agents/routes.ts';
+import { chatRoutes } from '../modules/chat/routes.ts';
 import { dashboardDataRoutes } from '../modules/dashboard-data/routes.ts';
 import { dashboardRoutes } from '../modules/dashboards/routes.ts';
 import { dataRoutes } from '../modules/data/routes.ts';
@@ -28,6 +29,7 @@ import { folderRoutes } from '../modules/folders/routes.ts';
 import { groupRoutes } from '../modules/groups/routes.ts';
 import { permissionRoutes } from '../modules/permissions/routes.ts';
 import { reportRoutes } from '../modules/reports/routes.ts';
+import { scimPrefix } from '../modules/scim/constants.ts';
 import { scimRoutes } from '../modules/scim/routes.ts';
 import { tokenRoutes } from '../modules/tokens/routes.ts';
 import { userRoutes } from '../modules/users/routes.ts';
@@ -150,7 +152,11 @@ export async function buildApp(
   await app.register(permissionRoutes, { permissions: services.permissions });
   await app.register(appConfigRoutes, { appConfig: services.appConfig });
   await app.register(tokenRoutes, { tokens: services.tokens });
-  scimRoutes(app, { users: services.scimUsers, groups: services.scimGroups });
+  await app.register(scimRoutes, {
+    prefix: scimPrefix,
+    users: services.scimUsers,
+    groups: services.scimGroups,
+  });
   await app.register(dataRoutes, { data: services.data });
   await app.register(dashboardDataRoutes, { dashboardData: services.dashboardData });
   await app.register(embedRoutes, {
@@ -162,6 +168,9 @@ export async function buildApp(
   await app.register(embedAccessRoutes, { access: services.embedAccess });
   await app.register(embedSweeperPlugin, { sweeper: services.embedSweeper });
   await app.register(agentRoutes, { agents: services.agents });
+  await app.register(chatRoutes, { chat: services.chat });
+  // Shutting down suspends the turns running here (`__suspended__`); the same request resumes them.
+  app.addHook('preClose', () => services.chat.suspendAll());
   // TESSERA_MODEL_DIR: the demo deployment's model from a directory, reloaded in development.
   await app.register(modelDirPlugin, {
     dir: config.modelDir,

@@ -6,7 +6,8 @@ import { runStatements } from '../run-statements.ts';
  * (on unless turned off). An agent answers over one deployment; its brain settings are JSON and
  * an OpenAI key is sealed apart from them, never returned. A turn is a run: (thread, messageId)
  * is unique, so a repeated request finds the run instead of starting another, and a run's lines
- * are an append-only log keyed by (run, seq) that every response replays and then follows.
+ * are an append-only log keyed by (run, seq) that every response replays and then follows; a
+ * line is stored as the text that was sent, so that a replay repeats it byte for byte.
  * Thread owners are chat users: external ones are `embed_users` (so that the ephemeral-user
  * sweeper removes them with their threads), internal ones account users.
  */
@@ -44,6 +45,7 @@ const statements = `
       status text NOT NULL DEFAULT 'running'
         CHECK (status IN ('running', 'done', 'error', 'aborted', 'suspended')),
       context jsonb NOT NULL,
+      stop_requested boolean NOT NULL DEFAULT false,
       created_at timestamptz NOT NULL DEFAULT now(),
       finished_at timestamptz,
       UNIQUE (thread_id, message_id)
@@ -53,7 +55,7 @@ const statements = `
     CREATE TABLE chat_run_lines (
       run_id integer NOT NULL REFERENCES chat_runs(id) ON DELETE CASCADE,
       seq integer NOT NULL,
-      line jsonb NOT NULL,
+      line text NOT NULL,
       PRIMARY KEY (run_id, seq)
     );
 `;

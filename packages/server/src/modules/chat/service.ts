@@ -1,0 +1,272 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import { canReachDeployment, type Principal } from '../../auth/principal.ts';
+import type { ChatRunRow, ChatThreadRow } from '../../db/schema.ts';
+import { ConflictError, DomainError, ForbiddenError, NotFoundError } from '../../errors/domain-errors.ts';
+import { decideBranch } from '../data/branch.ts';
+import type { DataCaller } from '../data/caller.ts';
+import type { DataService } from '../data/service.ts';
+import type { DeploymentsService } from '../deployments/service.ts';
+import type { AgentsService } from './agents/service.ts';
+import { createBrain } from './brain/index.ts';
+import { messagesOfLog, turnOfRun } from './history.ts';
+import type { LiveRun, LiveRuns } from './live-runs.ts';
+import type { ChatRepository, ThreadOwner } from './repository.ts';
+import { type ChatRequest, checkSessionSettings, type SessionSettingsInput } from './request.ts';
+import { type ChatSession, resolveSession, type SessionDeps, sameOwner } from './session.ts';
+import { dataTools } from './tools.ts';
+import { serializeConversation, writeTurn } from './turn.ts';
+import {
+  abortedLine,
+  type ChatLine,
+  cutoffLine,
+  errorLine,
+  noUsage,
+  stateLine,
+  suspendedLine,
+  usageLine,
+  userLine,
+} from './wire.ts';
+
+export interface ChatServiceDeps extends Omit<SessionDeps, 'repository'> {
+  repository: ChatRepository;
+  agents: AgentsService;
+  deployments: DeploymentsService;
+  data: DataService;
+  live: LiveRuns;
+}
+
+/** How often a run looks whether the abort endpoint, perhaps on another replica, asked it to stop. */
+const STOP_CHECK_MS = 1_000;
+
+interface Target {
+  tenantId: number;
+  agent: Awaited<ReturnType<AgentsService['require']>>;
+}
+
+/**
+ * Chat turns (spec 4.6, DESIGN.md "Chat agent"). A turn is a run with an append-only log; every
+ * response replays the log from its start and then follows it, so that a client sending the same
+ * `messageId` again reads the same run. A client disconnect never stops a run; the abort
+ * endpoint does, and so does this process shutting down (the run is then suspended and the same
+ * request resumes it).
+ */
+export class ChatService {
+  constructor(private readonly deps: ChatServiceDeps) {}
+
+  /** The lines of the response, as JSON texts: checks and the session come first (errors are 4xx). */
+  async open(
+    principal: Principal,
+    params: { accountName: string; agentId: number },
+    body: ChatRequest,
+    log: FastifyBaseLogger,
+  ): Promise<(signal: AbortSignal) => AsyncGenerator<string, void>> {
+    const target = await this.target(principal, params);
+    checkSessionSettings(body.sessionSettings);
+    const branch = branchOf(body);
+    const deployment = await this.deps.deployments.require(target.tenantId, target.agent.deployment_id);
+    const session = await resolveSession(this.deps, target.tenantId, body.sessionSettings);
+    const caller: DataCaller = { deployment, securityContext: session.securityContext, branch };
+
+    const repo = this.deps.repository;
+    const decision = await repo.transaction(async (trx) => {
+      let thread: ChatThreadRow | undefined;
+      let chatId = body.chatId;
+      if (chatId === undefined) {
+        chatId = randomUUID();
+        await repo.insertThread(chatId, target.tenantId, target.agent.id, session.owner, trx);
+      } else {
+        thread = await repo.lockThread(target.tenantId, target.agent.id, chatId, trx);
+        if (!thread) throw new NotFoundError('Chat thread', 'chat_not_found');
+        if (!sameOwner(session.owner, thread))
+          throw new ForbiddenError('The chat thread belongs to another user', 'chat_thread_forbidden');
+      }
+      const runs = await repo.runs(chatId, trx);
+      const same =
+        body.messageId === undefined ? undefined : runs.find((r) => r.message_id === body.messageId);
+      if (same) {
+        // Spec 4.6 "Idempotency": the same message follows its run; a suspended one resumes.
+        if (same.status !== 'suspended') return { kind: 'follow' as const, chatId, runId: same.id };
+        await repo.restartRun(same.id, trx);
+        return { kind: 'start' as const, chatId, run: same, live: this.deps.live.start(same.id) };
+      }
+      if (body.input === undefined) return { kind: 'state' as const, chatId, runs };
+      if (runs.some((r) => r.status === 'running'))
+        throw new ConflictError('Streaming for thread is in progress', 'chat_streaming');
+      for (const r of runs) if (r.status === 'suspended') await repo.finishRun(r.id, 'aborted', trx);
+      const messageId = body.messageId ?? `${Date.now()}-message`;
+      const run = await repo.insertRun(chatId, messageId, body.input, { branch }, trx);
+      return { kind: 'start' as const, chatId, run, live: this.deps.live.start(run.id) };
+    });
+
+    if (decision.kind === 'state') {
+      const lines = await this.stateLines(decision.chatId, decision.runs);
+      return async function* () {
+        yield* lines;
+      };
+    }
+    if (decision.kind === 'start') {
+      const { run, live, chatId } = decision;
+      this.execute({ run, live, chatId, caller, session, agent: target.agent, log }).catch((error) =>
+        log.error({ err: error }, 'chat run failed to finish'),
+      );
+      return (signal) => this.deps.live.follow(run.id, signal);
+    }
+    const runId = decision.runId;
+    return (signal) => this.deps.live.follow(runId, signal);
+  }
+
+  /** The reference's abort: 204 once asked; the run ends with `__aborted__`. */
+  async abort(
+    principal: Principal,
+    params: { accountName: string; agentId: number },
+    body: { chatId: string; sessionSettings?: SessionSettingsInput },
+  ): Promise<void> {
+    const target = await this.target(principal, params);
+    const thread = await this.deps.repository.findThread(target.tenantId, target.agent.id, body.chatId);
+    if (!thread) throw new NotFoundError('Chat thread', 'chat_not_found');
+    if (body.sessionSettings) {
+      checkSessionSettings(body.sessionSettings);
+      const owner = await this.findOwner(target.tenantId, body.sessionSettings);
+      if (!owner || !sameOwner(owner, thread))
+        throw new ForbiddenError('The chat thread belongs to another user', 'chat_thread_forbidden');
+    }
+    for (const run of await this.deps.repository.runs(thread.id)) {
+      if (run.status !== 'running') continue;
+      const live = this.deps.live.get(run.id);
+      if (live) live.stop('abort');
+      else await this.deps.repository.requestStop(run.id);
+    }
+  }
+
+  /** Shutting down: every run of this process ends with `__suspended__`, resumable by the same request. */
+  async suspendAll(): Promise<void> {
+    const runs = this.deps.live.active();
+    for (const run of runs) run.stop('suspend');
+    await Promise.all(runs.map((run) => ended(run)));
+  }
+
+  private async target(
+    principal: Principal,
+    params: { accountName: string; agentId: number },
+  ): Promise<Target> {
+    const account = await this.deps.agents.requireChat(principal.tenantId);
+    if (params.accountName !== account) throw new NotFoundError('Account', 'tenant_not_found');
+    const agent = await this.deps.agents.require(principal.tenantId, params.agentId);
+    if (!canReachDeployment(principal, agent.deployment_id))
+      throw new ForbiddenError(
+        `This credential is not scoped to deployment ${agent.deployment_id}`,
+        'deployment_out_of_scope',
+      );
+    return { tenantId: principal.tenantId, agent };
+  }
+
+  private async findOwner(tenantId: number, s: SessionSettingsInput): Promise<ThreadOwner | undefined> {
+    if (s.internalId !== undefined) {
+      const user = await this.deps.repository.findAccountUser(tenantId, s.internalId.trim().toLowerCase());
+      return user ? { userId: user.id } : undefined;
+    }
+    const user = await this.deps.repository.findExternalUser(tenantId, (s.externalId ?? '').trim());
+    return user ? { embedUserId: user.id } : undefined;
+  }
+
+  /** A read of the thread (no `input`): its finished turns as complete messages, then `__state__`. */
+  private async stateLines(chatId: string, runs: ChatRunRow[]): Promise<string[]> {
+    const streaming = runs.some((r) => r.status === 'running');
+    const suspended = runs.find((r) => r.status === 'suspended');
+    const lines: ChatLine[] = [cutoffLine(chatId, streaming, suspended?.message_id)];
+    const conversation = [];
+    let sort = 1;
+    for (const run of runs) {
+      if (run.status !== 'done') continue;
+      const log = (await this.deps.repository.lines(run.id)).map((l) => l.line);
+      for (const message of messagesOfLog(log))
+        lines.push({ ...message, isDelta: false, isInProcess: false, sort: sort++ });
+      conversation.push(...turnOfRun(run, log));
+    }
+    lines.push(stateLine(serializeConversation(conversation), sort), usageLine(noUsage()));
+    return lines.map((l) => JSON.stringify(l));
+  }
+
+  private async execute(ctx: {
+    run: ChatRunRow;
+    live: LiveRun;
+    chatId: string;
+    caller: DataCaller;
+    session: ChatSession;
+    agent: Target['agent'];
+    log: FastifyBaseLogger;
+  }): Promise<void> {
+    const { run, live } = ctx;
+    const repo = this.deps.repository;
+    let seq = 0;
+    const emit = async (line: ChatLine) => {
+      const text = JSON.stringify(line);
+      await repo.appendLine(run.id, seq++, text);
+      live.push(text);
+    };
+    const stopCheck = setInterval(() => {
+      repo
+        .run(run.id)
+        .then((row) => row?.stop_requested && live.stop('abort'))
+        .catch(() => undefined);
+    }, STOP_CHECK_MS);
+    let status: 'done' | 'error' | 'aborted' | 'suspended' = 'error';
+    try {
+      await emit(cutoffLine(ctx.chatId, true));
+      await emit(userLine(run.message_id, run.input, 1));
+      const earlier = [];
+      for (const r of await repo.runs(ctx.chatId)) {
+        if (r.status !== 'done' || r.id === run.id) continue;
+        earlier.push(
+          ...turnOfRun(
+            r,
+            (await repo.lines(r.id)).map((l) => l.line),
+          ),
+        );
+      }
+      const end = await writeTurn({
+        brain: createBrain(this.deps.agents.brainConfig(ctx.agent)),
+        tools: dataTools(this.deps.data, ctx.caller),
+        instructions: ctx.agent.instructions,
+        messages: [...earlier, { role: 'user', content: run.input }],
+        signal: live.controller.signal,
+        emit,
+        firstSort: 2,
+      });
+      if (end.kind === 'stopped') {
+        status = live.stopReason === 'suspend' ? 'suspended' : 'aborted';
+        await emit(status === 'suspended' ? suspendedLine(run.message_id) : abortedLine());
+      } else status = end.kind;
+    } catch (error) {
+      ctx.log.error({ err: error, runId: run.id }, 'chat run failed');
+      status = 'error';
+      await emit(errorLine('The agent could not finish this turn')).catch(() => undefined);
+    } finally {
+      clearInterval(stopCheck);
+      await emit(usageLine(noUsage())).catch(() => undefined);
+      await repo.finishRun(run.id, status).catch((err) => ctx.log.error({ err }, 'chat run not finished'));
+      this.deps.live.finish(live);
+    }
+  }
+}
+
+/** The model branch of the turn (spec 4.6 `activeBranchName`), decided by branch.ts as for every entry point. */
+function branchOf(body: ChatRequest): string {
+  const requested = body.isDefaultBranch === true ? undefined : body.activeBranchName;
+  try {
+    // An API key carries no branch grant: chat reads the production branch, and naming another is refused.
+    return decideBranch({}, requested);
+  } catch (error) {
+    if (error instanceof DomainError)
+      throw new ForbiddenError(`activeBranchName: ${error.message}`, 'forbidden');
+    throw error;
+  }
+}
+
+function ended(run: LiveRun): Promise<void> {
+  return new Promise((resolve) => {
+    const check = () => (run.isEnded ? resolve() : setTimeout(check, 20));
+    check();
+  });
+}
