@@ -95,6 +95,24 @@ export async function startTestServer(
   };
 }
 
+/** A second application instance on a test server's store, as another replica would run it. */
+export interface Replica {
+  app: App;
+  services: Application;
+  close(): Promise<void>;
+}
+
+export async function startReplica(server: TestServer): Promise<Replica> {
+  const { app, services } = await buildApp({
+    config: server.config,
+    db: server.store.db,
+    secrets: new SecretBox('test-secret'),
+    logger: false,
+  });
+  await app.ready();
+  return { app, services, close: () => app.close() };
+}
+
 export function bearer(key: string) {
   return { authorization: `Bearer ${key}` };
 }

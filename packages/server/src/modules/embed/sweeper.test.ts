@@ -1,9 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../../test/harness.ts';
-import { SecretBox } from '../../crypto/secrets.ts';
-import { buildApp } from '../../http/app.ts';
-import type { App } from '../../http/types.ts';
+import { type Replica, startReplica, startTestServer, type TestServer } from '../../../test/harness.ts';
 import { embedApi } from './test-support.ts';
 
 /**
@@ -13,21 +10,14 @@ import { embedApi } from './test-support.ts';
  */
 describe('ephemeral embed user sweeper', () => {
   let server: TestServer;
-  let second: { app: App; services: Awaited<ReturnType<typeof buildApp>>['services'] };
+  let second: Replica;
 
   beforeAll(async () => {
     server = await startTestServer();
-    const built = await buildApp({
-      config: server.config,
-      db: server.store.db,
-      secrets: new SecretBox('test-secret'),
-      logger: false,
-    });
-    await built.app.ready();
-    second = built;
+    second = await startReplica(server);
   });
   afterAll(async () => {
-    await second?.app.close();
+    await second?.close();
     await server?.close();
   });
 

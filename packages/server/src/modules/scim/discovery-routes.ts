@@ -1,4 +1,4 @@
-import type { App } from '../../http/types.ts';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
   discoveryList,
   resourceType,
@@ -13,7 +13,7 @@ import { AnyResource, DiscoveryIdParams, listOf, ScimErrorSchema, scimMedia } fr
 const errors = { 401: ScimErrorSchema, 403: ScimErrorSchema, 404: ScimErrorSchema };
 
 /** Discovery endpoints (RFC 7644 section 4). */
-export function discoveryRoutes(app: App) {
+export const discoveryRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/ServiceProviderConfig',
     {
@@ -86,4 +86,4 @@ export function discoveryRoutes(app: App) {
     },
     (request) => schema(contextOf(request).baseUrl, request.params.id),
   );
-}
+};

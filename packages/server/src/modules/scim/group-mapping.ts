@@ -2,7 +2,7 @@ import { urn } from './constants.ts';
 import { invalidValue } from './errors.ts';
 import { isObject, type JsonObject } from './normalize.ts';
 import { compact, locationOf, metaOf } from './render.ts';
-import type { ScimRow } from './resource-type.ts';
+import type { ScimRow } from './resource-row.ts';
 
 /** A member of a group, with what its display falls back to. */
 export interface MemberRow {

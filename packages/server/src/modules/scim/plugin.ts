@@ -1,9 +1,8 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { principalOf } from '../../auth/authenticate.ts';
 import { DomainError } from '../../errors/domain-errors.ts';
 import { replyWithError } from '../../errors/reply.ts';
 import { scimErrorRenderer } from '../../errors/scim-error.ts';
-import type { App } from '../../http/types.ts';
 import { scimContentType, scimPrefix } from './constants.ts';
 import type { ScimContext } from './preconditions.ts';
 
@@ -25,7 +24,7 @@ export function sendScimError(request: FastifyRequest, reply: FastifyReply, erro
  * serialised as they are (extensions and `attributes` make them open-ended); the route schemas
  * validate input and describe the API in the OpenAPI document.
  */
-export function configureScope(scope: App) {
+export function configureScope(scope: FastifyInstance) {
   const parseJson = scope.getDefaultJsonParser('error', 'ignore');
   scope.removeContentTypeParser('application/json');
   scope.addContentTypeParser(

@@ -2,7 +2,7 @@ import { type Insertable, type RawBuilder, sql, type Updateable } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import type { Sort, Window } from './list.ts';
-import type { ScimRow, ScimRowsQuery, ScimTable } from './resource-type.ts';
+import type { ScimRow, ScimRowsQuery, ScimTable } from './resource-row.ts';
 
 /** Microsecond `updated_at`: the weak ETag of a resource (RFC 7644 section 3.14). */
 const version = sql<string>`(extract(epoch from r.updated_at) * 1000000)::bigint::text`;

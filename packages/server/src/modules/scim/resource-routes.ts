@@ -1,5 +1,5 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { App } from '../../http/types.ts';
 import { access, contextOf, tags, withResourceHeaders } from './plugin.ts';
 import { readProjection } from './projection.ts';
 import type { ResourceService } from './resource-service.ts';
@@ -35,7 +35,10 @@ const empty = (reply: FastifyReply, status: 204 | 304) => (reply as FastifyReply
  * lower case (`/users`), which the Microsoft collection calls; that alias stays out of the
  * OpenAPI document.
  */
-export function resourceRoutes(app: App, service: ResourceService) {
+export const resourceRoutes: FastifyPluginAsyncTypebox<{ service: ResourceService }> = async (
+  app,
+  { service },
+) => {
   const { kind } = service;
   const Resource = kind === 'User' ? ScimUser : ScimGroup;
   const plural = `${kind}s`;
@@ -191,4 +194,4 @@ export function resourceRoutes(app: App, service: ResourceService) {
       },
     );
   }
-}
+};

@@ -18,7 +18,8 @@ import { applyPatch, readOperations } from './patch.ts';
 import { checkIfMatch, isUniqueViolation, parseId, type ScimContext } from './preconditions.ts';
 import { excludes, type Projection, project, readProjection } from './projection.ts';
 import type { ScimResourceRepository } from './resource-repository.ts';
-import type { ScimResourceType, ScimRow, ScimTable } from './resource-type.ts';
+import type { ScimRow, ScimTable } from './resource-row.ts';
+import type { ScimResourceType } from './resource-type.ts';
 import type { ResourceKind } from './schema-defs.ts';
 
 export interface Found {

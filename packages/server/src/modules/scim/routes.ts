@@ -1,5 +1,4 @@
-import type { App } from '../../http/types.ts';
-import { scimPrefix } from './constants.ts';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { discoveryRoutes } from './discovery-routes.ts';
 import { configureScope } from './plugin.ts';
 import { resourceRoutes } from './resource-routes.ts';
@@ -11,17 +10,14 @@ export interface ScimServices {
   groups: ResourceService;
 }
 
-/** SCIM 2.0 provisioning under /api/scim/v2 (RFC 7644), in its own scope (plugin.ts). */
-export function scimRoutes(app: App, services: ScimServices) {
-  app.register(
-    async (scope) => {
-      const scimScope = scope as unknown as App;
-      configureScope(scimScope);
-      discoveryRoutes(scimScope);
-      resourceRoutes(scimScope, services.users);
-      resourceRoutes(scimScope, services.groups);
-      searchRoutes(scimScope, services);
-    },
-    { prefix: scimPrefix },
-  );
-}
+/**
+ * SCIM 2.0 provisioning (RFC 7644), registered under `scimPrefix` (constants.ts). Its scope has
+ * SCIM's parsers, serialiser and error handler (plugin.ts); the route plugins inside inherit them.
+ */
+export const scimRoutes: FastifyPluginAsyncTypebox<ScimServices> = async (scope, { users, groups }) => {
+  configureScope(scope);
+  await scope.register(discoveryRoutes);
+  await scope.register(resourceRoutes, { service: users });
+  await scope.register(resourceRoutes, { service: groups });
+  await scope.register(searchRoutes, { resources: [users, groups] });
+};

@@ -1,11 +1,14 @@
-import type { App } from '../../http/types.ts';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { access, contextOf, tags } from './plugin.ts';
-import type { ScimServices } from './routes.ts';
+import type { ResourceService } from './resource-service.ts';
 import { AnyResource, listOf, ScimErrorSchema, SearchRequest, scimMedia } from './schemas.ts';
 import { searchAll } from './search.ts';
 
-/** POST /.search at the service provider's root (RFC 7644 section 3.4.3). */
-export function searchRoutes(app: App, services: ScimServices) {
+/** POST /.search at the service provider's root (RFC 7644 section 3.4.3), over every resource type. */
+export const searchRoutes: FastifyPluginAsyncTypebox<{ resources: ResourceService[] }> = async (
+  app,
+  { resources },
+) => {
   app.post(
     '/.search',
     {
@@ -24,6 +27,6 @@ export function searchRoutes(app: App, services: ScimServices) {
       },
       config: access,
     },
-    (request) => searchAll(contextOf(request), [services.users, services.groups], request.body),
+    (request) => searchAll(contextOf(request), resources, request.body),
   );
-}
+};

@@ -2,7 +2,7 @@ import { urn } from './constants.ts';
 import { invalidValue } from './errors.ts';
 import { isObject, type JsonObject } from './normalize.ts';
 import { compact, locationOf, metaOf } from './render.ts';
-import type { ScimRow } from './resource-type.ts';
+import type { ScimRow } from './resource-row.ts';
 
 /** A group of a user, for the read-only `groups` attribute (RFC 7643 section 4.1.2). */
 export interface UserGroupRef {

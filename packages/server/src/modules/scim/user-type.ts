@@ -7,7 +7,8 @@ import { conflict } from './errors.ts';
 import { booleanOperand, column, jsonCollection, relatedCollection, textOperand } from './filter-operands.ts';
 import type { ScimMembershipsRepository } from './memberships-repository.ts';
 import type { ScimContext } from './preconditions.ts';
-import type { ScimResourceType, ScimRow, ScimWrite } from './resource-type.ts';
+import type { ScimRow } from './resource-row.ts';
+import type { ScimResourceType, ScimWrite } from './resource-type.ts';
 import {
   syntheticDomain,
   syntheticEmail,
