@@ -25,7 +25,7 @@ export {
 export type * from './model/types.ts';
 export type { PlannedColumn } from './planner/columns.ts';
 export * as sqlTree from './planner/nodes.ts';
-export { type CubeSecurity, type Plan, planQuery } from './planner/plan.ts';
+export { type CubeSecurity, type Plan, type PlanOptions, planQuery } from './planner/plan.ts';
 export { DEFAULT_LIMIT, MAX_LIMIT, normalizeQuery } from './query/normalize.ts';
 export type * from './query/types.ts';
 export { FILTER_OPERATORS } from './query/types.ts';

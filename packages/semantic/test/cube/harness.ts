@@ -39,18 +39,18 @@ const pgUp = await postgresAvailable();
 export function cubeSuite(suite: CubeSuite): void {
   const model: Model = compileModelOrThrow([{ path: 'model/cube.yml', content: suite.model }]);
   const engines: Partial<Record<DialectName, Engine>> = {};
-  beforeAll(async () => {
-    engines.duckdb = await duckdbEngine(suite.tables);
-    if (pgUp) engines.postgres = await postgresEngine(suite.tables);
-  });
-  afterAll(async () => {
-    await engines.duckdb?.close();
-    await engines.postgres?.close();
-  });
   const compile = (query: CubeQuery, dialect: DialectName): CompiledQuery =>
     compileQuery(model, query, { dialect, securityContext: {}, now: suite.now ?? Date.UTC(2025, 5, 1) });
 
   describe(suite.source, () => {
+    beforeAll(async () => {
+      engines.duckdb = await duckdbEngine(suite.tables);
+      if (pgUp) engines.postgres = await postgresEngine(suite.tables);
+    });
+    afterAll(async () => {
+      await engines.duckdb?.close();
+      await engines.postgres?.close();
+    });
     for (const c of suite.cases) {
       for (const dialect of ['duckdb', 'postgres'] as const) {
         it.skipIf(dialect === 'postgres' && !pgUp)(`${c.name} (${dialect})`, async () => {
