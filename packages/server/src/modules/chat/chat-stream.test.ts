@@ -130,7 +130,7 @@ describe('chat stream (spec 4.6) over HTTP', () => {
 
     const read = await chat.turn({ chatId, sessionSettings: admin });
     expect(read.lines[0]).toMatchObject({ id: '__cutoff__', state: { chatId, isStreaming: false } });
-    expect(read.lines.at(-1).id).toBe('__usage__');
+    expect(read.lines.at(-1)?.id).toBe('__usage__');
     expect(read.lines.filter((l) => l.role === 'user').map((l) => l.content)).toEqual([
       'How many orders are there?',
       'Average order amount by status',

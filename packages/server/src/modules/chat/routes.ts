@@ -81,7 +81,7 @@ export const chatRoutes: FastifyPluginAsyncTypebox<{ chat: ChatService }> = asyn
     },
     async (request, reply) => {
       await chat.abort(principalOf(request), request.params, request.body);
-      return reply.code(204).send();
+      return reply.code(204).send(null);
     },
   );
 };

@@ -89,7 +89,7 @@ export const agentRoutes: FastifyPluginAsyncTypebox<{ agents: AgentsService }> =
     },
     async (r, reply) => {
       await agents.delete(principalOf(r), r.params.agentId);
-      return reply.code(204).send();
+      return reply.code(204).send(null);
     },
   );
 };
