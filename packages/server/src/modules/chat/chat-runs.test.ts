@@ -115,4 +115,36 @@ describe('chat runs: idempotency, conflicts, resubscription, abort', () => {
     expect((await chat.abort({ chatId: 'no-such-thread' })).status).toBe(404);
     expect((await chat.abort({ chatId, sessionSettings: { externalId: 'intruder' } })).status).toBe(403);
   });
+
+  it('shutting down suspends the turn with __suspended__; the same request resumes it to the end', async () => {
+    const id = messageId();
+    const body = { input: 'long question', messageId: id, sessionSettings: session };
+    // the request that starts the run follows it from the first line: it is attached once the model is called
+    const original = chat.turn(body);
+    await model.started();
+    // what the server's preClose hook runs (http/app.ts)
+    await server.services.chat.suspendAll();
+    const { lines } = await original;
+    const chatId = lines[0].state.chatId;
+    expect(lines.at(-2)).toMatchObject({
+      id: '__suspended__',
+      type: 'suspend',
+      code: 'chat_suspended',
+      retryable: true,
+      messageId: id,
+    });
+    expect(lines.at(-1)?.id).toBe('__usage__');
+    const read = await chat.turn({ chatId, sessionSettings: session });
+    expect(read.lines[0].state).toMatchObject({ isStreaming: false, suspended: { messageId: id } });
+
+    model.reset();
+    const resumed = chat.turn({ ...body, chatId });
+    await model.started();
+    model.release();
+    const done = await resumed;
+    expect(done.lines.filter((l) => l.graphPath?.[0] === 'final').at(-1)?.content).toBe('Let me look. Done.');
+    expect(done.lines.some((l) => l.id === '__suspended__')).toBe(false);
+    const runs = await runsOf(chatId);
+    expect(runs.map((r) => r.status)).toEqual(['done']);
+  });
 });
