@@ -59,6 +59,8 @@ export function useGetDeployment(
  * - `/api/v1/deployments/{deploymentId}/shared-workspace`
  * - `/api/v1/deployments/{deploymentId}/permissions`
  * - `/api/v1/deployments/{deploymentId}/dashboards/{publicId}/widgets/{widgetId}/data`
+ * - `/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/embed-access`
+ * - `/api/v1/deployments/{deploymentId}/embed-tenants/{embedTenantName}/workbooks`
  */
 export function useUpdateDeployment(
   options?: MutationHookOptions<'/api/v1/deployments/{deploymentId}', 'put'>,
@@ -80,6 +82,8 @@ export function useUpdateDeployment(
       '/api/v1/deployments/{deploymentId}/shared-workspace',
       '/api/v1/deployments/{deploymentId}/permissions',
       '/api/v1/deployments/{deploymentId}/dashboards/{publicId}/widgets/{widgetId}/data',
+      '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/embed-access',
+      '/api/v1/deployments/{deploymentId}/embed-tenants/{embedTenantName}/workbooks',
     ],
     options,
   );
@@ -104,6 +108,8 @@ export function useUpdateDeployment(
  * - `/api/v1/deployments/{deploymentId}/shared-workspace`
  * - `/api/v1/deployments/{deploymentId}/permissions`
  * - `/api/v1/deployments/{deploymentId}/dashboards/{publicId}/widgets/{widgetId}/data`
+ * - `/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/embed-access`
+ * - `/api/v1/deployments/{deploymentId}/embed-tenants/{embedTenantName}/workbooks`
  */
 export function useDeleteDeployment(
   options?: MutationHookOptions<'/api/v1/deployments/{deploymentId}', 'delete'>,
@@ -125,6 +131,8 @@ export function useDeleteDeployment(
       '/api/v1/deployments/{deploymentId}/shared-workspace',
       '/api/v1/deployments/{deploymentId}/permissions',
       '/api/v1/deployments/{deploymentId}/dashboards/{publicId}/widgets/{widgetId}/data',
+      '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/embed-access',
+      '/api/v1/deployments/{deploymentId}/embed-tenants/{embedTenantName}/workbooks',
     ],
     options,
   );
@@ -755,6 +763,7 @@ export function useGetWorkbook(
  * On success, invalidates the cached reads of:
  * - `/api/v1/deployments/{deploymentId}/workbooks`
  * - `/api/v1/deployments/{deploymentId}/workbooks/{workbookId}`
+ * - `/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/embed-access`
  */
 export function useUpdateWorkbook(
   options?: MutationHookOptions<'/api/v1/deployments/{deploymentId}/workbooks/{workbookId}', 'put'>,
@@ -765,6 +774,7 @@ export function useUpdateWorkbook(
     [
       '/api/v1/deployments/{deploymentId}/workbooks',
       '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}',
+      '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/embed-access',
     ],
     options,
   );
@@ -778,6 +788,7 @@ export function useUpdateWorkbook(
  * On success, invalidates the cached reads of:
  * - `/api/v1/deployments/{deploymentId}/workbooks`
  * - `/api/v1/deployments/{deploymentId}/workbooks/{workbookId}`
+ * - `/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/embed-access`
  */
 export function useDeleteWorkbook(
   options?: MutationHookOptions<'/api/v1/deployments/{deploymentId}/workbooks/{workbookId}', 'delete'>,
@@ -788,6 +799,7 @@ export function useDeleteWorkbook(
     [
       '/api/v1/deployments/{deploymentId}/workbooks',
       '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}',
+      '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/embed-access',
     ],
     options,
   );
@@ -1402,4 +1414,522 @@ export function useGetDashboardWidgetData(
     init,
     options,
   );
+}
+
+/**
+ * Generate an embed session
+ *
+ * `POST /api/v1/embed/generate-session`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/embed`
+ */
+export function useGenerateSession(options?: MutationHookOptions<'/api/v1/embed/generate-session', 'post'>) {
+  return useApiMutation('post', '/api/v1/embed/generate-session', ['/api/v1/embed'], options);
+}
+
+/**
+ * Revoke an embed session
+ *
+ * `POST /api/v1/embed/session/revoke`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/embed`
+ */
+export function useRevokeSession(options?: MutationHookOptions<'/api/v1/embed/session/revoke', 'post'>) {
+  return useApiMutation('post', '/api/v1/embed/session/revoke', ['/api/v1/embed'], options);
+}
+
+/**
+ * List embeddable dashboards
+ *
+ * `GET /api/v1/embed`
+ */
+export function useListEmbeddableDashboards(
+  init?: QueryHookInit<'/api/v1/embed', 'get'>,
+  options?: QueryHookOptions<'/api/v1/embed', 'get'>,
+) {
+  return useApiQuery('get', '/api/v1/embed', init, options);
+}
+
+/**
+ * Get an embeddable dashboard
+ *
+ * `GET /api/v1/embed/dashboard/{publicId}`
+ */
+export function useGetEmbedDashboard(
+  init: QueryHookInit<'/api/v1/embed/dashboard/{publicId}', 'get'>,
+  options?: QueryHookOptions<'/api/v1/embed/dashboard/{publicId}', 'get'>,
+) {
+  return useApiQuery('get', '/api/v1/embed/dashboard/{publicId}', init, options);
+}
+
+/**
+ * Enable or disable signed embedding for a dashboard
+ *
+ * `PATCH /api/v1/embed/dashboard/{publicId}`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/embed`
+ * - `/api/v1/embed/dashboard/{publicId}`
+ */
+export function useUpdateDashboardEmbedding(
+  options?: MutationHookOptions<'/api/v1/embed/dashboard/{publicId}', 'patch'>,
+) {
+  return useApiMutation(
+    'patch',
+    '/api/v1/embed/dashboard/{publicId}',
+    ['/api/v1/embed', '/api/v1/embed/dashboard/{publicId}'],
+    options,
+  );
+}
+
+/**
+ * The account's embedding settings
+ *
+ * `GET /api/v1/embed/settings`
+ */
+export function useGetEmbedSettings(
+  init?: QueryHookInit<'/api/v1/embed/settings', 'get'>,
+  options?: QueryHookOptions<'/api/v1/embed/settings', 'get'>,
+) {
+  return useApiQuery('get', '/api/v1/embed/settings', init, options);
+}
+
+/**
+ * Change the account's embedding settings
+ *
+ * `PUT /api/v1/embed/settings`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/embed/settings`
+ */
+export function useUpdateEmbedSettings(options?: MutationHookOptions<'/api/v1/embed/settings', 'put'>) {
+  return useApiMutation('put', '/api/v1/embed/settings', ['/api/v1/embed/settings'], options);
+}
+
+/**
+ * List embed tenants
+ *
+ * `GET /api/v1/embed-tenants`
+ */
+export function useListEmbedTenants(
+  init?: QueryHookInit<'/api/v1/embed-tenants', 'get'>,
+  options?: QueryHookOptions<'/api/v1/embed-tenants', 'get'>,
+) {
+  return useApiQuery('get', '/api/v1/embed-tenants', init, options);
+}
+
+/**
+ * Create an embed tenant (or return it)
+ *
+ * `POST /api/v1/embed-tenants`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/embed-tenants`
+ */
+export function useCreateEmbedTenant(options?: MutationHookOptions<'/api/v1/embed-tenants', 'post'>) {
+  return useApiMutation('post', '/api/v1/embed-tenants', ['/api/v1/embed-tenants'], options);
+}
+
+/**
+ * Get an embed tenant
+ *
+ * `GET /api/v1/embed-tenants/{embedTenantName}`
+ */
+export function useGetEmbedTenant(
+  init: QueryHookInit<'/api/v1/embed-tenants/{embedTenantName}', 'get'>,
+  options?: QueryHookOptions<'/api/v1/embed-tenants/{embedTenantName}', 'get'>,
+) {
+  return useApiQuery('get', '/api/v1/embed-tenants/{embedTenantName}', init, options);
+}
+
+/**
+ * Delete an embed tenant
+ *
+ * `DELETE /api/v1/embed-tenants/{embedTenantName}`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/embed-tenants`
+ * - `/api/v1/embed-tenants/{embedTenantName}`
+ * - `/api/v1/embed-tenants/{embedTenantName}/groups`
+ * - `/api/v1/embed-tenants/{embedTenantName}/groups/{id}`
+ * - `/api/v1/embed-tenants/{embedTenantName}/groups/{id}/users`
+ * - `/api/v1/embed-tenants/{embedTenantName}/users`
+ */
+export function useDeleteEmbedTenant(
+  options?: MutationHookOptions<'/api/v1/embed-tenants/{embedTenantName}', 'delete'>,
+) {
+  return useApiMutation(
+    'delete',
+    '/api/v1/embed-tenants/{embedTenantName}',
+    [
+      '/api/v1/embed-tenants',
+      '/api/v1/embed-tenants/{embedTenantName}',
+      '/api/v1/embed-tenants/{embedTenantName}/groups',
+      '/api/v1/embed-tenants/{embedTenantName}/groups/{id}',
+      '/api/v1/embed-tenants/{embedTenantName}/groups/{id}/users',
+      '/api/v1/embed-tenants/{embedTenantName}/users',
+    ],
+    options,
+  );
+}
+
+/**
+ * List an embed tenant's groups, newest first
+ *
+ * `GET /api/v1/embed-tenants/{embedTenantName}/groups`
+ */
+export function useGetEmbedGroups(
+  init: QueryHookInit<'/api/v1/embed-tenants/{embedTenantName}/groups', 'get'>,
+  options?: QueryHookOptions<'/api/v1/embed-tenants/{embedTenantName}/groups', 'get'>,
+) {
+  return useApiQuery('get', '/api/v1/embed-tenants/{embedTenantName}/groups', init, options);
+}
+
+/**
+ * Create an embed group
+ *
+ * `POST /api/v1/embed-tenants/{embedTenantName}/groups`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/embed-tenants/{embedTenantName}/groups`
+ */
+export function useCreateEmbedGroup(
+  options?: MutationHookOptions<'/api/v1/embed-tenants/{embedTenantName}/groups', 'post'>,
+) {
+  return useApiMutation(
+    'post',
+    '/api/v1/embed-tenants/{embedTenantName}/groups',
+    ['/api/v1/embed-tenants/{embedTenantName}/groups'],
+    options,
+  );
+}
+
+/**
+ * Get an embed group
+ *
+ * `GET /api/v1/embed-tenants/{embedTenantName}/groups/{id}`
+ */
+export function useGetEmbedGroup(
+  init: QueryHookInit<'/api/v1/embed-tenants/{embedTenantName}/groups/{id}', 'get'>,
+  options?: QueryHookOptions<'/api/v1/embed-tenants/{embedTenantName}/groups/{id}', 'get'>,
+) {
+  return useApiQuery('get', '/api/v1/embed-tenants/{embedTenantName}/groups/{id}', init, options);
+}
+
+/**
+ * Delete an embed group without members
+ *
+ * `DELETE /api/v1/embed-tenants/{embedTenantName}/groups/{id}`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/embed-tenants/{embedTenantName}/groups`
+ * - `/api/v1/embed-tenants/{embedTenantName}/groups/{id}`
+ * - `/api/v1/embed-tenants/{embedTenantName}/groups/{id}/users`
+ */
+export function useDeleteEmbedGroup(
+  options?: MutationHookOptions<'/api/v1/embed-tenants/{embedTenantName}/groups/{id}', 'delete'>,
+) {
+  return useApiMutation(
+    'delete',
+    '/api/v1/embed-tenants/{embedTenantName}/groups/{id}',
+    [
+      '/api/v1/embed-tenants/{embedTenantName}/groups',
+      '/api/v1/embed-tenants/{embedTenantName}/groups/{id}',
+      '/api/v1/embed-tenants/{embedTenantName}/groups/{id}/users',
+    ],
+    options,
+  );
+}
+
+/**
+ * Update an embed group's description (its name is immutable)
+ *
+ * `PATCH /api/v1/embed-tenants/{embedTenantName}/groups/{id}`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/embed-tenants/{embedTenantName}/groups`
+ * - `/api/v1/embed-tenants/{embedTenantName}/groups/{id}`
+ * - `/api/v1/embed-tenants/{embedTenantName}/groups/{id}/users`
+ */
+export function useUpdateEmbedGroup(
+  options?: MutationHookOptions<'/api/v1/embed-tenants/{embedTenantName}/groups/{id}', 'patch'>,
+) {
+  return useApiMutation(
+    'patch',
+    '/api/v1/embed-tenants/{embedTenantName}/groups/{id}',
+    [
+      '/api/v1/embed-tenants/{embedTenantName}/groups',
+      '/api/v1/embed-tenants/{embedTenantName}/groups/{id}',
+      '/api/v1/embed-tenants/{embedTenantName}/groups/{id}/users',
+    ],
+    options,
+  );
+}
+
+/**
+ * List embed group members, most recently added first
+ *
+ * `GET /api/v1/embed-tenants/{embedTenantName}/groups/{id}/users`
+ */
+export function useGetEmbedGroupMembers(
+  init: QueryHookInit<'/api/v1/embed-tenants/{embedTenantName}/groups/{id}/users', 'get'>,
+  options?: QueryHookOptions<'/api/v1/embed-tenants/{embedTenantName}/groups/{id}/users', 'get'>,
+) {
+  return useApiQuery('get', '/api/v1/embed-tenants/{embedTenantName}/groups/{id}/users', init, options);
+}
+
+/**
+ * Add embed group members
+ *
+ * `POST /api/v1/embed-tenants/{embedTenantName}/groups/{id}/users`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/embed-tenants/{embedTenantName}/groups/{id}/users`
+ */
+export function useAddEmbedGroupMembers(
+  options?: MutationHookOptions<'/api/v1/embed-tenants/{embedTenantName}/groups/{id}/users', 'post'>,
+) {
+  return useApiMutation(
+    'post',
+    '/api/v1/embed-tenants/{embedTenantName}/groups/{id}/users',
+    ['/api/v1/embed-tenants/{embedTenantName}/groups/{id}/users'],
+    options,
+  );
+}
+
+/**
+ * Remove embed group members
+ *
+ * `DELETE /api/v1/embed-tenants/{embedTenantName}/groups/{id}/users`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/embed-tenants/{embedTenantName}/groups/{id}/users`
+ */
+export function useRemoveEmbedGroupMembers(
+  options?: MutationHookOptions<'/api/v1/embed-tenants/{embedTenantName}/groups/{id}/users', 'delete'>,
+) {
+  return useApiMutation(
+    'delete',
+    '/api/v1/embed-tenants/{embedTenantName}/groups/{id}/users',
+    ['/api/v1/embed-tenants/{embedTenantName}/groups/{id}/users'],
+    options,
+  );
+}
+
+/**
+ * List an embed tenant's users, by email
+ *
+ * `GET /api/v1/embed-tenants/{embedTenantName}/users`
+ */
+export function useListEmbedUsers(
+  init: QueryHookInit<'/api/v1/embed-tenants/{embedTenantName}/users', 'get'>,
+  options?: QueryHookOptions<'/api/v1/embed-tenants/{embedTenantName}/users', 'get'>,
+) {
+  return useApiQuery('get', '/api/v1/embed-tenants/{embedTenantName}/users', init, options);
+}
+
+/**
+ * Provision embed users in bulk (partially successful)
+ *
+ * `POST /api/v1/embed-tenants/{embedTenantName}/users`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/embed-tenants/{embedTenantName}/users`
+ */
+export function useProvisionEmbedUsers(
+  options?: MutationHookOptions<'/api/v1/embed-tenants/{embedTenantName}/users', 'post'>,
+) {
+  return useApiMutation(
+    'post',
+    '/api/v1/embed-tenants/{embedTenantName}/users',
+    ['/api/v1/embed-tenants/{embedTenantName}/users'],
+    options,
+  );
+}
+
+/**
+ * Provision an embed user
+ *
+ * `POST /api/v1/embed-tenants/{embedTenantName}/user`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/embed-tenants`
+ * - `/api/v1/embed-tenants/{embedTenantName}`
+ */
+export function useProvisionEmbedUser(
+  options?: MutationHookOptions<'/api/v1/embed-tenants/{embedTenantName}/user', 'post'>,
+) {
+  return useApiMutation(
+    'post',
+    '/api/v1/embed-tenants/{embedTenantName}/user',
+    ['/api/v1/embed-tenants', '/api/v1/embed-tenants/{embedTenantName}'],
+    options,
+  );
+}
+
+/**
+ * List a dashboard's embed access
+ *
+ * `GET /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/embed-access`
+ */
+export function useGetEmbedAccess(
+  init: QueryHookInit<'/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/embed-access', 'get'>,
+  options?: QueryHookOptions<'/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/embed-access', 'get'>,
+) {
+  return useApiQuery(
+    'get',
+    '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/embed-access',
+    init,
+    options,
+  );
+}
+
+/**
+ * Update a dashboard's embed access
+ *
+ * `PUT /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/embed-access`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/embed-access`
+ */
+export function useUpdateEmbedAccess(
+  options?: MutationHookOptions<
+    '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/embed-access',
+    'put'
+  >,
+) {
+  return useApiMutation(
+    'put',
+    '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/embed-access',
+    ['/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/embed-access'],
+    options,
+  );
+}
+
+/**
+ * List workbooks accessible to an embed tenant
+ *
+ * `GET /api/v1/deployments/{deploymentId}/embed-tenants/{embedTenantName}/workbooks`
+ */
+export function useListEmbedTenantWorkbooks(
+  init: QueryHookInit<'/api/v1/deployments/{deploymentId}/embed-tenants/{embedTenantName}/workbooks', 'get'>,
+  options?: QueryHookOptions<
+    '/api/v1/deployments/{deploymentId}/embed-tenants/{embedTenantName}/workbooks',
+    'get'
+  >,
+) {
+  return useApiQuery(
+    'get',
+    '/api/v1/deployments/{deploymentId}/embed-tenants/{embedTenantName}/workbooks',
+    init,
+    options,
+  );
+}
+
+/**
+ * List the chat agents of the account
+ *
+ * `GET /api/v1/agents`
+ */
+export function useListAgents(
+  init?: QueryHookInit<'/api/v1/agents', 'get'>,
+  options?: QueryHookOptions<'/api/v1/agents', 'get'>,
+) {
+  return useApiQuery('get', '/api/v1/agents', init, options);
+}
+
+/**
+ * Create a chat agent over a deployment; an OpenAI key is stored sealed and never returned
+ *
+ * `POST /api/v1/agents`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/agents`
+ */
+export function useCreateAgent(options?: MutationHookOptions<'/api/v1/agents', 'post'>) {
+  return useApiMutation('post', '/api/v1/agents', ['/api/v1/agents'], options);
+}
+
+/**
+ * Read a chat agent
+ *
+ * `GET /api/v1/agents/{agentId}`
+ */
+export function useGetAgent(
+  init: QueryHookInit<'/api/v1/agents/{agentId}', 'get'>,
+  options?: QueryHookOptions<'/api/v1/agents/{agentId}', 'get'>,
+) {
+  return useApiQuery('get', '/api/v1/agents/{agentId}', init, options);
+}
+
+/**
+ * Delete a chat agent with its threads
+ *
+ * `DELETE /api/v1/agents/{agentId}`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/agents`
+ * - `/api/v1/agents/{agentId}`
+ */
+export function useDeleteAgent(options?: MutationHookOptions<'/api/v1/agents/{agentId}', 'delete'>) {
+  return useApiMutation(
+    'delete',
+    '/api/v1/agents/{agentId}',
+    ['/api/v1/agents', '/api/v1/agents/{agentId}'],
+    options,
+  );
+}
+
+/**
+ * Change a chat agent; a brain without apiKey keeps the stored key
+ *
+ * `PATCH /api/v1/agents/{agentId}`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/agents`
+ * - `/api/v1/agents/{agentId}`
+ */
+export function useUpdateAgent(options?: MutationHookOptions<'/api/v1/agents/{agentId}', 'patch'>) {
+  return useApiMutation(
+    'patch',
+    '/api/v1/agents/{agentId}',
+    ['/api/v1/agents', '/api/v1/agents/{agentId}'],
+    options,
+  );
+}
+
+/**
+ * Stream a chat turn as newline-delimited JSON (spec 4.6)
+ *
+ * `POST /api/v1/public/{accountName}/agents/{agentId}/chat/stream-chat-state`
+ *
+ * Invalidates no cached read.
+ */
+export function useStreamChatState(
+  options?: MutationHookOptions<
+    '/api/v1/public/{accountName}/agents/{agentId}/chat/stream-chat-state',
+    'post'
+  >,
+) {
+  return useApiMutation(
+    'post',
+    '/api/v1/public/{accountName}/agents/{agentId}/chat/stream-chat-state',
+    [],
+    options,
+  );
+}
+
+/**
+ * Stop the turn streaming on a thread; its stream ends with `__aborted__`
+ *
+ * `POST /api/v1/public/{accountName}/agents/{agentId}/chat/abort`
+ *
+ * Invalidates no cached read.
+ */
+export function useAbortChat(
+  options?: MutationHookOptions<'/api/v1/public/{accountName}/agents/{agentId}/chat/abort', 'post'>,
+) {
+  return useApiMutation('post', '/api/v1/public/{accountName}/agents/{agentId}/chat/abort', [], options);
 }
