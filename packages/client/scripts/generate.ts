@@ -46,12 +46,15 @@ export async function generate(document: OpenApiDocument): Promise<Record<string
 /** The project's formatter, so that generated files read like the rest and pass `npm run lint`. */
 function format(source: string): string {
   const biome = path.join(repoDir, 'node_modules/@biomejs/biome/bin/biome');
-  return execFileSync(process.execPath, [biome, 'format', '--stdin-file-path=generated.ts'], {
+  const formatted = execFileSync(process.execPath, [biome, 'format', '--stdin-file-path=generated.ts'], {
     cwd: repoDir,
     input: source,
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,
   });
+  // Biome answers an empty output, not an error, for a file it ignores (one over `files.maxSize`).
+  if (formatted.trim() === '') throw new Error('biome format returned nothing for a generated file');
+  return formatted;
 }
 
 async function main() {
