@@ -219,7 +219,7 @@ export const routeSamples: Record<string, SampleFactory> = {
     return { url: `/api/v1/groups/${f.groupId}/members/${f.userId}` };
   },
 
-  // Workspace content (issue 5): each sample creates what it acts on, so that deletes never collide.
+  // Workspace content: each sample creates what it acts on, so that deletes never collide.
   'GET /api/v1/deployments/:deploymentId/folders': (f) => ({ url: `${ws(f)}/folders?first=5&parentId=0` }),
   'POST /api/v1/deployments/:deploymentId/folders': (f) => ({
     url: `${ws(f)}/folders`,

@@ -35,7 +35,7 @@ export interface Config {
   /**
    * TESSERA_MODEL_DIR: a directory of data-model YAML (`*.yml`/`*.yaml`, recursively). When set,
    * each start replaces the demo deployment's `main` branch files with it (paths relative to the
-   * directory), and in development the server watches it and reloads on every change (issue 4).
+   * directory), and in development the server watches it and reloads on every change.
    */
   modelDir: string | null;
 }

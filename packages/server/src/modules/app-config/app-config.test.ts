@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, startTestServer, type TestServer, userWithKey } from '../../../test/harness.ts';
 
-describe('GET/PUT /app-config (issue 5 item 7)', () => {
+describe('GET/PUT /app-config', () => {
   let server: TestServer;
   beforeAll(async () => {
     server = await startTestServer();

@@ -5,7 +5,7 @@ import type { AppConfigResponse, UpdateAppConfigBody } from './schemas.ts';
 
 type AppConfig = Static<typeof AppConfigResponse>;
 
-/** The tenant's app config and theme (issue 5 item 7): one row per tenant, defaults until set. */
+/** The tenant's app config and theme: one row per tenant, defaults until set. */
 export class AppConfigService {
   constructor(private readonly repository: AppConfigRepository) {}
 

@@ -8,7 +8,7 @@ process.env.TESSERA_SAMPLE_SCALE = '0.002';
 
 type Row = Record<string, string>;
 
-/** Dashboard data (issue 5 item 8): widget rows, dashboard filters, time grains, 403/404. */
+/** Dashboard data: widget rows, dashboard filters, time grains, 403/404. */
 describe('dashboard widget data', () => {
   let server: TestServer;
   let board: Awaited<ReturnType<typeof publishBoard>>;

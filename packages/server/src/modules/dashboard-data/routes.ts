@@ -16,7 +16,7 @@ export const dashboardDataRoutes: FastifyPluginAsyncTypebox<{ dashboardData: Das
         summary:
           "A widget's rows on a published dashboard, under the viewer's security context (view access)",
         description:
-          'Issue 5 item 8. Runs the query of the report a widget shows, as snapshotted in the published version ' +
+          'Runs the query of the report a widget shows, as snapshotted in the published version ' +
           "(`versionNumber`, default the current one), through the data API under the CALLER's security context " +
           "(`serviceCloud.groups` = the user's global groups, `serviceCloud.userAttributes`, `user {id, email}`), so " +
           'that row- and member-level access policies apply as on `/v1/load`. Needs view access to the ' +

@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { int32 } from '../workspace/common.ts';
 
 /**
- * Shapes of the dashboard-data endpoint (issue 5 item 8). Filters and time grains are the ones a
+ * Shapes of the dashboard-data endpoint. Filters and time grains are the ones a
  * dashboard viewer sends and a scheduled notification stores (spec 2.5): `{member, value,
  * caseSensitive, startInclusive, endInclusive, operator}` and `{grain, member}`; `values` is
  * accepted as well for the multi-value Cube operators.

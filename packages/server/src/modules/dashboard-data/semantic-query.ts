@@ -60,7 +60,7 @@ export function cubeFilter(f: Filter, index: number): QueryFilter {
 }
 
 /**
- * The widget's own query with the viewer's dashboard state applied (issue 5 item 8):
+ * The widget's own query with the viewer's dashboard state applied:
  * - filters are ANDed to the report's filters (Cube ANDs top-level filters), only on members the
  *   model has for this viewer; an unknown or hidden member is a 400 naming it;
  * - a time grain replaces the granularity of the widget's time dimension on that member; a grain

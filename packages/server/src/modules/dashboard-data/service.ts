@@ -32,7 +32,7 @@ interface Widget {
 }
 
 /**
- * Rows of one widget of a published dashboard, as the VIEWER may see them (issue 5 item 8).
+ * Rows of one widget of a published dashboard, as the VIEWER may see them.
  * Nothing here talks to a driver: the widget's query goes through DataService (`compile` for Cube
  * queries, `compileSql` for SQL-API text, then `run`) under the viewer's security context, i.e. the
  * same compile path, policies and executor as `/v1/load` (DESIGN.md "Semantic layer and data

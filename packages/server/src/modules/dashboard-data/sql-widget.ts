@@ -25,7 +25,7 @@ function bad(field: string, message: string, code: CodeWithStatus<400>) {
 
 /**
  * A SQL-API widget (a report whose query is `/v1/cubesql` text) has no members to re-grain or to
- * join a filter on, so (documented choice, issue 5 item 8):
+ * join a filter on, so (documented choice):
  * - time-grain overrides are refused with 400 `time_grain_unsupported`: the grain is in the
  *   report's SQL text and cannot be changed from outside;
  * - filters are applied by wrapping, `SELECT * FROM (<report SQL>) AS tessera_widget WHERE ...`,

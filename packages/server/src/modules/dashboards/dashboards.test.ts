@@ -16,7 +16,7 @@ const theme = {
   widgets: { text: { color: '#000' }, title: { fontWeight: '600' } },
 };
 
-describe('dashboards: draft and publishing (issue 5 item 4, spec 2.2 to 2.4, 4.4)', () => {
+describe('dashboards: draft and publishing (spec 2.2 to 2.4, 4.4)', () => {
   let server: TestServer;
   let api: ReturnType<typeof contentClient>;
   beforeAll(async () => {

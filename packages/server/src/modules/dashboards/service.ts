@@ -30,7 +30,7 @@ export interface PublishOptions {
   field: string;
 }
 
-/** The draft dashboard of a workbook and publishing it (spec 4.4; issue 5 item 4). */
+/** The draft dashboard of a workbook and publishing it (spec 4.4). */
 export class DashboardsService {
   constructor(private readonly deps: DashboardsServiceDeps) {}
 

@@ -15,7 +15,7 @@ export interface ModelDirOptions {
 }
 
 /**
- * `TESSERA_MODEL_DIR` (issue 4): at start the demo deployment's `main` files become the
+ * `TESSERA_MODEL_DIR`: at start the demo deployment's `main` files become the
  * directory's; in development a watcher keeps them in sync until the app closes.
  */
 export const modelDirPlugin: FastifyPluginAsyncTypebox<ModelDirOptions> = async (

@@ -13,7 +13,7 @@ export interface ModelDirWatcher {
 }
 
 /**
- * Development mode of `TESSERA_MODEL_DIR` (issue 4: "reload it on change in development"): a
+ * Development mode of `TESSERA_MODEL_DIR` ("reload it on change in development"): a
  * recursive `fs.watch` of the directory, or polling every second where recursive watching is not
  * available, re-syncs the demo deployment's `main` files after each change. Syncs never overlap:
  * a change during a sync schedules one more.

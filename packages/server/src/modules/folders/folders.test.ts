@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer, userWithKey } from '../../../test/harness.ts';
 import { contentClient, newDeployment } from '../workspace/test-client.ts';
 
-describe('folders (issue 5 item 1, spec 4.5)', () => {
+describe('folders (spec 4.5)', () => {
   let server: TestServer;
   let api: ReturnType<typeof contentClient>;
   let deploymentId: number;

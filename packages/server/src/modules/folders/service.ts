@@ -19,7 +19,7 @@ export interface FoldersServiceDeps {
   access: AccessResolver;
 }
 
-/** Folders (issue 5 item 1; spec 4.5 for delete). Moving a folder is workspace/move-service.ts. */
+/** Folders (spec 4.5 for delete). Moving a folder is workspace/move-service.ts. */
 export class FoldersService {
   constructor(private readonly deps: FoldersServiceDeps) {}
 
@@ -62,7 +62,7 @@ export class FoldersService {
         { deploymentId, parentId, name: input.name, position: input.position ?? 0, userId: principal.userId },
         trx,
       );
-      // Creators manage what they create (issue 5 item 6).
+      // Creators manage what they create.
       await this.deps.permissions.upsert(
         deploymentId,
         { type: 'FOLDER', id: created },

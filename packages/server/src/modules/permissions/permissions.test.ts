@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, startTestServer, type TestServer, userWithKey } from '../../../test/harness.ts';
 import { contentClient, newDeployment } from '../workspace/test-client.ts';
 
-describe('content permissions (issue 5 item 6)', () => {
+describe('content permissions', () => {
   let server: TestServer;
   let api: ReturnType<typeof contentClient>;
   beforeAll(async () => {

@@ -21,7 +21,7 @@ export interface PermissionsServiceDeps {
 }
 
 /**
- * Granting, changing and revoking content permissions (issue 5 item 6). Who has access is visible
+ * Granting, changing and revoking content permissions. Who has access is visible
  * to anyone who can view the item; changing it takes manage access on the item.
  */
 export class PermissionsService {

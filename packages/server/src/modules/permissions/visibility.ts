@@ -1,7 +1,7 @@
 import { type RawBuilder, sql } from 'kysely';
 
 /**
- * The SQL form of "only what the caller may view" (issue 5 item 6) for lists: an item is visible
+ * The SQL form of "only what the caller may view" for lists: an item is visible
  * when it sits in a folder the caller can view or is granted to the caller itself. `null`: a
  * tenant admin, who sees everything.
  */

@@ -4,7 +4,7 @@ import { contentClient, newDeployment } from '../workspace/test-client.ts';
 
 const vegaLite = { $schema: 'https://vega.github.io/schema/vega-lite/v5.json', mark: 'bar', encoding: {} };
 
-describe('reports (issue 5 item 3)', () => {
+describe('reports', () => {
   let server: TestServer;
   let api: ReturnType<typeof contentClient>;
   beforeAll(async () => {

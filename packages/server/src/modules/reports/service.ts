@@ -26,7 +26,7 @@ export interface ReportsServiceDeps {
 
 type Input = Static<typeof CreateReportBody>;
 
-/** Reports: a saved query (SQL-API text or a semantic query) with a Vega-Lite v5 chart (issue 5 item 3). */
+/** Reports: a saved query (SQL-API text or a semantic query) with a Vega-Lite v5 chart. */
 export class ReportsService {
   constructor(private readonly deps: ReportsServiceDeps) {}
 

@@ -4,7 +4,7 @@ import { startTestServer, type TestServer } from '../../../test/harness.ts';
 import { contentClient, newDeployment } from '../workspace/test-client.ts';
 
 /**
- * Issue 5: a client pages through 1,000 workbooks with first/after while others are created and
+ * A client pages through 1,000 workbooks with first/after while others are created and
  * deleted, and sees every workbook that existed throughout exactly once (keyset on the id).
  */
 describe('paging through 1,000 workbooks while others change them', () => {

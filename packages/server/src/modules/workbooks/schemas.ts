@@ -19,7 +19,7 @@ export const CreateWorkbookBody = Type.Object(
   strict,
 );
 
-/** The reference's UpdateWorkbookInput, plus the draft dashboard config (issue 5 item 4). */
+/** The reference's UpdateWorkbookInput, plus the draft dashboard config. */
 export const UpdateWorkbookBody = Type.Object(
   {
     name: Type.Optional(nullable(itemName)),

@@ -24,7 +24,7 @@ export interface WorkbooksServiceDeps {
 
 type Draft = Record<string, unknown> | null;
 
-/** Workbooks (issue 5 item 2); duplicating is duplicate.ts, moving also workspace/move-service.ts. */
+/** Workbooks; duplicating is duplicate.ts, moving also workspace/move-service.ts. */
 export class WorkbooksService {
   constructor(private readonly deps: WorkbooksServiceDeps) {}
 
@@ -76,7 +76,7 @@ export class WorkbooksService {
     return this.fullView(await this.require(deploymentId, id), ctx);
   }
 
-  /** Creates a workbook owned by the caller, who gets manage on it (issue 5 item 6). */
+  /** Creates a workbook owned by the caller, who gets manage on it. */
   async insertOwned(
     ctx: AccessContext,
     input: {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer, userWithKey } from '../../../test/harness.ts';
 import { contentClient, newDeployment } from '../workspace/test-client.ts';
 
-describe('workbooks (issue 5 item 2, spec 2.1 and 4.5)', () => {
+describe('workbooks (spec 2.1 and 4.5)', () => {
   let server: TestServer;
   let api: ReturnType<typeof contentClient>;
   beforeAll(async () => {

@@ -2,7 +2,7 @@ import { notAFolder } from '../folders/service.ts';
 import type { AccessContext } from '../permissions/access.ts';
 
 /**
- * Where new or moved content may go: a folder of this deployment (400 otherwise, issue 5 item 5)
+ * Where new or moved content may go: a folder of this deployment (400 otherwise)
  * with at least `needed` access on it, or the workspace root for accounts that may write there.
  */
 export function checkDestination(

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer, userWithKey } from '../../../test/harness.ts';
 import { contentClient, newDeployment } from './test-client.ts';
 
-describe('GET /workspace and /shared-workspace (issue 5 item 5)', () => {
+describe('GET /workspace and /shared-workspace', () => {
   let server: TestServer;
   let api: ReturnType<typeof contentClient>;
   beforeAll(async () => {
