@@ -43,7 +43,7 @@ import { registerOpenApi } from './openapi.ts';
 import { registerRateLimit } from './rate-limit.ts';
 import { registerTransportSecurity } from './transport-security.ts';
 import type { App } from './types.ts';
-import { registerInputScreening, registerStrictQuerystrings } from './validation.ts';
+import { registerDecimalIntegers, registerInputScreening, registerStrictQuerystrings } from './validation.ts';
 
 export interface AppDeps {
   config: Config;
@@ -125,6 +125,7 @@ export async function buildApp(
   // registered in a scope of its own, which inherits them (and may override the error handler).
   registerErrorHandling(app);
   registerInputScreening(app);
+  registerDecimalIntegers(app);
   registerTransportSecurity(app, config.env === 'production');
   registerAuthentication(app, {
     tenants: services.tenantResolver,

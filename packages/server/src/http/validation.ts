@@ -115,3 +115,37 @@ export function registerStrictQuerystrings(app: App) {
     if (querystring !== undefined) route.schema = { ...route.schema, querystring };
   });
 }
+
+const decimalInteger = /^-?\d+$/;
+
+type PropertiesSchema = { properties?: Record<string, { type?: unknown }> } | undefined;
+
+function nonDecimalIntegers(context: string, schema: PropertiesSchema, values: unknown) {
+  const given = (values ?? {}) as Record<string, unknown>;
+  return Object.entries(schema?.properties ?? {})
+    .filter(([name, property]) => {
+      const raw = given[name];
+      return property.type === 'integer' && typeof raw === 'string' && !decimalInteger.test(raw);
+    })
+    .map(([name]) => ({ field: `${context}/${name}`, message: 'must be a decimal integer' }));
+}
+
+/**
+ * Integer path and query parameters must be written as decimal integers. The schema's conversion
+ * is lenient (`1.5`, `1e0`, ` 1`, `0x1` and the empty string all read as numbers), so without this
+ * a DELETE of /deployments/1.5 removed deployment 1 and `?parentId=` read as the root. Runs before
+ * validation, on the raw text, after the credential checks; public routes (the data API answers an
+ * unknown deployment with 404 in Cube's shape) read their own parameters.
+ */
+export function registerDecimalIntegers(app: App) {
+  app.addHook('preValidation', async (request) => {
+    const access = request.routeOptions.config?.access;
+    if (!access || 'public' in access) return;
+    const schema = request.routeOptions.schema;
+    const errors = [
+      ...nonDecimalIntegers('params', schema?.params as PropertiesSchema, request.params),
+      ...nonDecimalIntegers('querystring', schema?.querystring as PropertiesSchema, request.query),
+    ];
+    if (errors.length > 0) throw new DomainError('validation_failed', describeProblems(errors), { errors });
+  });
+}
