@@ -15,7 +15,7 @@ process.env.TESSERA_SAMPLE_SCALE ??= '0.005';
 
 /** TESSERA_FUZZ_SEED replays a run; TESSERA_FUZZ_RUNS sets the runs per route. */
 const seed = Number(process.env.TESSERA_FUZZ_SEED ?? 20_260_517);
-const runsPerRoute = Number(process.env.TESSERA_FUZZ_RUNS ?? 25);
+const runsPerRoute = Number(process.env.TESSERA_FUZZ_RUNS ?? 40);
 /**
  * Every failing request is already one change away from a valid sample, so shrinking is off by
  * default (it costs a request per step); TESSERA_FUZZ_SHRINK=1 turns it on.
