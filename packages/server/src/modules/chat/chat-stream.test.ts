@@ -231,6 +231,24 @@ describe('chat stream (spec 4.6) over HTTP', () => {
     }
   });
 
+  it('answers an unknown chatId with 404 and creates no chat user', async () => {
+    const users = () =>
+      server.store.db
+        .selectFrom('embed_users')
+        .select(['id', 'expires_at'])
+        .where('tenant_id', '=', server.tenantId)
+        .where('external_id', '=', 'nobody-yet')
+        .execute();
+    const res = await chat.turn({
+      input: 'How many orders are there?',
+      chatId: 'no-such-thread',
+      sessionSettings: { externalId: 'nobody-yet' },
+    });
+    expect(res.status).toBe(404);
+    expect(res.body).toContain('chat_not_found');
+    expect(await users()).toEqual([]);
+  });
+
   it('persists at most 10,000 non-ephemeral chat users per account; the next is refused', async () => {
     const db = server.store.db;
     const { n } = await db

@@ -65,6 +65,13 @@ export class ChatService {
     checkSessionSettings(body.sessionSettings);
     const branch = branchOf(body);
     const deployment = await this.deps.deployments.require(target.tenantId, target.agent.deployment_id);
+    // An unknown thread is a 404 before the session writes anything: resolving the session creates
+    // or extends the external user (DESIGN.md "Errors": bad input changes nothing).
+    if (
+      body.chatId !== undefined &&
+      !(await this.deps.repository.findThread(target.tenantId, target.agent.id, body.chatId))
+    )
+      throw new NotFoundError('Chat thread', 'chat_not_found');
     const session = await resolveSession(this.deps, target.tenantId, body.sessionSettings);
     const caller: DataCaller = { deployment, securityContext: session.securityContext, branch };
 
