@@ -153,6 +153,48 @@ describe('chat stream (spec 4.6) over HTTP', () => {
     expect((await chat.turn({ chatId: 'no-such-thread', sessionSettings: admin })).status).toBe(404);
   });
 
+  it('another user asking for a thread is refused before anything is written', async () => {
+    const db = server.store.db;
+    const owner = await chat.turn({ input: 'How many orders are there?', sessionSettings: admin });
+    const chatId = owner.lines[0].state.chatId;
+    // an existing ephemeral user whose lifetime a session would extend
+    const bystander = await chat.turn({
+      input: 'How many orders are there?',
+      sessionSettings: { externalId: 'bystander', ephemeralTtlSeconds: 3600 },
+    });
+    expect(bystander.status).toBe(200);
+    const fingerprint = async () =>
+      JSON.stringify([
+        await db.selectFrom('embed_users').selectAll().orderBy('id').execute(),
+        await db.selectFrom('chat_threads').selectAll().orderBy('id').execute(),
+        await db.selectFrom('chat_runs').selectAll().orderBy('id').execute(),
+        await db
+          .selectFrom('chat_run_lines')
+          .select(['run_id', 'seq'])
+          .orderBy('run_id')
+          .orderBy('seq')
+          .execute(),
+      ]);
+    const before = await fingerprint();
+    for (const sessionSettings of [
+      { externalId: 'bystander', ephemeralTtlSeconds: 604_800 },
+      { externalId: 'bystander', isEphemeral: false },
+      { externalId: 'brand-new-intruder', isEphemeral: false },
+      { externalId: 'brand-new-intruder' },
+      { internalId: 'admin@localhost' },
+    ]) {
+      for (const body of [
+        { chatId, input: 'And products?', messageId: messageId(), sessionSettings },
+        { chatId, sessionSettings },
+      ]) {
+        const res = await chat.turn(body);
+        expect(res.status, JSON.stringify(body)).toBe(403);
+        expect(res.body).toContain('chat_thread_forbidden');
+      }
+    }
+    expect(await fingerprint()).toBe(before);
+  });
+
   it('a session with a row-level policy sees only its rows through both tools', async () => {
     const germany = { externalId: 'de-user', userAttributes: [{ name: 'country', value: 'DE' }] };
     const res = await chat.turn({ input: 'Number of customers by country', sessionSettings: germany });

@@ -65,13 +65,10 @@ export class ChatService {
     checkSessionSettings(body.sessionSettings);
     const branch = branchOf(body);
     const deployment = await this.deps.deployments.require(target.tenantId, target.agent.deployment_id);
-    // An unknown thread is a 404 before the session writes anything: resolving the session creates
-    // or extends the external user (DESIGN.md "Errors": bad input changes nothing).
-    if (
-      body.chatId !== undefined &&
-      !(await this.deps.repository.findThread(target.tenantId, target.agent.id, body.chatId))
-    )
-      throw new NotFoundError('Chat thread', 'chat_not_found');
+    // An unknown thread (404) or another user's (403) is refused before the session writes
+    // anything: resolving the session creates or extends the external user (DESIGN.md "Errors":
+    // bad input changes nothing).
+    if (body.chatId !== undefined) await this.checkThreadOwner(target, body.chatId, body.sessionSettings);
     const session = await resolveSession(this.deps, target.tenantId, body.sessionSettings);
     const caller: DataCaller = { deployment, securityContext: session.securityContext, branch };
 
@@ -166,6 +163,19 @@ export class ChatService {
         'deployment_out_of_scope',
       );
     return { tenantId: principal.tenantId, agent };
+  }
+
+  /**
+   * The thread exists and belongs to the session's user, read without writing: an external user
+   * not created yet owns no thread. An unknown internal user is left to resolveSession's 400.
+   */
+  private async checkThreadOwner(target: Target, chatId: string, s: SessionSettingsInput): Promise<void> {
+    const thread = await this.deps.repository.findThread(target.tenantId, target.agent.id, chatId);
+    if (!thread) throw new NotFoundError('Chat thread', 'chat_not_found');
+    const owner = await this.findOwner(target.tenantId, s);
+    if (owner === undefined && s.internalId !== undefined) return;
+    if (!owner || !sameOwner(owner, thread))
+      throw new ForbiddenError('The chat thread belongs to another user', 'chat_thread_forbidden');
   }
 
   private async findOwner(tenantId: number, s: SessionSettingsInput): Promise<ThreadOwner | undefined> {
