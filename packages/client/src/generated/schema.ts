@@ -1734,6 +1734,11 @@ export interface components {
         | 'chat_thread_forbidden'
         | 'chat_streaming'
         | 'chat_user_limit'
+        | 'notification_not_found'
+        | 'export_not_found'
+        | 'export_not_ready'
+        | 'export_failed'
+        | 'exports_in_flight'
         | 'invalid_filter'
         | 'invalid_path'
         | 'no_target'
@@ -1745,7 +1750,8 @@ export interface components {
         | 'invalid_data_model'
         | 'data_access_denied'
         | 'data_not_found'
-        | 'query_timeout';
+        | 'query_timeout'
+        | 'warehouse_unavailable';
       /** @description Field-level problems, e.g. `{field: "body/name", message: "is required"}` */
       errors?: {
         field: string;
@@ -1965,7 +1971,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -1990,11 +1996,13 @@ export interface operations {
               | 'widget_without_report'
               | 'workbook_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -2015,11 +2023,24 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -2027,7 +2048,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -2183,7 +2204,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -2208,11 +2229,13 @@ export interface operations {
               | 'widget_without_report'
               | 'workbook_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -2233,7 +2256,8 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
@@ -2261,7 +2285,19 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -2269,7 +2305,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -2402,7 +2438,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -2427,11 +2463,13 @@ export interface operations {
               | 'widget_without_report'
               | 'workbook_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -2452,7 +2490,8 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
@@ -2468,7 +2507,19 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -2476,7 +2527,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -2634,7 +2685,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -2659,11 +2710,13 @@ export interface operations {
               | 'widget_without_report'
               | 'workbook_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -2684,7 +2737,8 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
@@ -2724,7 +2778,19 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -2732,7 +2798,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -2845,7 +2911,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -2870,11 +2936,13 @@ export interface operations {
               | 'widget_without_report'
               | 'workbook_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -2895,7 +2963,8 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
@@ -2935,7 +3004,19 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -2943,7 +3024,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -3106,7 +3187,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3131,11 +3212,13 @@ export interface operations {
               | 'widget_without_report'
               | 'workbook_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -3156,7 +3239,8 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
@@ -3172,7 +3256,19 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -3180,7 +3276,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -3301,7 +3397,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3326,11 +3422,13 @@ export interface operations {
               | 'widget_without_report'
               | 'workbook_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -3351,7 +3449,8 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
@@ -3367,7 +3466,19 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -3375,7 +3486,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -3498,7 +3609,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3523,11 +3634,13 @@ export interface operations {
               | 'widget_without_report'
               | 'workbook_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -3548,7 +3661,8 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
@@ -3588,7 +3702,19 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -3596,7 +3722,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -3718,7 +3844,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3743,11 +3869,13 @@ export interface operations {
               | 'widget_without_report'
               | 'workbook_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -3768,7 +3896,8 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
@@ -3808,7 +3937,19 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -3816,7 +3957,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -3939,7 +4080,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3964,11 +4105,13 @@ export interface operations {
               | 'widget_without_report'
               | 'workbook_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -3989,7 +4132,8 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
@@ -4029,7 +4173,19 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -4037,7 +4193,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -4161,7 +4317,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -4186,11 +4342,13 @@ export interface operations {
               | 'widget_without_report'
               | 'workbook_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -4211,7 +4369,8 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
@@ -4227,7 +4386,19 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -4235,7 +4406,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -4356,7 +4527,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -4381,11 +4552,13 @@ export interface operations {
               | 'widget_without_report'
               | 'workbook_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -4406,7 +4579,8 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
@@ -4446,7 +4620,19 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -4454,7 +4640,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -4567,7 +4753,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -4592,11 +4778,13 @@ export interface operations {
               | 'widget_without_report'
               | 'workbook_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -4617,7 +4805,8 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
@@ -4657,7 +4846,19 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -4665,7 +4866,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -4791,7 +4992,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -4816,11 +5017,13 @@ export interface operations {
               | 'widget_without_report'
               | 'workbook_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -4841,7 +5044,8 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
@@ -4857,7 +5061,19 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -4865,7 +5081,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -4988,7 +5204,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -5013,11 +5229,13 @@ export interface operations {
               | 'widget_without_report'
               | 'workbook_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -5038,7 +5256,8 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
@@ -5078,7 +5297,19 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -5086,7 +5317,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -5201,7 +5432,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -5226,11 +5457,13 @@ export interface operations {
               | 'widget_without_report'
               | 'workbook_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -5251,7 +5484,8 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
@@ -5291,7 +5525,19 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -5299,7 +5545,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -5417,7 +5663,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -5442,11 +5688,13 @@ export interface operations {
               | 'widget_without_report'
               | 'workbook_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -5467,7 +5715,8 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
@@ -5483,7 +5732,19 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -5491,7 +5752,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -5611,7 +5872,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -5636,11 +5897,13 @@ export interface operations {
               | 'widget_without_report'
               | 'workbook_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -5661,7 +5924,8 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
@@ -5701,7 +5965,19 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -5709,7 +5985,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -5835,7 +6111,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -5860,11 +6136,13 @@ export interface operations {
               | 'widget_without_report'
               | 'workbook_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -5885,7 +6163,8 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
@@ -5925,7 +6204,19 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -5933,7 +6224,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -6067,7 +6358,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -6092,11 +6383,13 @@ export interface operations {
               | 'widget_without_report'
               | 'workbook_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -6117,7 +6410,8 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
@@ -6157,7 +6451,19 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -6165,7 +6471,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -6301,7 +6607,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -6326,11 +6632,13 @@ export interface operations {
               | 'widget_without_report'
               | 'workbook_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -6351,11 +6659,24 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -6363,7 +6684,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -6505,7 +6826,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -6530,11 +6851,13 @@ export interface operations {
               | 'widget_without_report'
               | 'workbook_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -6555,7 +6878,8 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
@@ -6583,7 +6907,19 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -6591,7 +6927,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -6715,7 +7051,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -6740,11 +7076,13 @@ export interface operations {
               | 'widget_without_report'
               | 'workbook_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -6765,7 +7103,8 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
@@ -6781,7 +7120,19 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -6789,7 +7140,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -6914,7 +7265,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -6939,11 +7290,13 @@ export interface operations {
               | 'widget_without_report'
               | 'workbook_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -6964,7 +7317,8 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
@@ -7004,7 +7358,19 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -7012,7 +7378,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -7152,7 +7518,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -7177,11 +7543,13 @@ export interface operations {
               | 'widget_without_report'
               | 'workbook_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -7202,11 +7570,24 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -7214,7 +7595,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -7360,7 +7741,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -7385,11 +7766,13 @@ export interface operations {
               | 'widget_without_report'
               | 'workbook_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -7410,7 +7793,8 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
@@ -7438,7 +7822,19 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -7446,7 +7842,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -7572,7 +7968,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -7597,11 +7993,13 @@ export interface operations {
               | 'widget_without_report'
               | 'workbook_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -7622,11 +8020,24 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -7634,7 +8045,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -7763,7 +8174,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -7788,11 +8199,13 @@ export interface operations {
               | 'widget_without_report'
               | 'workbook_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -7813,7 +8226,8 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
@@ -7829,7 +8243,19 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -7837,7 +8263,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -7979,7 +8405,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -8004,11 +8430,13 @@ export interface operations {
               | 'widget_without_report'
               | 'workbook_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -8029,7 +8457,8 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
@@ -8069,7 +8498,19 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -8077,7 +8518,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -8190,7 +8631,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -8215,11 +8656,13 @@ export interface operations {
               | 'widget_without_report'
               | 'workbook_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -8240,7 +8683,8 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
@@ -8280,7 +8724,19 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -8288,7 +8744,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -8414,7 +8870,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -8439,11 +8895,13 @@ export interface operations {
               | 'widget_without_report'
               | 'workbook_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -8464,11 +8922,24 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -8476,7 +8947,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -8597,7 +9068,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -8622,11 +9093,13 @@ export interface operations {
               | 'widget_without_report'
               | 'workbook_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -8647,7 +9120,8 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
@@ -8675,7 +9149,19 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -8683,7 +9169,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -8798,7 +9284,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -8823,11 +9309,13 @@ export interface operations {
               | 'widget_without_report'
               | 'workbook_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -8848,7 +9336,8 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
@@ -8864,7 +9353,19 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -8872,7 +9373,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -8995,7 +9496,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -9020,11 +9521,13 @@ export interface operations {
               | 'widget_without_report'
               | 'workbook_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -9045,7 +9548,8 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
@@ -9085,7 +9589,19 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -9093,7 +9609,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -9206,7 +9722,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -9231,11 +9747,13 @@ export interface operations {
               | 'widget_without_report'
               | 'workbook_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -9256,7 +9774,8 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
@@ -9296,7 +9815,19 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -9304,7 +9835,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -9418,7 +9949,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -9443,11 +9974,13 @@ export interface operations {
               | 'widget_without_report'
               | 'workbook_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -9468,7 +10001,8 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
@@ -9484,7 +10018,19 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -9492,7 +10038,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -9613,7 +10159,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -9638,11 +10184,13 @@ export interface operations {
               | 'widget_without_report'
               | 'workbook_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -9663,7 +10211,8 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
@@ -9703,7 +10252,19 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -9711,7 +10272,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -9827,7 +10388,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -9852,11 +10413,13 @@ export interface operations {
               | 'widget_without_report'
               | 'workbook_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -9877,7 +10440,8 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
@@ -9917,7 +10481,19 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -9925,7 +10501,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -10108,7 +10684,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -10133,11 +10709,13 @@ export interface operations {
               | 'widget_without_report'
               | 'workbook_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -10158,7 +10736,8 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
@@ -10174,7 +10753,19 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -10182,7 +10773,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -10325,7 +10916,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -10350,11 +10941,13 @@ export interface operations {
               | 'widget_without_report'
               | 'workbook_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -10375,7 +10968,8 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
@@ -10415,7 +11009,19 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -10423,7 +11029,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -10566,7 +11172,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -10591,11 +11197,13 @@ export interface operations {
               | 'widget_without_report'
               | 'workbook_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -10616,7 +11224,8 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
@@ -10656,7 +11265,19 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -10664,7 +11285,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -10774,7 +11395,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -10799,11 +11420,13 @@ export interface operations {
               | 'widget_without_report'
               | 'workbook_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -10824,7 +11447,8 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
@@ -10864,7 +11488,19 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -10872,7 +11508,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -11007,7 +11643,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -11032,11 +11668,13 @@ export interface operations {
               | 'widget_without_report'
               | 'workbook_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -11057,7 +11695,8 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
@@ -11073,7 +11712,19 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -11081,7 +11732,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -11394,7 +12045,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -11419,11 +12070,13 @@ export interface operations {
               | 'widget_without_report'
               | 'workbook_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -11444,7 +12097,8 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
@@ -11460,7 +12114,19 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -11468,7 +12134,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -11818,7 +12484,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -11843,11 +12509,13 @@ export interface operations {
               | 'widget_without_report'
               | 'workbook_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -11868,7 +12536,8 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
@@ -11908,7 +12577,19 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -11916,7 +12597,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -12116,7 +12797,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -12141,11 +12822,13 @@ export interface operations {
               | 'widget_without_report'
               | 'workbook_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -12166,7 +12849,8 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
@@ -12182,7 +12866,19 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -12190,7 +12886,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -12539,7 +13235,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -12564,11 +13260,13 @@ export interface operations {
               | 'widget_without_report'
               | 'workbook_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -12589,7 +13287,8 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
@@ -12629,7 +13328,19 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -12637,7 +13348,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -12751,7 +13462,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -12776,11 +13487,13 @@ export interface operations {
               | 'widget_without_report'
               | 'workbook_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -12801,7 +13514,8 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
@@ -12841,7 +13555,19 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -12849,7 +13575,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -13056,7 +13782,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -13081,11 +13807,13 @@ export interface operations {
               | 'widget_without_report'
               | 'workbook_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -13106,7 +13834,8 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
@@ -13146,7 +13875,19 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -13154,7 +13895,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -13415,7 +14156,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -13440,11 +14181,13 @@ export interface operations {
               | 'widget_without_report'
               | 'workbook_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -13465,7 +14208,8 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
@@ -13505,7 +14249,19 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -13513,7 +14269,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -13689,7 +14445,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -13714,11 +14470,13 @@ export interface operations {
               | 'widget_without_report'
               | 'workbook_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -13739,7 +14497,8 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
@@ -13779,7 +14538,19 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -13787,7 +14558,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -14028,7 +14799,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -14053,11 +14824,13 @@ export interface operations {
               | 'widget_without_report'
               | 'workbook_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -14078,7 +14851,8 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
@@ -14094,7 +14868,19 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -14102,7 +14888,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -14299,7 +15085,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -14324,11 +15110,13 @@ export interface operations {
               | 'widget_without_report'
               | 'workbook_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -14349,7 +15137,8 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
@@ -14389,7 +15178,19 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -14397,7 +15198,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -14557,7 +15358,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -14582,11 +15383,13 @@ export interface operations {
               | 'widget_without_report'
               | 'workbook_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -14607,7 +15410,8 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
@@ -14623,7 +15427,19 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -14631,7 +15447,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -14829,7 +15645,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -14854,11 +15670,13 @@ export interface operations {
               | 'widget_without_report'
               | 'workbook_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -14879,7 +15697,8 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
@@ -14919,7 +15738,19 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -14927,7 +15758,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -15041,7 +15872,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -15066,11 +15897,13 @@ export interface operations {
               | 'widget_without_report'
               | 'workbook_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -15091,7 +15924,8 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
@@ -15131,7 +15965,19 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -15139,7 +15985,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -15357,7 +16203,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -15382,11 +16228,13 @@ export interface operations {
               | 'widget_without_report'
               | 'workbook_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -15407,7 +16255,8 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
@@ -15423,7 +16272,19 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -15431,7 +16292,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -15649,7 +16510,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -15674,11 +16535,13 @@ export interface operations {
               | 'widget_without_report'
               | 'workbook_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -15699,7 +16562,8 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
@@ -15715,7 +16579,19 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -15723,7 +16599,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -15932,7 +16808,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -15957,11 +16833,13 @@ export interface operations {
               | 'widget_without_report'
               | 'workbook_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -15982,7 +16860,8 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
@@ -16022,7 +16901,19 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -16030,7 +16921,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -16159,7 +17050,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -16184,11 +17075,13 @@ export interface operations {
               | 'widget_without_report'
               | 'workbook_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -16209,7 +17102,8 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
@@ -16225,7 +17119,19 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -16233,7 +17139,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -16373,7 +17279,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -16398,11 +17304,13 @@ export interface operations {
               | 'widget_without_report'
               | 'workbook_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -16423,7 +17331,8 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
@@ -16463,7 +17372,19 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -16471,7 +17392,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -16585,7 +17506,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -16610,11 +17531,13 @@ export interface operations {
               | 'widget_without_report'
               | 'workbook_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -16635,7 +17558,8 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
@@ -16675,7 +17599,19 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -16683,7 +17619,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -16821,7 +17757,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -16846,11 +17782,13 @@ export interface operations {
               | 'widget_without_report'
               | 'workbook_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -16871,11 +17809,24 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -16883,7 +17834,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -17056,7 +18007,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -17081,11 +18032,13 @@ export interface operations {
               | 'widget_without_report'
               | 'workbook_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -17106,7 +18059,8 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
@@ -17134,7 +18088,19 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -17142,7 +18108,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -17269,7 +18235,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -17294,11 +18260,13 @@ export interface operations {
               | 'widget_without_report'
               | 'workbook_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -17319,7 +18287,8 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
@@ -17359,7 +18328,19 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -17367,7 +18348,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -17480,7 +18461,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -17505,11 +18486,13 @@ export interface operations {
               | 'widget_without_report'
               | 'workbook_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -17530,7 +18513,8 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
@@ -17570,7 +18554,19 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -17578,7 +18574,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -22459,6 +23455,17 @@ export interface operations {
           };
         };
       };
+      /** @description The deployment's warehouse cannot be reached or opened (host unknown or down, login refused, database or DuckDB file missing); no details */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+          };
+        };
+      };
       /** @description The query ran past TESSERA_QUERY_TIMEOUT_MS and was cancelled */
       504: {
         headers: {
@@ -22872,6 +23879,17 @@ export interface operations {
           };
         };
       };
+      /** @description The deployment's warehouse cannot be reached or opened (host unknown or down, login refused, database or DuckDB file missing); no details */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+          };
+        };
+      };
       /** @description The query ran past TESSERA_QUERY_TIMEOUT_MS and was cancelled */
       504: {
         headers: {
@@ -23026,6 +24044,17 @@ export interface operations {
           };
         };
       };
+      /** @description The deployment's warehouse cannot be reached or opened (host unknown or down, login refused, database or DuckDB file missing); no details */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+          };
+        };
+      };
       /** @description The query ran past TESSERA_QUERY_TIMEOUT_MS and was cancelled */
       504: {
         headers: {
@@ -23156,6 +24185,17 @@ export interface operations {
       };
       /** @description Internal error; no details */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+          };
+        };
+      };
+      /** @description The deployment's warehouse cannot be reached or opened (host unknown or down, login refused, database or DuckDB file missing); no details */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -23425,6 +24465,17 @@ export interface operations {
           };
         };
       };
+      /** @description The deployment's warehouse cannot be reached or opened (host unknown or down, login refused, database or DuckDB file missing); no details */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+          };
+        };
+      };
       /** @description The query ran past TESSERA_QUERY_TIMEOUT_MS and was cancelled */
       504: {
         headers: {
@@ -23533,6 +24584,17 @@ export interface operations {
       };
       /** @description Internal error; no details */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+          };
+        };
+      };
+      /** @description The deployment's warehouse cannot be reached or opened (host unknown or down, login refused, database or DuckDB file missing); no details */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -23780,6 +24842,17 @@ export interface operations {
           };
         };
       };
+      /** @description The deployment's warehouse cannot be reached or opened (host unknown or down, login refused, database or DuckDB file missing); no details */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+          };
+        };
+      };
       /** @description The query ran past TESSERA_QUERY_TIMEOUT_MS and was cancelled */
       504: {
         headers: {
@@ -23887,6 +24960,17 @@ export interface operations {
       };
       /** @description Internal error; no details */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+          };
+        };
+      };
+      /** @description The deployment's warehouse cannot be reached or opened (host unknown or down, login refused, database or DuckDB file missing); no details */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -24012,6 +25096,17 @@ export interface operations {
       };
       /** @description Internal error; no details */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+          };
+        };
+      };
+      /** @description The deployment's warehouse cannot be reached or opened (host unknown or down, login refused, database or DuckDB file missing); no details */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -24205,7 +25300,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -24233,11 +25328,13 @@ export interface operations {
               | 'embed_group_not_found'
               | 'embed_user_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -24258,7 +25355,8 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
@@ -24298,7 +25396,19 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -24306,7 +25416,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -24500,7 +25610,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -24528,11 +25638,13 @@ export interface operations {
               | 'embed_group_not_found'
               | 'embed_user_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -24553,7 +25665,8 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
@@ -24581,7 +25694,19 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -24589,7 +25714,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -24833,7 +25958,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -24861,11 +25986,13 @@ export interface operations {
               | 'embed_group_not_found'
               | 'embed_user_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -24886,7 +26013,8 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
@@ -24914,7 +26042,19 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -24922,7 +26062,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -25061,7 +26201,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -25089,11 +26229,13 @@ export interface operations {
               | 'embed_group_not_found'
               | 'embed_user_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -25114,11 +26256,24 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -25126,7 +26281,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -25295,7 +26450,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -25323,11 +26478,13 @@ export interface operations {
               | 'embed_group_not_found'
               | 'embed_user_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -25348,7 +26505,8 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
@@ -25364,7 +26522,19 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -25372,7 +26542,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -25501,7 +26671,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -25529,11 +26699,13 @@ export interface operations {
               | 'embed_group_not_found'
               | 'embed_user_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -25554,7 +26726,8 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
@@ -25594,7 +26767,19 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -25602,7 +26787,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -25726,7 +26911,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -25754,11 +26939,13 @@ export interface operations {
               | 'embed_group_not_found'
               | 'embed_user_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -25779,11 +26966,24 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -25791,7 +26991,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -25924,7 +27124,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -25952,11 +27152,13 @@ export interface operations {
               | 'embed_group_not_found'
               | 'embed_user_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -25977,7 +27179,8 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
@@ -26005,7 +27208,19 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -26013,7 +27228,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -26151,7 +27366,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -26179,11 +27394,13 @@ export interface operations {
               | 'embed_group_not_found'
               | 'embed_user_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -26204,11 +27421,24 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -26216,7 +27446,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -26347,7 +27577,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -26375,11 +27605,13 @@ export interface operations {
               | 'embed_group_not_found'
               | 'embed_user_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -26400,7 +27632,8 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
@@ -26428,7 +27661,19 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -26436,7 +27681,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -26561,7 +27806,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -26589,11 +27834,13 @@ export interface operations {
               | 'embed_group_not_found'
               | 'embed_user_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -26614,7 +27861,8 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
@@ -26630,7 +27878,19 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -26638,7 +27898,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -26756,7 +28016,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -26784,11 +28044,13 @@ export interface operations {
               | 'embed_group_not_found'
               | 'embed_user_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -26809,7 +28071,8 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
@@ -26849,7 +28112,19 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -26857,7 +28132,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -26994,7 +28269,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -27022,11 +28297,13 @@ export interface operations {
               | 'embed_group_not_found'
               | 'embed_user_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -27047,7 +28324,8 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
@@ -27063,7 +28341,19 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -27071,7 +28361,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -27204,7 +28494,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -27232,11 +28522,13 @@ export interface operations {
               | 'embed_group_not_found'
               | 'embed_user_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -27257,7 +28549,8 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
@@ -27297,7 +28590,19 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -27305,7 +28610,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -27430,7 +28735,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -27458,11 +28763,13 @@ export interface operations {
               | 'embed_group_not_found'
               | 'embed_user_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -27483,7 +28790,8 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
@@ -27499,7 +28807,19 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -27507,7 +28827,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -27626,7 +28946,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -27654,11 +28974,13 @@ export interface operations {
               | 'embed_group_not_found'
               | 'embed_user_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -27679,7 +29001,8 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
@@ -27719,7 +29042,19 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -27727,7 +29062,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -27859,7 +29194,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -27887,11 +29222,13 @@ export interface operations {
               | 'embed_group_not_found'
               | 'embed_user_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -27912,7 +29249,8 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
@@ -27952,7 +29290,19 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -27960,7 +29310,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -28101,7 +29451,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -28129,11 +29479,13 @@ export interface operations {
               | 'embed_group_not_found'
               | 'embed_user_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -28154,7 +29506,8 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
@@ -28170,7 +29523,19 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -28178,7 +29543,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -28327,7 +29692,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -28355,11 +29720,13 @@ export interface operations {
               | 'embed_group_not_found'
               | 'embed_user_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -28380,7 +29747,8 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
@@ -28420,7 +29788,19 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -28428,7 +29808,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -28556,7 +29936,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -28584,11 +29964,13 @@ export interface operations {
               | 'embed_group_not_found'
               | 'embed_user_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -28609,7 +29991,8 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
@@ -28649,7 +30032,19 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -28657,7 +30052,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -28799,7 +30194,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -28827,11 +30222,13 @@ export interface operations {
               | 'embed_group_not_found'
               | 'embed_user_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -28852,7 +30249,8 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
@@ -28868,7 +30266,19 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -28876,7 +30286,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -29028,7 +30438,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -29056,11 +30466,13 @@ export interface operations {
               | 'embed_group_not_found'
               | 'embed_user_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -29081,7 +30493,8 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
@@ -29121,7 +30534,19 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -29129,7 +30554,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -29270,7 +30695,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -29298,11 +30723,13 @@ export interface operations {
               | 'embed_group_not_found'
               | 'embed_user_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -29323,7 +30750,8 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
@@ -29363,7 +30791,19 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -29371,7 +30811,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -29506,7 +30946,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -29534,11 +30974,13 @@ export interface operations {
               | 'embed_group_not_found'
               | 'embed_user_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -29559,7 +31001,8 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
@@ -29575,7 +31018,19 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -29583,7 +31038,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -29728,7 +31183,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -29756,11 +31211,13 @@ export interface operations {
               | 'embed_group_not_found'
               | 'embed_user_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -29781,7 +31238,8 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
@@ -29821,7 +31279,19 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -29829,7 +31299,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -30052,7 +31522,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -30080,11 +31550,13 @@ export interface operations {
               | 'embed_group_not_found'
               | 'embed_user_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -30105,7 +31577,8 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
@@ -30121,7 +31594,19 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -30129,7 +31614,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -30272,7 +31757,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -30297,11 +31782,13 @@ export interface operations {
               | 'widget_without_report'
               | 'workbook_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -30322,11 +31809,24 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -30334,7 +31834,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -30486,7 +31986,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -30511,11 +32011,13 @@ export interface operations {
               | 'widget_without_report'
               | 'workbook_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -30536,7 +32038,8 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
@@ -30564,7 +32067,19 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -30572,7 +32087,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -30704,7 +32219,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -30729,11 +32244,13 @@ export interface operations {
               | 'widget_without_report'
               | 'workbook_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -30754,7 +32271,8 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
@@ -30770,7 +32288,19 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -30778,7 +32308,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -30887,7 +32417,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -30912,11 +32442,13 @@ export interface operations {
               | 'widget_without_report'
               | 'workbook_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -30937,7 +32469,8 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
@@ -30977,7 +32510,19 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -30985,7 +32530,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -31138,7 +32683,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -31163,11 +32708,13 @@ export interface operations {
               | 'widget_without_report'
               | 'workbook_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -31188,7 +32735,8 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
@@ -31228,7 +32776,19 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -31236,7 +32796,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -31372,7 +32932,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -31397,11 +32957,13 @@ export interface operations {
               | 'widget_without_report'
               | 'workbook_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -31422,7 +32984,8 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
@@ -31462,7 +33025,19 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -31470,7 +33045,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };
@@ -31604,7 +33179,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -31629,11 +33204,13 @@ export interface operations {
               | 'widget_without_report'
               | 'workbook_not_found'
               | 'agent_not_found'
-              | 'chat_not_found';
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -31654,7 +33231,8 @@ export interface operations {
               | 'cannot_delete_self'
               | 'report_public_id_taken'
               | 'chat_streaming'
-              | 'chat_user_limit';
+              | 'chat_user_limit'
+              | 'export_not_ready';
           };
         };
       };
@@ -31694,7 +33272,19 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited` */
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
       429: {
         headers: {
           [name: string]: unknown;
@@ -31702,7 +33292,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'rate_limited';
+            code: 'rate_limited' | 'exports_in_flight';
           };
         };
       };

@@ -20,3 +20,15 @@ export interface QueryOptions {
 export class QueryCancelledError extends Error {
   override readonly name = 'QueryCancelledError';
 }
+
+/**
+ * The warehouse cannot be reached or opened: an unknown or unreachable host, a refused login, a
+ * database or DuckDB file that is not there. Neither the query's fault nor ours: the data API
+ * answers 503 `warehouse_unavailable`, and only the log sees `cause`, which names hosts and files.
+ */
+export class WarehouseUnavailableError extends Error {
+  override readonly name = 'WarehouseUnavailableError';
+  constructor(cause: unknown) {
+    super('The warehouse cannot be reached', { cause });
+  }
+}

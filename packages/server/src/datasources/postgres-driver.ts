@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { type Driver, QueryCancelledError, type QueryOptions } from './driver.ts';
+import { type Driver, QueryCancelledError, type QueryOptions, WarehouseUnavailableError } from './driver.ts';
 
 export interface PostgresSettings {
   host: string;
@@ -11,6 +11,21 @@ export interface PostgresSettings {
   /** Schema searched first (tests load the sample data into a schema of their own). */
   searchPath?: string;
   max?: number;
+  connectionTimeoutMs?: number;
+}
+
+/**
+ * Errors that say the server is out of reach rather than the statement wrong: SQLSTATE class 08
+ * (connection exception), 28 (invalid authorization), 3D000 (no such database), 53300 (too many
+ * connections), 57P01-57P03 (shutting down, cannot connect now); node's socket errors (ECONNRESET,
+ * ETIMEDOUT, ...), and pg's "Connection terminated" when the server goes away mid-statement.
+ */
+export function isConnectionError(error: unknown): boolean {
+  const e = error as { code?: unknown; message?: unknown };
+  const code = typeof e?.code === 'string' ? e.code : '';
+  if (/^(08|28)/.test(code) || ['3D000', '53300', '57P01', '57P02', '57P03'].includes(code)) return true;
+  if (/^E[A-Z]+$/.test(code)) return true;
+  return typeof e?.message === 'string' && /^Connection terminated/.test(e.message);
 }
 
 /**
@@ -39,6 +54,8 @@ export class PostgresDriver implements Driver {
       password: settings.password,
       ssl: settings.ssl ? { rejectUnauthorized: true } : undefined,
       max: settings.max ?? 10,
+      // pg waits for a connection forever by default; a host that drops packets must fail in time.
+      connectionTimeoutMillis: settings.connectionTimeoutMs ?? 10_000,
       types,
       // The semantic layer's PostgreSQL SQL assumes a UTC session (date_trunc on wall-clock time).
       options: `-c TimeZone=UTC${settings.searchPath ? ` -c search_path=${settings.searchPath},public` : ''}`,
@@ -54,7 +71,11 @@ export class PostgresDriver implements Driver {
   ): Promise<Record<string, unknown>[]> {
     const { signal } = options;
     if (signal?.aborted) throw new QueryCancelledError('Query cancelled');
-    const client = await this.pool.connect();
+    // Anything that stops a connection from opening (DNS, refused, TLS, login, database) is the
+    // warehouse being unavailable, whatever the statement.
+    const client = await this.pool.connect().catch((error) => {
+      throw new WarehouseUnavailableError(error);
+    });
     // pg cancels through a second connection carrying the backend's pid and secret key.
     const onAbort = () => {
       const c = client as unknown as { processID: number; secretKey: number };
@@ -72,8 +93,8 @@ export class PostgresDriver implements Driver {
       return result.rows;
     } catch (error) {
       if (signal?.aborted) throw new QueryCancelledError('Query cancelled');
-      broken = (error as { code?: string }).code === undefined;
-      throw error;
+      broken = (error as { code?: string }).code === undefined || isConnectionError(error);
+      throw isConnectionError(error) ? new WarehouseUnavailableError(error) : error;
     } finally {
       signal?.removeEventListener('abort', onAbort);
       client.release(broken);

@@ -1,8 +1,10 @@
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { SecretBox } from '../crypto/secrets.ts';
 import type { DataSourceSettings, DeploymentRow } from '../db/schema.ts';
-import type { Driver } from './driver.ts';
+import { type Driver, WarehouseUnavailableError } from './driver.ts';
 import { DuckDbDriver } from './duckdb-driver.ts';
+import { duckDbFile, SAMPLE_PATH } from './duckdb-path.ts';
 import { PostgresDriver } from './postgres-driver.ts';
 import { ensureSampleDatabase } from './sample/generate.ts';
 
@@ -13,7 +15,7 @@ export interface DriverRegistryOptions {
   sampleScale: number;
 }
 
-export const SAMPLE_PATH = ':sample:';
+export { SAMPLE_PATH };
 
 export function sampleDatabaseFile(dataDir: string): string {
   return path.join(dataDir, 'sample.duckdb');
@@ -61,12 +63,25 @@ export class DriverRegistry {
     const sample = (settings.path ?? SAMPLE_PATH) === SAMPLE_PATH;
     const file = sample
       ? sampleDatabaseFile(this.options.dataDir)
-      : path.resolve(this.options.dataDir, settings.path!);
+      : duckDbFile(this.options.dataDir, settings.path!);
+    // A path stored before paths were checked (duckdb-path.ts) is refused here too.
+    if (file === null)
+      return Promise.reject(new WarehouseUnavailableError('DuckDB path outside the data directory'));
     let driver = this.duckdbFiles.get(file);
     if (!driver) {
       driver = (async () => {
-        if (sample) await ensureSampleDatabase(file, this.options.sampleScale);
-        return DuckDbDriver.open(file, sample);
+        if (sample) {
+          await ensureSampleDatabase(file, this.options.sampleScale);
+          return DuckDbDriver.open(file, true);
+        }
+        // DuckDB would create a missing file and answer "no such table": say what is wrong instead.
+        const found = await stat(file).catch((error) => {
+          throw new WarehouseUnavailableError(error);
+        });
+        if (!found.isFile()) throw new WarehouseUnavailableError(`${file} is not a file`);
+        return DuckDbDriver.open(file).catch((error) => {
+          throw new WarehouseUnavailableError(error);
+        });
       })();
       driver.catch(() => this.duckdbFiles.delete(file));
       this.duckdbFiles.set(file, driver);

@@ -167,6 +167,7 @@ export const errorCatalogue = {
   data_access_denied: { status: 403, title: 'Data access denied', on: 'data' },
   data_not_found: { status: 404, title: 'Not found', on: 'data' },
   query_timeout: { status: 504, title: 'Query timeout', on: 'data' },
+  warehouse_unavailable: { status: 503, title: 'Warehouse unavailable', on: 'data' },
 } as const satisfies Record<string, CatalogueEntry>;
 
 export type ErrorCode = keyof typeof errorCatalogue;

@@ -1,4 +1,10 @@
-import { DataApiError, userError } from './errors.ts';
+import { WarehouseUnavailableError } from '../../datasources/driver.ts';
+import { DataApiError, userError, warehouseUnavailable } from './errors.ts';
+
+/** A warehouse out of reach (the driver says so) is 503 `warehouse_unavailable`; other errors pass. */
+export function driverError(error: unknown): unknown {
+  return error instanceof WarehouseUnavailableError ? warehouseUnavailable(error) : error;
+}
 
 /**
  * The engine refusing validated outer SQL-API text (a type mismatch, division by zero, a column
@@ -7,6 +13,7 @@ import { DataApiError, userError } from './errors.ts';
  */
 export function engineError(error: unknown): unknown {
   if (error instanceof DataApiError) return error;
+  if (error instanceof WarehouseUnavailableError) return driverError(error);
   const e = error as { code?: unknown; message?: unknown };
   const message = typeof e?.message === 'string' ? e.message : '';
   const pgUserError = typeof e?.code === 'string' && /^(22|42)/.test(e.code);

@@ -21,3 +21,15 @@ export const userError = (message: string) => new DataApiError('invalid_query', 
 /** The deployment's data model does not compile: Cube answers it as a UserError too. */
 export const modelCompileError = (message: string) => new DataApiError('invalid_data_model', message);
 export const queryTimeout = (message: string) => new DataApiError('query_timeout', message);
+/**
+ * The deployment's warehouse cannot be reached or opened (datasources/driver.ts): 503, in words
+ * that name no host or file; the cause goes to the log only (errors/reply.ts logs 5xx with it).
+ */
+export const warehouseUnavailable = (cause: unknown) =>
+  Object.assign(
+    new DataApiError(
+      'warehouse_unavailable',
+      "The deployment's data warehouse cannot be reached; check its data source settings or try again later",
+    ),
+    { cause },
+  );

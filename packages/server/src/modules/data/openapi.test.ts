@@ -48,6 +48,7 @@ describe('data API routes in the OpenAPI document', () => {
           '404',
           '413',
           '500',
+          '503',
           '504',
         ]);
         expect(JSON.stringify(operation.responses['403'])).toContain('"error"');

@@ -42,6 +42,9 @@ const errors = {
   404: error('Unknown deployment, or a deployment whose base path is not /cubejs-api'),
   413: error('Request body larger than the server accepts'),
   500: error('Internal error; no details'),
+  503: error(
+    "The deployment's warehouse cannot be reached or opened (host unknown or down, login refused, database or DuckDB file missing); no details",
+  ),
   504: error('The query ran past TESSERA_QUERY_TIMEOUT_MS and was cancelled'),
 };
 

@@ -3,7 +3,7 @@ import type { Driver } from '../../datasources/driver.ts';
 import type { DriverRegistry } from '../../datasources/registry.ts';
 import type { DataCaller } from './caller.ts';
 import type { CompiledLoad, CompiledSqlApi, QueryType } from './compile.ts';
-import { engineError } from './engine-errors.ts';
+import { driverError, engineError } from './engine-errors.ts';
 import type { QueryExecutor, QueryResult } from './executor.ts';
 import { combine, type Outcome } from './outcome.ts';
 import type { DataSettings } from './settings.ts';
@@ -86,7 +86,7 @@ export async function runLoad(
   caller: DataCaller,
   compiled: CompiledLoad,
 ): Promise<Outcome<LoadResult>> {
-  const driver = await deps.drivers.get(caller.deployment);
+  const driver = await openDriver(deps, caller);
   const outcomes = await Promise.all(
     compiled.parts.map(({ query, compiled: c, refreshKeyMs }) =>
       execute(deps, {
@@ -109,7 +109,7 @@ export async function runSqlApi(
   caller: DataCaller,
   compiled: CompiledSqlApi,
 ): Promise<Outcome<SqlApiResult>> {
-  const driver = await deps.drivers.get(caller.deployment);
+  const driver = await openDriver(deps, caller);
   const { plan } = compiled;
   const outcome = await execute(deps, {
     key: statementKey('sql', caller, plan.sql, plan.params, null),
@@ -126,6 +126,15 @@ export async function runSqlApi(
   return combine([outcome], ([result]) => sqlApiResult(compiled, result));
 }
 
+/** The deployment's driver; one that cannot open is the warehouse being unavailable (503). */
+async function openDriver(deps: RunDeps, caller: DataCaller): Promise<Driver> {
+  try {
+    return await deps.drivers.get(caller.deployment);
+  } catch (error) {
+    throw driverError(error);
+  }
+}
+
 function execute(deps: RunDeps, s: Statement) {
   return deps.executor.run(s.key, { renew: s.renew, freshMs: s.freshMs }, s.start);
 }
@@ -134,7 +143,9 @@ async function loadRows(driver: Driver, c: CompiledQuery, signal: AbortSignal) {
   const [raw, total] = await Promise.all([
     driver.query(c.sql, c.params, { signal }),
     c.totalSql ? driver.query(c.totalSql.sql, c.totalSql.params, { signal }) : Promise.resolve(null),
-  ]);
+  ]).catch((error) => {
+    throw driverError(error);
+  });
   const first = total?.[0];
   return {
     rows: raw.map((r) => formatRow(r, c.columns)),

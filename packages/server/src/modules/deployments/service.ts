@@ -3,6 +3,7 @@ import type { Principal } from '../../auth/principal.ts';
 import type { InvalidationBus } from '../../cache/invalidation-bus.ts';
 import { ReadCache } from '../../cache/read-cache.ts';
 import { randomToken, type SecretBox } from '../../crypto/secrets.ts';
+import { duckDbPathProblem } from '../../datasources/duckdb-path.ts';
 import type { Db } from '../../db/database.ts';
 import type { DataSourceSettings, DeploymentRow, EnvironmentRow } from '../../db/schema.ts';
 import { NotFoundError, ValidationError } from '../../errors/domain-errors.ts';
@@ -173,6 +174,12 @@ export class DeploymentsService {
           missing.map((k) => ({ field: `body/dataSource/${k}`, message: 'is required for type postgres' })),
         );
       }
+    }
+    const pathProblem = input.type === 'duckdb' && input.path !== undefined && duckDbPathProblem(input.path);
+    if (pathProblem) {
+      throw new ValidationError('A DuckDB data source must name a file inside the data directory', [
+        { field: 'body/dataSource/path', message: pathProblem },
+      ]);
     }
     const { password, ...rest } = input;
     const settings: DataSourceSettings = { ...rest };
