@@ -6,6 +6,7 @@ import { Kysely } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
+import { ensureWebBuild } from '../../web/scripts/ensure-build.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 
 declare module 'vitest' {
@@ -23,6 +24,9 @@ declare module 'vitest' {
  * once here (DESIGN.md "Chosen libraries"), and every test file loads the dumped template.
  */
 export default async function setup(project: TestProject) {
+  // The server serves the web app's bundle (http/web-app.ts) and browser tests load it: build it
+  // once here when it is missing or older than its sources.
+  await ensureWebBuild((line) => console.log(line));
   const pglite = await PGlite.create();
   const db = new Kysely<unknown>({ dialect: new PGliteDialect(pglite) });
   await migrateToLatest(db);

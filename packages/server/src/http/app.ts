@@ -37,13 +37,13 @@ import { workbookRoutes } from '../modules/workbooks/routes.ts';
 import { workspaceRoutes } from '../modules/workspace/routes.ts';
 import { replyToFrameworkError } from './framework-errors.ts';
 import { registerHealth } from './health.ts';
-import { registerHome } from './home.ts';
 import { registerMetrics } from './metrics.ts';
 import { registerOpenApi } from './openapi.ts';
 import { registerRateLimit } from './rate-limit.ts';
 import { registerTransportSecurity } from './transport-security.ts';
 import type { App } from './types.ts';
 import { registerDecimalIntegers, registerInputScreening, registerStrictQuerystrings } from './validation.ts';
+import { registerWebApp } from './web-app.ts';
 
 export interface AppDeps {
   config: Config;
@@ -137,7 +137,8 @@ export async function buildApp(
   await registerOpenApi(app);
   registerMetrics(app);
   registerHealth(app, deps.db);
-  registerHome(app);
+  // The browser app: its bundle, and index.html for every page that no API route answers.
+  await registerWebApp(app);
 
   await app.register(deploymentRoutes, { deployments: services.deployments });
   await app.register(dataModelRoutes, { dataModel: services.dataModel });
