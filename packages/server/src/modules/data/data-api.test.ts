@@ -131,6 +131,40 @@ describe('data API with @cubejs-client/core on the sample data', () => {
     expect(rawResponse(compare).queryType).toBe('compareDateRangeQuery');
     expect(compare.decompose()).toHaveLength(2);
     expect(compare.chartPivot()).toHaveLength(3);
+    // Cube's shape: every row names its range, and the pivot query pivots on it.
+    const ranges = [
+      '2024-01-01T00:00:00.000 - 2024-03-31T23:59:59.999',
+      '2025-01-01T00:00:00.000 - 2025-03-31T23:59:59.999',
+    ];
+    const monthly = async (from: string, to: string) =>
+      (
+        await direct(
+          `SELECT strftime(date_trunc('month', created_at), '%Y-%m-%dT%H:%M:%S.000') AS m, count(*) AS n FROM orders
+           WHERE created_at >= '${from}' AND created_at < '${to}' GROUP BY 1 ORDER BY 1`,
+        )
+      ).map((r) => ({
+        'orders.created_at.month': r.m,
+        'orders.created_at': r.m,
+        'orders.count': String(r.n),
+      }));
+    const body = rawResponse(compare);
+    expect(body.results.map((r) => r.data)).toEqual([
+      (await monthly('2024-01-01', '2024-04-01')).map((r) => ({ ...r, compareDateRange: ranges[0] })),
+      (await monthly('2025-01-01', '2025-04-01')).map((r) => ({ ...r, compareDateRange: ranges[1] })),
+    ]);
+    expect(compare.pivotQuery()).toMatchObject({
+      dimensions: ['compareDateRange'],
+      queryType: 'compareDateRangeQuery',
+    });
+    expect(compare.seriesNames().map((s) => s.key)).toEqual(ranges.map((r) => `${r},orders.count`));
+    // The client lays the ranges side by side, one column per range, month by month.
+    expect(compare.tableColumns().map((c) => c.key)).toEqual(['orders.created_at.month', ...ranges]);
+    const [first, second] = body.results.map((r) => r.data as Record<string, string>[]);
+    expect(compare.tablePivot()[0]).toEqual({
+      'orders.created_at.month': '2024-01-01T00:00:00.000',
+      [`${ranges[0]},orders.count`]: first[0]['orders.count'],
+      [`${ranges[1]},orders.count`]: second[0]['orders.count'],
+    });
     const blended = await api.load([
       {
         measures: ['orders.count'],

@@ -25,7 +25,12 @@ export function checkQueryType(compiled: CompiledLoad, requested: string | undef
 export function loadBody(result: LoadResult, dialect: string, requested: string | undefined) {
   const { queryType } = result;
   const results = result.parts.map((part) => {
-    const rows = queryType === queryTypes.blending ? addBlendingTime(part.rows, part.compiled) : part.rows;
+    const rows =
+      queryType === queryTypes.blending
+        ? addBlendingTime(part.rows, part.compiled)
+        : queryType === queryTypes.compare
+          ? addCompareDateRange(part.rows, part.compiled)
+          : part.rows;
     return loadResult(part.compiled, queryType, { ...part, rows }, dialect);
   });
   if (requested !== 'multi') return results[0];
@@ -105,10 +110,16 @@ function shapeData(rows: Record<string, unknown>[], compiled: CompiledQuery, for
 }
 
 /**
- * Cube's getPivotQuery: the first query, or for data blending the union of the measures and
- * dimensions under one `time` dimension at the common granularity.
+ * Cube's getPivotQuery (packages/cubejs-api-gateway/src/query.ts): the first query, with
+ * `compareDateRange` as its first dimension for a compare query (the client pivots the ranges
+ * into series on it), or for data blending the union of the measures and dimensions under one
+ * `time` dimension at the common granularity.
  */
 function pivotQuery(queryType: QueryType, normalized: CubeQuery[]): Record<string, unknown> {
+  if (queryType === queryTypes.compare) {
+    const [first] = normalized;
+    return { ...first, dimensions: ['compareDateRange', ...(first.dimensions ?? [])], queryType };
+  }
   if (queryType !== queryTypes.blending) return { ...normalized[0], queryType };
   const first = normalized[0].timeDimensions?.[0];
   const uniq = (key: 'measures' | 'dimensions') => [...new Set(normalized.flatMap((q) => q[key] ?? []))];
@@ -128,4 +139,15 @@ function addBlendingTime(rows: Record<string, unknown>[], compiled: CompiledQuer
   if (!td?.granularity) return rows;
   const source = `${td.dimension}.${td.granularity}`;
   return rows.map((r) => ({ ...r, [`time.${td.granularity}`]: r[source], time: r[source] }));
+}
+
+/**
+ * Each row of a compare query names its range under `compareDateRange`, `from - to` as the
+ * normalised query writes them (Cube's transformData), which the client's pivot reads.
+ */
+function addCompareDateRange(rows: Record<string, unknown>[], compiled: CompiledQuery) {
+  const range = compiled.normalizedQuery.timeDimensions?.find((t) => t.dateRange)?.dateRange;
+  if (!Array.isArray(range)) return rows;
+  const compareDateRange = range.join(' - ');
+  return rows.map((r) => ({ ...r, compareDateRange }));
 }
