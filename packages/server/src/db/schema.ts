@@ -458,6 +458,8 @@ export interface ChatRunsTable {
   stop_requested: Generated<boolean>;
   created_at: CreatedAt;
   finished_at: Date | null;
+  /** The running process's lease, renewed while it runs (migration 0012-chat-leases). */
+  heartbeat_at: ColumnType<Date | null, Date | string | undefined, Date | string | null>;
 }
 
 export interface ChatRunLinesTable {

@@ -13,10 +13,23 @@ export class LiveRun {
   readonly controller = new AbortController();
   /** Why the run was stopped early: the abort endpoint, or this process shutting down. */
   stopReason: 'abort' | 'suspend' | undefined;
+  /** This process is shutting down: the run stops at its next step boundary (turn.ts). */
+  pauseRequested = false;
   private ended = false;
   private wake = new Set<() => void>();
 
-  constructor(readonly runId: number) {}
+  /** `lines`: the log so far, when a suspended run resumes. */
+  constructor(
+    readonly runId: number,
+    lines: readonly string[] = [],
+  ) {
+    this.lines.push(...lines);
+  }
+
+  requestPause(): void {
+    this.pauseRequested = true;
+    this.stopReason ??= 'suspend';
+  }
 
   push(line: string): void {
     this.lines.push(line);
@@ -66,8 +79,8 @@ export class LiveRuns {
 
   constructor(private readonly repository: ChatRepository) {}
 
-  start(runId: number): LiveRun {
-    const run = new LiveRun(runId);
+  start(runId: number, lines: readonly string[] = []): LiveRun {
+    const run = new LiveRun(runId, lines);
     this.runs.set(runId, run);
     return run;
   }

@@ -74,30 +74,57 @@ export class ChatRepository {
     await this.db.updateTable('chat_runs').set({ stop_requested: true }).where('id', '=', id).execute();
   }
 
-  /** A suspended run starts again: its partial log is dropped and it runs once more. */
-  async restartRun(id: number, db: Db): Promise<void> {
-    await db.deleteFrom('chat_run_lines').where('run_id', '=', id).execute();
+  /**
+   * A suspended run continues (reference chat-api.yaml "Suspensions"): the frames that ended its
+   * stream (`__suspended__` and what followed it) leave the log, which the run then extends.
+   * Returns the log kept, and the usage the removed `__usage__` frame reported.
+   */
+  async resumeRun(id: number, db: Db): Promise<{ lines: { seq: number; line: string }[]; usage?: string }> {
+    const lines = await this.lines(id, 0, db);
+    const idOf = (l: { line: string }) => (JSON.parse(l.line) as { id?: unknown }).id;
+    const cut = lines.findIndex((l) => idOf(l) === '__suspended__');
+    const end = cut === -1 ? lines.length : cut;
+    const usage = lines.slice(end).find((l) => idOf(l) === '__usage__')?.line;
+    if (end < lines.length)
+      await db
+        .deleteFrom('chat_run_lines')
+        .where('run_id', '=', id)
+        .where('seq', '>=', lines[end].seq)
+        .execute();
     await db
       .updateTable('chat_runs')
-      .set({ status: 'running', finished_at: null, stop_requested: false })
+      .set({ status: 'running', finished_at: null, stop_requested: false, heartbeat_at: sql`now()` })
       .where('id', '=', id)
       .execute();
+    return { lines: lines.slice(0, end), ...(usage ? { usage } : {}) };
   }
 
+  /** A run ends; only a running one (a run the sweeper suspended meanwhile stays suspended). */
   async finishRun(id: number, status: ChatRunStatus, db: Db = this.db): Promise<void> {
     await db
       .updateTable('chat_runs')
-      .set({ status, finished_at: status === 'running' ? null : sql`now()` })
+      .set({ status, finished_at: sql`now()` })
       .where('id', '=', id)
+      .where('status', '=', 'running')
       .execute();
   }
 
-  async appendLine(runId: number, seq: number, line: string): Promise<void> {
-    await this.db.insertInto('chat_run_lines').values({ run_id: runId, seq, line }).execute();
+  /** A suspended run that will not resume ends as aborted (a new message, or 24 hours passed). */
+  async endSuspended(id: number, db: Db = this.db): Promise<void> {
+    await db
+      .updateTable('chat_runs')
+      .set({ status: 'aborted' })
+      .where('id', '=', id)
+      .where('status', '=', 'suspended')
+      .execute();
   }
 
-  lines(runId: number, fromSeq = 0): Promise<{ seq: number; line: string }[]> {
-    return this.db
+  async appendLine(runId: number, seq: number, line: string, db: Db = this.db): Promise<void> {
+    await db.insertInto('chat_run_lines').values({ run_id: runId, seq, line }).execute();
+  }
+
+  lines(runId: number, fromSeq = 0, db: Db = this.db): Promise<{ seq: number; line: string }[]> {
+    return db
       .selectFrom('chat_run_lines')
       .select(['seq', 'line'])
       .where('run_id', '=', runId)
@@ -106,15 +133,63 @@ export class ChatRepository {
       .execute();
   }
 
-  /** Runs a process left running when it stopped without suspending them (spec: `__suspended__`). */
-  async suspendRunning(runIds: number[]): Promise<void> {
-    if (runIds.length === 0) return;
-    await this.db
+  /** Renews the lease of the runs this process executes; tells which the abort endpoint asked to stop. */
+  async renewLeases(ids: number[]): Promise<{ id: number; stop_requested: boolean }[]> {
+    if (ids.length === 0) return [];
+    return this.db
       .updateTable('chat_runs')
-      .set({ status: 'suspended', finished_at: sql`now()` })
-      .where('id', 'in', runIds)
+      .set({ heartbeat_at: sql`now()` })
+      .where('id', 'in', ids)
       .where('status', '=', 'running')
+      .returning(['id', 'stop_requested'])
       .execute();
+  }
+
+  /**
+   * Runs left `running` by a process that died (their lease lapsed) become suspended, each with
+   * `__suspended__` and `__usage__` appended to its log so that followers see the stream end.
+   * Rows are taken with SKIP LOCKED: replicas sweeping at once suspend each run once.
+   */
+  async suspendLapsed(
+    leaseSeconds: number,
+    lines: (messageId: string) => string[],
+    limit = 100,
+  ): Promise<{ runId: number; lines: { seq: number; line: string }[] }[]> {
+    return this.transaction(async (trx) => {
+      const lapsed = await trx
+        .selectFrom('chat_runs')
+        .select(['id', 'message_id'])
+        .where('status', '=', 'running')
+        .where((eb) =>
+          eb.or([
+            eb('heartbeat_at', 'is', null),
+            eb('heartbeat_at', '<', sql<Date>`now() - make_interval(secs => ${leaseSeconds})`),
+          ]),
+        )
+        .orderBy('id')
+        .limit(limit)
+        .forUpdate()
+        .skipLocked()
+        .execute();
+      const suspended = [];
+      for (const run of lapsed) {
+        const last = await trx
+          .selectFrom('chat_run_lines')
+          .select(sql<number | null>`max(seq)`.as('seq'))
+          .where('run_id', '=', run.id)
+          .executeTakeFirst();
+        let seq = (last?.seq ?? -1) + 1;
+        const written = lines(run.message_id).map((line) => ({ seq: seq++, line }));
+        for (const w of written) await this.appendLine(run.id, w.seq, w.line, trx);
+        await trx
+          .updateTable('chat_runs')
+          .set({ status: 'suspended', finished_at: sql`now()` })
+          .where('id', '=', run.id)
+          .execute();
+        suspended.push({ runId: run.id, lines: written });
+      }
+      return suspended;
+    });
   }
 
   /** Non-ephemeral external chat users of the account (spec 5 rule 4, spec 8). */

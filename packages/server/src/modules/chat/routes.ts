@@ -17,6 +17,9 @@ const access = {
 const HEARTBEAT_MS = 15_000;
 
 export const chatRoutes: FastifyPluginAsyncTypebox<{ chat: ChatService }> = async (app, { chat }) => {
+  // Runs a dead process left running are suspended before the first request (service.ts).
+  app.addHook('onReady', () => chat.startUp(app.log));
+  app.addHook('onClose', () => chat.shutDown());
   const base = '/api/v1/public/:accountName/agents/:agentId/chat';
   app.post(
     `${base}/stream-chat-state`,

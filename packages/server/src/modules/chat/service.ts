@@ -1,21 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { canReachDeployment, type Principal } from '../../auth/principal.ts';
-import type { ChatRunRow, ChatThreadRow } from '../../db/schema.ts';
+import type { ChatRunRow } from '../../db/schema.ts';
 import { ConflictError, DomainError, ForbiddenError, NotFoundError } from '../../errors/domain-errors.ts';
 import { decideBranch } from '../data/branch.ts';
 import type { DataCaller } from '../data/caller.ts';
 import type { DataService } from '../data/service.ts';
 import type { DeploymentsService } from '../deployments/service.ts';
 import type { AgentsService } from './agents/service.ts';
-import { createBrain } from './brain/index.ts';
-import { messagesOfLog, turnOfRun } from './history.ts';
+import { type ConversationMessage, createBrain } from './brain/index.ts';
+import { messagesOfLog, progressOfLog, turnOfRun } from './history.ts';
 import type { LiveRun, LiveRuns } from './live-runs.ts';
 import type { ChatRepository, ThreadOwner } from './repository.ts';
 import { type ChatRequest, checkSessionSettings, type SessionSettingsInput } from './request.ts';
 import { type ChatSession, resolveSession, type SessionDeps, sameOwner } from './session.ts';
 import { dataTools } from './tools.ts';
-import { serializeConversation, writeTurn } from './turn.ts';
+import { serializeConversation, stateOf, type TurnEnd, writeTurn } from './turn.ts';
 import {
   abortedLine,
   type ChatLine,
@@ -25,6 +25,7 @@ import {
   stateLine,
   suspendedLine,
   usageLine,
+  usageOfLine,
   userLine,
 } from './wire.ts';
 
@@ -36,8 +37,19 @@ export interface ChatServiceDeps extends Omit<SessionDeps, 'repository'> {
   live: LiveRuns;
 }
 
-/** How often a run looks whether the abort endpoint, perhaps on another replica, asked it to stop. */
-const STOP_CHECK_MS = 1_000;
+/**
+ * How often this process renews the lease of its runs and looks whether the abort endpoint, on
+ * another replica, asked one to stop (migration 0012-chat-leases).
+ */
+const LEASE_RENEW_MS = 1_000;
+/** A run whose lease was not renewed for this long belongs to a process that died. */
+const LEASE_SECONDS = 30;
+/** How often each replica looks for such runs (besides at start). */
+const SWEEP_MS = 10_000;
+/** How long shutting down waits for runs to reach a step boundary before cutting them. */
+const SUSPEND_GRACE_MS = 10_000;
+/** Reference "Suspensions": a suspended turn stays resumable for 24 hours. */
+const RESUMABLE_MS = 24 * 3600_000;
 
 interface Target {
   tenantId: number;
@@ -52,6 +64,9 @@ interface Target {
  * request resumes it).
  */
 export class ChatService {
+  private readonly timers: NodeJS.Timeout[] = [];
+  private sweeping: Promise<void> | undefined;
+
   constructor(private readonly deps: ChatServiceDeps) {}
 
   /** The lines of the response, as JSON texts: checks and the session come first (errors are 4xx). */
@@ -74,13 +89,12 @@ export class ChatService {
 
     const repo = this.deps.repository;
     const decision = await repo.transaction(async (trx) => {
-      let thread: ChatThreadRow | undefined;
       let chatId = body.chatId;
       if (chatId === undefined) {
         chatId = randomUUID();
         await repo.insertThread(chatId, target.tenantId, target.agent.id, session.owner, trx);
       } else {
-        thread = await repo.lockThread(target.tenantId, target.agent.id, chatId, trx);
+        const thread = await repo.lockThread(target.tenantId, target.agent.id, chatId, trx);
         if (!thread) throw new NotFoundError('Chat thread', 'chat_not_found');
         if (!sameOwner(session.owner, thread))
           throw new ForbiddenError('The chat thread belongs to another user', 'chat_thread_forbidden');
@@ -91,16 +105,22 @@ export class ChatService {
       if (same) {
         // Spec 4.6 "Idempotency": the same message follows its run; a suspended one resumes.
         if (same.status !== 'suspended') return { kind: 'follow' as const, chatId, runId: same.id };
-        await repo.restartRun(same.id, trx);
-        return { kind: 'start' as const, chatId, run: same, live: this.deps.live.start(same.id) };
+        if (Date.now() - (same.finished_at ?? same.created_at).getTime() > RESUMABLE_MS) {
+          await repo.endSuspended(same.id, trx);
+          return { kind: 'follow' as const, chatId, runId: same.id };
+        }
+        const resumed = await repo.resumeRun(same.id, trx);
+        return { kind: 'start' as const, chatId, run: same, resumed };
       }
       if (body.input === undefined) return { kind: 'state' as const, chatId, runs };
       if (runs.some((r) => r.status === 'running'))
         throw new ConflictError('Streaming for thread is in progress', 'chat_streaming');
-      for (const r of runs) if (r.status === 'suspended') await repo.finishRun(r.id, 'aborted', trx);
+      // reference "Suspensions": a request for a different message ends the suspended turn
+      for (const r of runs) if (r.status === 'suspended') await repo.endSuspended(r.id, trx);
       const messageId = body.messageId ?? `${Date.now()}-message`;
-      const run = await repo.insertRun(chatId, messageId, body.input, { branch }, trx);
-      return { kind: 'start' as const, chatId, run, live: this.deps.live.start(run.id) };
+      const context = { branch, now: new Date().toISOString() };
+      const run = await repo.insertRun(chatId, messageId, body.input, context, trx);
+      return { kind: 'start' as const, chatId, run, resumed: undefined };
     });
 
     if (decision.kind === 'state') {
@@ -110,8 +130,12 @@ export class ChatService {
       };
     }
     if (decision.kind === 'start') {
-      const { run, live, chatId } = decision;
-      this.execute({ run, live, chatId, caller, session, agent: target.agent, log }).catch((error) =>
+      const { run, chatId, resumed } = decision;
+      const live = this.deps.live.start(
+        run.id,
+        (resumed?.lines ?? []).map((l) => l.line),
+      );
+      this.execute({ run, live, chatId, caller, session, agent: target.agent, log, resumed }).catch((error) =>
         log.error({ err: error }, 'chat run failed to finish'),
       );
       return (signal) => this.deps.live.follow(run.id, signal);
@@ -143,11 +167,73 @@ export class ChatService {
     }
   }
 
-  /** Shutting down: every run of this process ends with `__suspended__`, resumable by the same request. */
-  async suspendAll(): Promise<void> {
+  /**
+   * At start, then now and then: runs whose process died without suspending them (their lease
+   * lapsed) become suspended, and every run of this process renews its lease and learns whether
+   * the abort endpoint, perhaps on another replica, asked it to stop.
+   */
+  async startUp(log: FastifyBaseLogger): Promise<void> {
+    await this.sweepLapsed(log);
+    this.timers.push(
+      setInterval(() => {
+        this.renewLeases().catch((err) => log.warn({ err }, 'chat leases not renewed'));
+      }, LEASE_RENEW_MS),
+      setInterval(() => {
+        this.sweepLapsed(log).catch((err) => log.warn({ err }, 'chat sweep failed'));
+      }, SWEEP_MS),
+    );
+    for (const timer of this.timers) timer.unref();
+  }
+
+  /** Stops the timers of startUp (after suspendAll, as the server closes). */
+  async shutDown(): Promise<void> {
+    for (const timer of this.timers.splice(0)) clearInterval(timer);
+    await this.sweeping;
+  }
+
+  /**
+   * Shutting down: every run of this process stops at its next step boundary (a tool call
+   * finished, none started), or after `graceMs` wherever it is, and ends with `__suspended__`;
+   * the same request resumes it (reference chat-api.yaml "Suspensions").
+   */
+  async suspendAll(graceMs = SUSPEND_GRACE_MS): Promise<void> {
     const runs = this.deps.live.active();
-    for (const run of runs) run.stop('suspend');
-    await Promise.all(runs.map((run) => ended(run)));
+    for (const run of runs) run.requestPause();
+    const all = Promise.all(runs.map((run) => ended(run)));
+    let timer: NodeJS.Timeout | undefined;
+    const grace = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, graceMs);
+    });
+    await Promise.race([all, grace]);
+    clearTimeout(timer);
+    for (const run of runs) if (!run.isEnded) run.stop('suspend');
+    await all;
+  }
+
+  private async renewLeases(): Promise<void> {
+    const live = this.deps.live.active();
+    for (const row of await this.deps.repository.renewLeases(live.map((r) => r.runId)))
+      if (row.stop_requested) this.deps.live.get(row.id)?.stop('abort');
+  }
+
+  private async sweepLapsed(log: FastifyBaseLogger): Promise<void> {
+    if (this.sweeping) return this.sweeping;
+    this.sweeping = (async () => {
+      try {
+        for (;;) {
+          const swept = await this.deps.repository.suspendLapsed(LEASE_SECONDS, (messageId) => [
+            JSON.stringify(suspendedLine(messageId)),
+            JSON.stringify(usageLine(noUsage())),
+          ]);
+          if (swept.length > 0)
+            log.warn({ runs: swept.map((s) => s.runId) }, 'chat runs of a stopped process suspended');
+          if (swept.length < 100) break;
+        }
+      } finally {
+        this.sweeping = undefined;
+      }
+    })();
+    return this.sweeping;
   }
 
   private async target(
@@ -213,45 +299,64 @@ export class ChatService {
     session: ChatSession;
     agent: Target['agent'];
     log: FastifyBaseLogger;
+    /** A suspended run continuing: its log so far and the usage its first part reported. */
+    resumed?: { lines: { seq: number; line: string }[]; usage?: string };
   }): Promise<void> {
-    const { run, live } = ctx;
+    const { run, live, resumed } = ctx;
     const repo = this.deps.repository;
-    let seq = 0;
+    let seq = (resumed?.lines.at(-1)?.seq ?? -1) + 1;
     const emit = async (line: ChatLine) => {
       const text = JSON.stringify(line);
       await repo.appendLine(run.id, seq++, text);
       live.push(text);
     };
-    const stopCheck = setInterval(() => {
-      repo
-        .run(run.id)
-        .then((row) => row?.stop_requested && live.stop('abort'))
-        .catch(() => undefined);
-    }, STOP_CHECK_MS);
+    const usage = (resumed?.usage && usageOfLine(resumed.usage)) || noUsage();
     let status: 'done' | 'error' | 'aborted' | 'suspended' = 'error';
     try {
-      await emit(cutoffLine(ctx.chatId, true));
-      await emit(userLine(run.message_id, run.input, 1));
-      const earlier = [];
+      const log = (resumed?.lines ?? []).map((l) => l.line);
+      const progress = resumed ? progressOfLog(log) : undefined;
+      if (!resumed) {
+        await emit(cutoffLine(ctx.chatId, true));
+        await emit(userLine(run.message_id, run.input, 1));
+      } else if (log.length < 2) {
+        // the process stopped before it wrote the cutoff and the user echo
+        if (log.length === 0) await emit(cutoffLine(ctx.chatId, true));
+        await emit(userLine(run.message_id, run.input, 1));
+      }
+      for (const line of progress?.closing ?? []) await emit(line);
+      const history: ConversationMessage[] = [];
       for (const r of await repo.runs(ctx.chatId)) {
         if (r.status !== 'done' || r.id === run.id) continue;
-        earlier.push(
+        history.push(
           ...turnOfRun(
             r,
             (await repo.lines(r.id)).map((l) => l.line),
           ),
         );
       }
-      const end = await writeTurn({
-        brain: createBrain(this.deps.agents.brainConfig(ctx.agent)),
-        tools: dataTools(this.deps.data, ctx.caller),
-        instructions: ctx.agent.instructions,
-        messages: [...earlier, { role: 'user', content: run.input }],
-        signal: live.controller.signal,
-        emit,
-        firstSort: 2,
-      });
-      if (end.kind === 'stopped') {
+      history.push({ role: 'user', content: run.input });
+      let end: TurnEnd;
+      if (progress?.final !== undefined) {
+        // the answer was written before the process stopped: only the state is missing
+        const reply = { content: progress.final, toolCalls: progress.toolCalls };
+        await emit(stateLine(serializeConversation(stateOf(history, reply)), progress.nextSort));
+        end = { kind: 'done' };
+      } else {
+        end = await writeTurn({
+          brain: createBrain(this.deps.agents.brainConfig(ctx.agent)),
+          tools: dataTools(this.deps.data, ctx.caller),
+          instructions: ctx.agent.instructions,
+          history,
+          ...(progress ? { progress } : {}),
+          now: turnClock(run),
+          signal: live.controller.signal,
+          emit,
+          firstSort: progress?.nextSort ?? 2,
+          shouldPause: () => live.pauseRequested,
+          usage,
+        });
+      }
+      if (end.kind === 'stopped' || end.kind === 'paused') {
         status = live.stopReason === 'suspend' ? 'suspended' : 'aborted';
         await emit(status === 'suspended' ? suspendedLine(run.message_id) : abortedLine());
       } else status = end.kind;
@@ -260,12 +365,21 @@ export class ChatService {
       status = 'error';
       await emit(errorLine('The agent could not finish this turn')).catch(() => undefined);
     } finally {
-      clearInterval(stopCheck);
-      await emit(usageLine(noUsage())).catch(() => undefined);
+      await emit(usageLine(usage)).catch(() => undefined);
       await repo.finishRun(run.id, status).catch((err) => ctx.log.error({ err }, 'chat run not finished'));
       this.deps.live.finish(live);
     }
   }
+}
+
+/**
+ * The clock of a turn: the moment it started, so that a resumed turn reads "last quarter" as
+ * its first part did.
+ */
+function turnClock(run: ChatRunRow): Date {
+  const now = (run.context as { now?: unknown }).now;
+  const date = typeof now === 'string' ? new Date(now) : run.created_at;
+  return Number.isNaN(date.getTime()) ? run.created_at : date;
 }
 
 /** The model branch of the turn (spec 4.6 `activeBranchName`), decided by branch.ts as for every entry point. */

@@ -70,6 +70,36 @@ export const noUsage = (): Usage => ({
   totalTokens: 0,
 });
 
+/**
+ * Adds one language-model call (reference: `totalTokens` sums input, output, cache-write and
+ * cache-read tokens; `models` lists each model once). The built-in brain makes no such call, so
+ * its turns report zeros and no model: it reads the model and writes SQL without a language model.
+ */
+export function addUsage(
+  usage: Usage,
+  call: {
+    model: string;
+    inputTokens: number;
+    outputTokens: number;
+    cacheReadTokens: number;
+    cacheWriteTokens: number;
+  },
+): void {
+  if (call.model && !usage.models.includes(call.model)) usage.models.push(call.model);
+  usage.llmCalls += 1;
+  usage.inputTokens += call.inputTokens;
+  usage.outputTokens += call.outputTokens;
+  usage.cacheReadTokens += call.cacheReadTokens;
+  usage.cacheWriteTokens += call.cacheWriteTokens;
+  usage.totalTokens = usage.inputTokens + usage.outputTokens + usage.cacheReadTokens + usage.cacheWriteTokens;
+}
+
+/** The usage a `__usage__` line carried (a suspended run's first part), or none. */
+export function usageOfLine(text: string): Usage | undefined {
+  const line = JSON.parse(text) as ChatLine;
+  return line.id === '__usage__' ? ({ ...noUsage(), ...(line.usage as Usage) } as Usage) : undefined;
+}
+
 /** Always the last frame of a stream, however it ended (reference: `__usage__`). */
 export function usageLine(usage: Usage): ChatLine {
   return { id: '__usage__', type: 'usage', usage };

@@ -87,13 +87,23 @@ export interface StoredToolCall {
   name: string;
   input: string;
   result: string;
+  /**
+   * The process running the call stopped before it finished (a crash); `result` then says so
+   * with an `error`. Such a call was not completed: a brain may make it again.
+   */
+  interrupted?: boolean;
 }
 
 export type ConversationMessage =
   | { role: 'user'; content: string }
-  | { role: 'assistant'; content: string; toolCalls?: StoredToolCall[] };
+  | { role: 'assistant'; content: string; thinking?: string; toolCalls?: StoredToolCall[] };
 
-/** One turn: the thread so far, ending with the new user message. */
+/**
+ * One turn: the thread so far, ending with the new user message. When a suspended turn resumes
+ * (reference chat-api.yaml "Suspensions"), the assistant messages of this turn's progress follow
+ * that user message, one per step (its content and thinking, then the tool calls it made, with
+ * their results): the brain continues from there and never makes a finished tool call again.
+ */
 export interface BrainTurn {
   messages: readonly ConversationMessage[];
   /** The agent's instructions (its system prompt). */
@@ -110,7 +120,8 @@ export interface BrainTurn {
  * input, later `tool_result` with the same `id`), then exactly one `final` or `error`. `input` and
  * `result` are JSON strings, as `toolCall.input` and `toolCall.result` on the wire (spec 4.6).
  * `final.content` is the complete answer (the message with `graphPath[0] = "final"`); content
- * deltas before it may include narration between tool calls.
+ * deltas before it may include narration between tool calls. A brain that calls a language model
+ * reports each call with a `usage` event, at any point.
  */
 export type BrainEvent =
   | { type: 'thinking'; delta: string }
@@ -118,7 +129,21 @@ export type BrainEvent =
   | { type: 'tool_call'; id: string; name: string; input: string }
   | { type: 'tool_result'; id: string; name: string; result: string; isError: boolean }
   | { type: 'final'; content: string }
-  | { type: 'error'; message: string };
+  | { type: 'error'; message: string }
+  | UsageEvent;
+
+/**
+ * One language-model call and its tokens, as the model's server reported them (reference
+ * chat-api.yaml `__usage__`). `inputTokens` excludes the cached tokens counted apart.
+ */
+export interface UsageEvent {
+  type: 'usage';
+  model: string;
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+}
 
 export interface Brain {
   run(turn: BrainTurn): AsyncGenerator<BrainEvent, void, undefined>;
