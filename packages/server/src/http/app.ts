@@ -138,7 +138,13 @@ export async function buildApp(
   registerMetrics(app);
   registerHealth(app, deps.db);
   // The browser app: its bundle, and index.html for every page that no API route answers.
-  await registerWebApp(app);
+  // An embed page may be framed by the origins its tenant allows (modules/embed/frame-ancestors.ts).
+  await registerWebApp(app, {
+    embedFrameAncestors: async (request) =>
+      services.embedSettings.frameAncestorsHeader(
+        (await services.tenantResolver.resolve(request.headers.host)).id,
+      ),
+  });
 
   await app.register(deploymentRoutes, { deployments: services.deployments });
   await app.register(dataModelRoutes, { dataModel: services.dataModel });
