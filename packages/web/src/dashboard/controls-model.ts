@@ -1,0 +1,37 @@
+import type { WidgetModel } from './model.ts';
+
+/**
+ * The controls a dashboard offers, derived from the semantic queries of its report snapshots:
+ * - every time dimension a widget groups by a granularity: a date range and a time grain;
+ * - every dimension a widget groups by: a filter, whose kind (a list of values, a text box or
+ *   none for numbers) is decided once that widget's rows say what the dimension holds. The widget
+ *   that groups by it is where its values come from.
+ * SQL-API reports add none: their columns are not model members.
+ */
+export type ControlDef =
+  | { kind: 'dimension'; member: string; source: WidgetModel }
+  | { kind: 'dateRange'; member: string }
+  | { kind: 'grain'; member: string; published: string };
+
+export function deriveControls(models: readonly WidgetModel[]): ControlDef[] {
+  const times = new Map<string, string>();
+  const dimensions = new Map<string, WidgetModel>();
+  for (const model of models) {
+    const query = model.query;
+    if (!query) continue;
+    for (const td of query.timeDimensions ?? []) {
+      if (td.granularity && !times.has(td.dimension)) times.set(td.dimension, td.granularity);
+    }
+    for (const d of query.dimensions ?? []) {
+      if (!dimensions.has(d)) dimensions.set(d, model);
+    }
+  }
+  const controls: ControlDef[] = [];
+  for (const [member, published] of times) {
+    controls.push({ kind: 'dateRange', member }, { kind: 'grain', member, published });
+  }
+  for (const [member, source] of dimensions) {
+    if (!times.has(member)) controls.push({ kind: 'dimension', member, source });
+  }
+  return controls;
+}

@@ -1,0 +1,290 @@
+import { useGetDashboardWidgetData } from '@tessera/client/react';
+import { type ReactNode, useEffect, useId, useMemo, useRef, useState } from 'react';
+import type { ControlDef } from './controls-model.ts';
+import { memberLabel, type WidgetModel } from './model.ts';
+import { toTable } from './rows.ts';
+import type { Grain } from './types.ts';
+import { grainChoices, isEmptyState, stateFilters, type ViewState } from './view-state.ts';
+
+/** A select lists at most this many values; a dimension with more gets a text box. */
+const maxListed = 500;
+
+export interface ControlsProps {
+  controls: ControlDef[];
+  state: ViewState;
+  onChange: (next: ViewState) => void;
+  deploymentId: number;
+  publicId: string;
+  versionNumber: number;
+}
+
+/** The dashboard's filters and time grains; each change re-queries the widgets (spec 2.5 shapes). */
+export function Controls({ controls, state, onChange, ...source }: ControlsProps) {
+  if (controls.length === 0) return null;
+  return (
+    <form className="tsr-controls" aria-label="Dashboard filters" onSubmit={(e) => e.preventDefault()}>
+      {controls.map((c) => {
+        const key = `${c.kind}:${c.member}`;
+        if (c.kind === 'dateRange')
+          return <DateRange key={key} member={c.member} state={state} onChange={onChange} />;
+        if (c.kind === 'grain')
+          return (
+            <GrainSelect
+              key={key}
+              member={c.member}
+              published={c.published}
+              state={state}
+              onChange={onChange}
+            />
+          );
+        return (
+          <DimensionFilter
+            key={key}
+            member={c.member}
+            model={c.source}
+            state={state}
+            onChange={onChange}
+            {...source}
+          />
+        );
+      })}
+      {isEmptyState(state) ? null : (
+        <button
+          type="button"
+          className="tsr-reset"
+          onClick={() => onChange({ equals: {}, contains: {}, ranges: {}, grains: {} })}
+        >
+          Reset
+        </button>
+      )}
+    </form>
+  );
+}
+
+function Field({
+  member,
+  kind,
+  label,
+  children,
+  htmlFor,
+}: {
+  member: string;
+  kind: string;
+  label: string;
+  htmlFor?: string;
+  children: ReactNode;
+}) {
+  return (
+    <div className="tsr-control" data-control={member} data-kind={kind}>
+      <label className="tsr-control-title" htmlFor={htmlFor}>
+        {label}
+      </label>
+      <div className="tsr-control-input">{children}</div>
+    </div>
+  );
+}
+
+function DateRange({
+  member,
+  state,
+  onChange,
+}: {
+  member: string;
+  state: ViewState;
+  onChange: (s: ViewState) => void;
+}) {
+  const id = useId();
+  const range = state.ranges[member] ?? {};
+  const set = (end: 'from' | 'to', value: string) => {
+    const next = { ...range, [end]: value || undefined };
+    const ranges = { ...state.ranges };
+    if (next.from || next.to) ranges[member] = next;
+    else delete ranges[member];
+    onChange({ ...state, ranges });
+  };
+  return (
+    <Field member={member} kind="dateRange" label={memberLabel(member)} htmlFor={`${id}-from`}>
+      <input
+        id={`${id}-from`}
+        type="date"
+        aria-label={`${memberLabel(member)} from`}
+        value={range.from ?? ''}
+        max={range.to}
+        onChange={(e) => set('from', e.target.value)}
+      />
+      <span className="tsr-range-dash" aria-hidden="true">
+        –
+      </span>
+      <input
+        type="date"
+        aria-label={`${memberLabel(member)} to`}
+        value={range.to ?? ''}
+        min={range.from}
+        onChange={(e) => set('to', e.target.value)}
+      />
+    </Field>
+  );
+}
+
+function GrainSelect({
+  member,
+  published,
+  state,
+  onChange,
+}: {
+  member: string;
+  published: string;
+  state: ViewState;
+  onChange: (s: ViewState) => void;
+}) {
+  const id = useId();
+  const set = (value: string) => {
+    const grains = { ...state.grains };
+    if (value === '' || value === published) delete grains[member];
+    else grains[member] = value as Grain;
+    onChange({ ...state, grains });
+  };
+  return (
+    <Field member={member} kind="grain" label="Group by" htmlFor={id}>
+      <select id={id} value={state.grains[member] ?? published} onChange={(e) => set(e.target.value)}>
+        {(grainChoices as readonly string[]).includes(published) ? null : (
+          <option value={published}>{capitalise(published)}</option>
+        )}
+        {grainChoices.map((g) => (
+          <option key={g} value={g}>
+            {capitalise(g)}
+          </option>
+        ))}
+      </select>
+    </Field>
+  );
+}
+
+/**
+ * A filter on a dimension. Its values come from the widget that groups by it, asked again through
+ * the widget-data endpoint without this filter (so that picking one value does not hide the
+ * others) and with a higher limit: a text dimension with every value listed is a select, one with
+ * more than `maxListed` values a text box (contains), a time dimension a date range; numbers get
+ * no control.
+ */
+function DimensionFilter({
+  member,
+  model,
+  state,
+  onChange,
+  deploymentId,
+  publicId,
+  versionNumber,
+}: {
+  member: string;
+  model: WidgetModel;
+  state: ViewState;
+  onChange: (s: ViewState) => void;
+  deploymentId: number;
+  publicId: string;
+  versionNumber: number;
+}) {
+  const id = useId();
+  const body = useMemo(
+    () => ({ versionNumber, filters: stateFilters(state, member), limit: maxListed }),
+    [state, member, versionNumber],
+  );
+  const options = useGetDashboardWidgetData(
+    { params: { path: { deploymentId, publicId, widgetId: model.widget.id } }, body },
+    { staleTime: 60_000, refetchOnWindowFocus: false, retry: false, placeholderData: (previous) => previous },
+  );
+  const listing = useMemo(() => {
+    if (!options.data) return null;
+    const table = toTable(options.data);
+    const column = table.columns.find((c) => c.name === member);
+    if (!column) return null;
+    const complete = options.data.totalRows !== null && options.data.totalRows <= table.rows.length;
+    const values = [...new Set(table.rows.map((r) => r[member]).filter((v) => v !== null && v !== undefined))]
+      .map(String)
+      .sort((a, b) => a.localeCompare(b, undefined, { numeric: true }));
+    return { kind: column.kind, title: column.title, complete, values };
+  }, [options.data, member]);
+
+  const label = memberLabel(member);
+  const chosen = state.equals[member];
+  const typed = state.contains[member];
+  // Once a value is in the state (a link), its control shows even before the values arrive.
+  if (!listing && chosen === undefined && typed === undefined) return null;
+  if (listing?.kind === 'time') return <DateRange member={member} state={state} onChange={onChange} />;
+  if (listing && listing.kind !== 'string' && listing.kind !== 'boolean') return null;
+
+  const setEquals = (value: string) => {
+    const equals = { ...state.equals };
+    if (value === '') delete equals[member];
+    else equals[member] = value;
+    onChange({ ...state, equals });
+  };
+  if (typed === undefined && (chosen !== undefined || listing?.complete)) {
+    const values = listing?.values ?? [];
+    return (
+      <Field member={member} kind="select" label={label} htmlFor={id}>
+        <select id={id} value={chosen ?? ''} onChange={(e) => setEquals(e.target.value)}>
+          <option value="">All</option>
+          {chosen !== undefined && !values.includes(chosen) ? <option value={chosen}>{chosen}</option> : null}
+          {values.map((v) => (
+            <option key={v} value={v}>
+              {v}
+            </option>
+          ))}
+        </select>
+      </Field>
+    );
+  }
+  return (
+    <Field member={member} kind="text" label={label} htmlFor={id}>
+      <TextFilter
+        id={id}
+        value={typed ?? ''}
+        onCommit={(text) => {
+          const contains = { ...state.contains };
+          if (text === '') delete contains[member];
+          else contains[member] = text;
+          onChange({ ...state, contains });
+        }}
+      />
+    </Field>
+  );
+}
+
+/** A text box that applies what was typed after a pause, on Enter, or when it loses focus. */
+function TextFilter({
+  id,
+  value,
+  onCommit,
+}: {
+  id: string;
+  value: string;
+  onCommit: (text: string) => void;
+}) {
+  const [text, setText] = useState(value);
+  const commit = useRef(onCommit);
+  commit.current = onCommit;
+  useEffect(() => setText(value), [value]);
+  useEffect(() => {
+    if (text.trim() === value) return;
+    const timer = setTimeout(() => commit.current(text.trim()), 500);
+    return () => clearTimeout(timer);
+  }, [text, value]);
+  return (
+    <input
+      id={id}
+      type="search"
+      placeholder="Contains…"
+      value={text}
+      onChange={(e) => setText(e.target.value)}
+      onKeyDown={(e) => {
+        if (e.key === 'Enter') onCommit(text.trim());
+      }}
+      onBlur={() => text.trim() !== value && onCommit(text.trim())}
+    />
+  );
+}
+
+function capitalise(word: string) {
+  return word.charAt(0).toUpperCase() + word.slice(1);
+}

@@ -1,0 +1,72 @@
+import { useClient, useGetEmbedDashboard } from '@tessera/client/react';
+import { useParams } from 'react-router';
+import { DashboardView } from './dashboard-view.tsx';
+import { errorText } from './widget-tile.tsx';
+
+/**
+ * `/dashboards/:deploymentId/:publicId` in the signed-in app: the published dashboard read with
+ * the session's client. `GET /api/v1/embed/dashboard/{publicId}` is the read by public id that
+ * answers an account user with view access to the dashboard's workbook (as well as an embed token).
+ */
+export function DashboardPage() {
+  const params = useParams<{ deploymentId: string; publicId: string }>();
+  const client = useClient();
+  const deploymentId = Number(params.deploymentId);
+  const publicId = params.publicId ?? '';
+  const validId = Number.isInteger(deploymentId) && deploymentId > 0;
+  const read = useGetEmbedDashboard(
+    { params: { path: { publicId } } },
+    { enabled: validId && publicId !== '', retry: false, refetchOnWindowFocus: false },
+  );
+
+  if (!validId || publicId === '' || (read.data && read.data.deploymentId !== deploymentId)) {
+    return (
+      <PageMessage title="Dashboard not found" detail="There is no such dashboard in this deployment." />
+    );
+  }
+  if (read.isError) {
+    const status = (read.error as { status?: number }).status;
+    const title =
+      status === 404
+        ? 'Dashboard not found'
+        : status === 403
+          ? 'No access to this dashboard'
+          : 'Could not load the dashboard';
+    return <PageMessage title={title} detail={errorText(read.error)} />;
+  }
+  if (!read.data) {
+    return (
+      <div className="tsr-page" aria-busy="true">
+        <p className="tsr-page-loading">Loading dashboard…</p>
+      </div>
+    );
+  }
+  const dashboard = read.data;
+  const title = dashboard.title || (dashboard.config.title as string | undefined) || 'Untitled dashboard';
+  const description = dashboard.description || (dashboard.config.description as string | undefined);
+  return (
+    <DashboardView
+      className="tsr-page"
+      dashboard={dashboard}
+      client={client}
+      deploymentId={deploymentId}
+      header={
+        <header className="tsr-page-head">
+          <h1 className="tsr-page-title">{title}</h1>
+          {description ? <p className="tsr-page-description">{description}</p> : null}
+        </header>
+      }
+    />
+  );
+}
+
+function PageMessage({ title, detail }: { title: string; detail: string }) {
+  return (
+    <div className="tsr-page">
+      <div className="tsr-page-message" role="alert">
+        <h1 className="tsr-page-title">{title}</h1>
+        <p className="tsr-page-description">{detail}</p>
+      </div>
+    </div>
+  );
+}

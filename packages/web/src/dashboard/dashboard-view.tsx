@@ -1,0 +1,125 @@
+import 'react-grid-layout/css/styles.css';
+import './dashboard.css';
+import { QueryClient, QueryClientContext, QueryClientProvider } from '@tanstack/react-query';
+import type { Client } from '@tessera/client';
+import { ClientProvider } from '@tessera/client/react';
+import { type ReactNode, useContext, useMemo, useState } from 'react';
+import { getBreakpointFromWidth, ResponsiveGridLayout, useContainerWidth } from 'react-grid-layout';
+import { Controls } from './controls.tsx';
+import { deriveControls } from './controls-model.ts';
+import { gridSettings } from './layout.ts';
+import { dashboardConfig, widgetModels } from './model.ts';
+import { chartConfig, mergeTheme, themeVariables } from './theme.ts';
+import type { DashboardTheme, PublishedDashboard } from './types.ts';
+import { useViewState } from './use-view-state.ts';
+import { WidgetTile } from './widget-tile.tsx';
+
+export interface DashboardViewProps {
+  /** The published dashboard (spec 2.3), e.g. from `GET /api/v1/embed/dashboard/{publicId}`. */
+  dashboard: PublishedDashboard;
+  /**
+   * The client the widgets' rows are read with: the signed-in app's (cookie session) or one
+   * created with an embed token (`createClient({ baseUrl, token })`). The caller decides.
+   */
+  client: Client;
+  /** The deployment in the widget-data path; defaults to the dashboard's own. */
+  deploymentId?: number;
+  /** Laid over the config's theme (spec 2.2 shape), e.g. an embedding page's colors. */
+  theme?: DashboardTheme;
+  /** Keep the controls' choices in the URL query string, so that a link reproduces the view (default true). */
+  syncUrl?: boolean;
+  /** Hide the filters and time-grain controls (default false). */
+  hideControls?: boolean;
+  /** Drawn above the controls, on the dashboard's themed background (a title, a description). */
+  header?: ReactNode;
+  className?: string;
+}
+
+/**
+ * A published dashboard, read-only: its controls, then its widgets on the config's responsive grid
+ * (spec 2.2), each tile reading its rows from the widget-data endpoint through `client` with the
+ * chosen filters and time grains (spec 2.5 shapes). Needs no provider above it: it brings the
+ * client to the hooks itself, and a TanStack Query client when none is above.
+ */
+export function DashboardView(props: DashboardViewProps) {
+  const outer = useContext(QueryClientContext);
+  const [own] = useState(() => (outer ? null : new QueryClient()));
+  const view = (
+    <ClientProvider client={props.client}>
+      <Dashboard {...props} />
+    </ClientProvider>
+  );
+  return own ? <QueryClientProvider client={own}>{view}</QueryClientProvider> : view;
+}
+
+function Dashboard({
+  dashboard,
+  deploymentId = dashboard.deploymentId,
+  theme: overrides,
+  syncUrl = true,
+  hideControls = false,
+  header,
+  className,
+}: DashboardViewProps) {
+  const config = useMemo(() => dashboardConfig(dashboard), [dashboard]);
+  const models = useMemo(() => widgetModels(dashboard), [dashboard]);
+  const controls = useMemo(() => deriveControls(models), [models]);
+  const grid = useMemo(
+    () =>
+      gridSettings(
+        config,
+        models.map((m) => m.widget),
+      ),
+    [config, models],
+  );
+  const theme = useMemo(() => mergeTheme(config.theme, overrides), [config.theme, overrides]);
+  const charts = useMemo(() => chartConfig(theme), [theme]);
+  const [state, setState] = useViewState(syncUrl);
+  const { width, containerRef, mounted } = useContainerWidth({ measureBeforeMount: true });
+  const breakpoint = mounted ? getBreakpointFromWidth(grid.breakpoints, width) : undefined;
+  const source = { deploymentId, publicId: dashboard.publicId, versionNumber: dashboard.versionNumber };
+
+  return (
+    <div
+      className={className ? `tsr-dashboard ${className}` : 'tsr-dashboard'}
+      style={themeVariables(theme)}
+      data-public-id={dashboard.publicId}
+      data-breakpoint={breakpoint}
+    >
+      {header}
+      {hideControls ? null : <Controls controls={controls} state={state} onChange={setState} {...source} />}
+      <div ref={containerRef} className="tsr-grid">
+        {mounted ? (
+          <ResponsiveGridLayout
+            width={width}
+            breakpoints={grid.breakpoints}
+            cols={grid.cols}
+            layouts={grid.layouts}
+            rowHeight={grid.rowHeight}
+            margin={grid.margin}
+            containerPadding={grid.containerPadding}
+            dragConfig={{ enabled: false }}
+            resizeConfig={{ enabled: false }}
+          >
+            {models.map((model) => (
+              <div key={model.widget.id} className="tsr-cell">
+                <WidgetTile
+                  model={model}
+                  state={state}
+                  allowDownload={!dashboard.restrictDataDownload}
+                  chartConfig={charts}
+                  {...source}
+                />
+              </div>
+            ))}
+          </ResponsiveGridLayout>
+        ) : null}
+      </div>
+      {models.length === 0 ? <Empty>This dashboard has no widgets yet.</Empty> : null}
+    </div>
+  );
+}
+
+function Empty({ children }: { children: ReactNode }) {
+  return <p className="tsr-dashboard-empty">{children}</p>;
+}

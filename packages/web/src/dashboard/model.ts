@@ -1,0 +1,82 @@
+import type { DashboardConfig, PublishedDashboard, ReportSnapshot, SemanticQuery, Widget } from './types.ts';
+
+/** What the viewer needs of one widget: its report snapshot, query and chart, read once. */
+export interface WidgetModel {
+  widget: Widget;
+  title: string;
+  description: string | null;
+  /** Null for a widget that shows no report (a text widget, a spacer). */
+  snapshot: ReportSnapshot | null;
+  /** The widget names a report the published version has no snapshot of. */
+  missingReport: boolean;
+  /** The snapshot's Cube query; null for a SQL-API report. */
+  query: SemanticQuery | null;
+  /** The snapshot's Vega-Lite v5 spec (it holds no data); null draws a table. */
+  spec: Record<string, unknown> | null;
+  columnFormats: Record<string, ColumnFormat>;
+}
+
+export interface ColumnFormat {
+  type: 'currency' | 'percent' | 'number';
+  decimalPlaces?: number | null;
+}
+
+export function dashboardConfig(dashboard: PublishedDashboard): DashboardConfig {
+  return (dashboard.config ?? {}) as DashboardConfig;
+}
+
+/** The widgets of a published dashboard with their snapshots (spec 2.3). */
+export function widgetModels(dashboard: PublishedDashboard): WidgetModel[] {
+  const byReport = new Map(dashboard.reportSnapshots.map((s) => [s.reportId, s]));
+  const widgets = dashboardConfig(dashboard).widgets ?? [];
+  return widgets
+    .filter((w): w is Widget => typeof w?.id === 'string' && w.position !== undefined)
+    .map((widget) => {
+      const reportId = widget.config?.reportId;
+      const snapshot = typeof reportId === 'number' ? (byReport.get(reportId) ?? null) : null;
+      const title =
+        (typeof widget.config?.title === 'string' ? widget.config.title : null) ??
+        snapshot?.title ??
+        snapshot?.name ??
+        '';
+      return {
+        widget,
+        title,
+        description: snapshot?.description ?? null,
+        snapshot,
+        missingReport: typeof reportId === 'number' && snapshot === null,
+        query: snapshot ? semanticQuery(snapshot) : null,
+        spec: snapshot ? chartSpec(snapshot) : null,
+        columnFormats: (snapshot?.preferences?.columnFormats ?? {}) as Record<string, ColumnFormat>,
+      };
+    });
+}
+
+/** Spec 2.3 has no field for a semantic query: the server returns it in `meta.jsonQuery`. */
+function semanticQuery(snapshot: ReportSnapshot): SemanticQuery | null {
+  const raw = snapshot.meta?.jsonQuery;
+  if (typeof raw === 'string') return parseObject(raw) as SemanticQuery | null;
+  if (raw && typeof raw === 'object') return raw as SemanticQuery;
+  return null;
+}
+
+function chartSpec(snapshot: ReportSnapshot): Record<string, unknown> | null {
+  return snapshot.spec ? parseObject(snapshot.spec) : null;
+}
+
+function parseObject(text: string): Record<string, unknown> | null {
+  try {
+    const value: unknown = JSON.parse(text);
+    return value && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : null;
+  } catch {
+    return null;
+  }
+}
+
+/** "orders.created_at" -> "Orders created at": a label for a member before its data has loaded. */
+export function memberLabel(member: string): string {
+  const words = member.replaceAll('.', ' ').replaceAll('_', ' ').trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}

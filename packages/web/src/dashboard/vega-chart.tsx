@@ -1,0 +1,83 @@
+import { useEffect, useRef } from 'react';
+import embed, { type Result, type VisualizationSpec } from 'vega-embed';
+import { expressionInterpreter } from 'vega-interpreter';
+
+export interface VegaChartProps {
+  /** A Vega-Lite spec with its data inline (chart-spec.ts). */
+  spec: Record<string, unknown>;
+  /** Vega-Lite config from the dashboard theme (theme.ts). */
+  config: Record<string, unknown>;
+  /** Called once the chart is on the page. */
+  onDrawn: () => void;
+  onError: (error: Error) => void;
+}
+
+/**
+ * A Vega-Lite chart drawn as SVG at the size of its box, redrawn at the new size when the box
+ * changes (a breakpoint, a window resize). The page's Content-Security-Policy has no
+ * 'unsafe-eval', so Vega parses expressions to an AST and evaluates them with vega-interpreter
+ * instead of compiling them to functions; vega-embed's and vega-tooltip's style elements are off
+ * for the same policy (dashboard.css styles the tooltip).
+ */
+export function VegaChart({ spec, config, onDrawn, onError }: VegaChartProps) {
+  const box = useRef<HTMLDivElement>(null);
+  const callbacks = useRef({ onDrawn, onError });
+  callbacks.current = { onDrawn, onError };
+
+  useEffect(() => {
+    const element = box.current;
+    if (!element) return;
+    let result: Result | null = null;
+    let cancelled = false;
+    const size = () => ({
+      width: Math.max(40, Math.floor(element.clientWidth)),
+      height: Math.max(40, Math.floor(element.clientHeight)),
+    });
+    const first = size();
+    embed(
+      element,
+      {
+        ...spec,
+        width: first.width,
+        height: first.height,
+        autosize: { type: 'fit', contains: 'padding' },
+      } as VisualizationSpec,
+      {
+        ast: true,
+        expr: expressionInterpreter,
+        actions: false,
+        renderer: 'svg',
+        defaultStyle: false,
+        tooltip: { disableDefaultStyle: true },
+        config,
+      },
+    )
+      .then((embedded) => {
+        if (cancelled) {
+          embedded.finalize();
+          return;
+        }
+        result = embedded;
+        callbacks.current.onDrawn();
+      })
+      .catch((error: unknown) => {
+        if (!cancelled) callbacks.current.onError(error instanceof Error ? error : new Error(String(error)));
+      });
+    let last = first;
+    const observer = new ResizeObserver(() => {
+      const next = size();
+      if (!result || (next.width === last.width && next.height === last.height)) return;
+      last = next;
+      result.view.width(next.width).height(next.height).runAsync();
+    });
+    observer.observe(element);
+    return () => {
+      cancelled = true;
+      observer.disconnect();
+      result?.finalize();
+      element.replaceChildren();
+    };
+  }, [spec, config]);
+
+  return <div ref={box} className="tsr-chart" />;
+}

@@ -1,0 +1,238 @@
+import { keepPreviousData } from '@tanstack/react-query';
+import { isApiError } from '@tessera/client';
+import { useGetDashboardWidgetData } from '@tessera/client/react';
+import { type ReactNode, useCallback, useMemo, useState } from 'react';
+import { chartSpec } from './chart-spec.ts';
+import { downloadCsv, toCsv } from './csv.ts';
+import { BigNumber, DataTable } from './data-table.tsx';
+import type { WidgetModel } from './model.ts';
+import { singleFigure, toTable } from './rows.ts';
+import type { WidgetDataBody } from './types.ts';
+import { VegaChart } from './vega-chart.tsx';
+import { stateFilters, stateGrains, type ViewState } from './view-state.ts';
+
+/** What browser tests and the benchmark wait on: `data-state` on every tile. */
+export type TileState = 'loading' | 'drawn' | 'error' | 'empty';
+
+export interface WidgetTileProps {
+  model: WidgetModel;
+  deploymentId: number;
+  publicId: string;
+  /** The published version the config came from: every tile reads that version's snapshots. */
+  versionNumber: number;
+  state: ViewState;
+  allowDownload: boolean;
+  chartConfig: Record<string, unknown>;
+}
+
+/** One widget: its title, its rows drawn as a chart, a table or a figure, and a CSV download. */
+export function WidgetTile(props: WidgetTileProps) {
+  const { model } = props;
+  if (model.missingReport) {
+    return (
+      <Frame model={model} state="error">
+        <TileError message="This widget's report is not part of the published dashboard." />
+      </Frame>
+    );
+  }
+  if (!model.snapshot) {
+    const text = typeof model.widget.config?.text === 'string' ? model.widget.config.text : null;
+    return (
+      <Frame model={model} state={text ? 'drawn' : 'empty'}>
+        {text ? <p className="tsr-text">{text}</p> : null}
+      </Frame>
+    );
+  }
+  return <ReportTile {...props} />;
+}
+
+function ReportTile({
+  model,
+  deploymentId,
+  publicId,
+  versionNumber,
+  state,
+  allowDownload,
+  chartConfig,
+}: WidgetTileProps) {
+  const body = useMemo<WidgetDataBody>(() => {
+    // SQL-API reports take no time grains (400) and filter on their own output columns, which
+    // dashboard controls on model members do not name: they are shown as published.
+    if (!model.query) return { versionNumber };
+    const timeMembers = (model.query.timeDimensions ?? [])
+      .filter((t) => t.granularity !== undefined)
+      .map((t) => t.dimension);
+    return { versionNumber, filters: stateFilters(state), timeGrains: stateGrains(state, timeMembers) };
+  }, [model.query, state, versionNumber]);
+
+  const query = useGetDashboardWidgetData(
+    { params: { path: { deploymentId, publicId, widgetId: model.widget.id } }, body },
+    {
+      placeholderData: keepPreviousData,
+      staleTime: 60_000,
+      refetchOnWindowFocus: false,
+      // A 4xx is the query's own problem (a bad member, no access): asking again will not help.
+      retry: (count, error) => count < 2 && !(isApiError(error) && error.status < 500),
+    },
+  );
+  const table = useMemo(() => (query.data ? toTable(query.data) : null), [query.data]);
+  const grains = useMemo(
+    () => Object.fromEntries((body.timeGrains ?? []).map((g) => [g.member, g.grain])),
+    [body.timeGrains],
+  );
+  const spec = useMemo(
+    () =>
+      table && model.spec
+        ? chartSpec(
+            model.spec,
+            table.rows,
+            table.columns.map((c) => c.name),
+            grains,
+          )
+        : null,
+    [table, model.spec, grains],
+  );
+  const [drawn, setDrawn] = useState<object | null>(null);
+  const [chartError, setChartError] = useState<{ spec: object; message: string } | null>(null);
+  const onDrawn = useCallback(() => setDrawn(spec), [spec]);
+  const onError = useCallback((e: Error) => spec && setChartError({ spec, message: e.message }), [spec]);
+
+  const download =
+    allowDownload && table && table.rows.length > 0 ? () => downloadCsv(toCsv(table), model.title) : null;
+  const refreshing = query.isPlaceholderData;
+
+  if (query.isError) {
+    return (
+      <Frame model={model} state="error">
+        <TileError message={errorText(query.error)} />
+      </Frame>
+    );
+  }
+  if (!table) {
+    return (
+      <Frame model={model} state="loading">
+        <Skeleton />
+      </Frame>
+    );
+  }
+  if (table.rows.length === 0) {
+    return (
+      <Frame model={model} state={refreshing ? 'loading' : 'empty'}>
+        <p className="tsr-empty">No data for these filters</p>
+      </Frame>
+    );
+  }
+  const figure = singleFigure(table);
+  let content: ReactNode;
+  let tileState: TileState = 'drawn';
+  if (figure) {
+    content = <BigNumber table={table} column={figure} formats={model.columnFormats} />;
+  } else if (spec && chartError?.spec === spec) {
+    return (
+      <Frame model={model} state="error" onDownload={download}>
+        <TileError message={`The chart could not be drawn: ${chartError.message}`} />
+      </Frame>
+    );
+  } else if (spec) {
+    content = <VegaChart spec={spec} config={chartConfig} onDrawn={onDrawn} onError={onError} />;
+    if (drawn !== spec) tileState = 'loading';
+  } else {
+    content = <DataTable table={table} formats={model.columnFormats} />;
+  }
+  return (
+    <Frame model={model} state={refreshing ? 'loading' : tileState} onDownload={download} dimmed={refreshing}>
+      {content}
+    </Frame>
+  );
+}
+
+function Frame({
+  model,
+  state,
+  children,
+  onDownload,
+  dimmed,
+}: {
+  model: WidgetModel;
+  state: TileState;
+  children?: ReactNode;
+  onDownload?: (() => void) | null;
+  dimmed?: boolean;
+}) {
+  return (
+    <section
+      className="tsr-tile"
+      data-widget-id={model.widget.id}
+      data-state={state}
+      aria-busy={state === 'loading'}
+      aria-label={model.title || undefined}
+    >
+      {model.title || onDownload ? (
+        <header className="tsr-tile-head">
+          <h3 className="tsr-tile-title" title={model.description ?? undefined}>
+            {model.title}
+          </h3>
+          {onDownload ? (
+            <button
+              type="button"
+              className="tsr-download"
+              onClick={onDownload}
+              title="Download the rows as CSV"
+              aria-label={`Download ${model.title || 'data'} as CSV`}
+            >
+              <DownloadIcon />
+              CSV
+            </button>
+          ) : null}
+        </header>
+      ) : null}
+      <div className={dimmed ? 'tsr-tile-body tsr-dimmed' : 'tsr-tile-body'}>{children}</div>
+    </section>
+  );
+}
+
+function Skeleton() {
+  return (
+    <div className="tsr-skeleton" aria-hidden="true">
+      <span />
+      <span />
+      <span />
+    </div>
+  );
+}
+
+function TileError({ message }: { message: string }) {
+  return (
+    <div className="tsr-error" role="alert">
+      <strong>Could not load this widget</strong>
+      <span className="tsr-error-text">{message}</span>
+    </div>
+  );
+}
+
+function DownloadIcon() {
+  return (
+    <svg viewBox="0 0 16 16" width="13" height="13" aria-hidden="true">
+      <path
+        d="M8 2v8m0 0L4.5 6.5M8 10l3.5-3.5M3 13h10"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="1.6"
+        strokeLinecap="round"
+        strokeLinejoin="round"
+      />
+    </svg>
+  );
+}
+
+/** The server's words for a failed widget query: the problem's `detail` (DESIGN.md "Errors"). */
+export function errorText(error: unknown): string {
+  if (isApiError<{ detail?: unknown; title?: unknown }>(error)) {
+    const body = error.body;
+    if (body && typeof body.detail === 'string' && body.detail !== '') return body.detail;
+    if (body && typeof body.title === 'string') return body.title;
+    return error.message;
+  }
+  if (error instanceof TypeError) return 'The server could not be reached.';
+  return error instanceof Error ? error.message : String(error);
+}
