@@ -124,3 +124,51 @@ export function chatClient(baseUrl: string, apiKey: string, agentId: number, acc
 let clock = 1_750_000_000_000;
 /** A fresh `messageId` (spec 4.6 format). */
 export const messageId = () => `${clock++}-message`;
+
+/**
+ * A chat-completions endpoint answering each request with the next scripted step, streamed as
+ * server-sent events. A step marked `hold` leaves its first request hanging until the client
+ * gives up (a turn cut while it waits on the model); the next request gets the step's answer.
+ */
+export async function startStepModel(steps: { chunks: object[]; hold?: boolean }[]) {
+  const requests: Line[] = [];
+  let index = 0;
+  let held = false;
+  let onHold!: () => void;
+  const holding = new Promise<void>((resolve) => {
+    onHold = resolve;
+  });
+  const server = http.createServer(async (req, res) => {
+    let text = '';
+    for await (const part of req) text += part;
+    requests.push(JSON.parse(text || '{}'));
+    const step = steps[index];
+    if (!step) {
+      res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"message":"no step left"}}');
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    if (step.hold && !held) {
+      held = true;
+      onHold();
+      await new Promise((resolve) => res.on('close', resolve));
+      return;
+    }
+    index++;
+    for (const c of step.chunks) res.write(`data: ${JSON.stringify(c)}\n\n`);
+    res.end('data: [DONE]\n\n');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/v1`,
+    /** Every request body, in order. */
+    requests,
+    /** Resolves once the held step's first request is waiting. */
+    holding: () => holding,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

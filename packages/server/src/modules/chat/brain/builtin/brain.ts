@@ -6,10 +6,12 @@ import type {
   BrainEvent,
   BrainTurn,
   ChatTools,
+  ConversationMessage,
   ServiceMetaInput,
   ServiceMetaResult,
   ServiceSqlApiInput,
   ServiceSqlApiResult,
+  StoredToolCall,
   ToolName,
 } from '../types.ts';
 import { measureName, scopeText, writeAnswer } from './answer.ts';
@@ -35,23 +37,27 @@ type Events<T> = AsyncGenerator<BrainEvent, T, undefined>;
 export class BuiltinBrain implements Brain {
   async *run(turn: BrainTurn): Events<void> {
     const signal = turn.signal ?? new AbortController().signal;
-    const question =
-      [...turn.messages]
-        .reverse()
-        .find((m) => m.role === 'user')
-        ?.content.trim() ?? '';
-    const tools = new ToolSession(turn.tools, signal);
+    const lastUser = turn.messages.findLastIndex((m) => m.role === 'user');
+    const question = lastUser === -1 ? '' : turn.messages[lastUser].content.trim();
+    // a resumed turn (BrainTurn): what this turn already said and the calls it already made
+    const replay = new Replay(turn.messages.slice(lastUser + 1));
+    const tools = new ToolSession(turn.tools, signal, replay);
     try {
-      const answer = question
-        ? yield* this.answer(question, tools, turn.now ?? new Date())
-        : 'Ask me a question about your data, for example "how many orders were placed last month".';
-      if (signal.aborted) return;
-      for (const line of answer.split('\n')) yield { type: 'content', delta: `${line}\n` };
-      yield { type: 'final', content: answer };
+      for await (const event of this.turn(question, tools, turn.now ?? new Date(), signal))
+        if (!replay.said(event)) yield event;
     } catch (error) {
       if (signal.aborted) return;
       throw error;
     }
+  }
+
+  private async *turn(question: string, tools: ToolSession, now: Date, signal: AbortSignal): Events<void> {
+    const answer = question
+      ? yield* this.answer(question, tools, now)
+      : 'Ask me a question about your data, for example "how many orders were placed last month".';
+    if (signal.aborted) return;
+    for (const line of answer.split('\n')) yield { type: 'content', delta: `${line}\n` };
+    yield { type: 'final', content: answer };
   }
 
   private async *answer(question: string, tools: ToolSession, now: Date): Events<string> {
@@ -221,11 +227,54 @@ function describeReading(
   return `I read the question as ${parts.filter(Boolean).join('; ')}.\n`;
 }
 
+/**
+ * What a resumed turn already streamed (BrainTurn): the brain is deterministic for a question,
+ * a model and a clock, so it walks the same path again; the thinking and content it already
+ * said are not said twice, and a tool call it already finished returns its stored result
+ * without running again. Once the path departs from the stored one, everything is new.
+ */
+class Replay {
+  private thinking: string;
+  private content: string;
+  private readonly calls: StoredToolCall[];
+
+  constructor(progress: readonly ConversationMessage[]) {
+    const steps = progress.filter((m) => m.role === 'assistant');
+    this.thinking = steps.map((m) => m.thinking ?? '').join('');
+    this.content = steps.map((m) => m.content).join('');
+    this.calls = steps.flatMap((m) => m.toolCalls ?? []);
+  }
+
+  /** Whether the event repeats text the turn already streamed. */
+  said(event: BrainEvent): boolean {
+    if (event.type !== 'thinking' && event.type !== 'content') return false;
+    const said = this[event.type];
+    if (said.startsWith(event.delta)) {
+      this[event.type] = said.slice(event.delta.length);
+      return true;
+    }
+    this[event.type] = '';
+    return false;
+  }
+
+  /** The stored result of this call when it is the next one the turn finished, else undefined. */
+  finished(name: string, input: string): string | undefined {
+    const next = this.calls[0];
+    if (next && !next.interrupted && next.name === name && next.input === input) {
+      this.calls.shift();
+      return next.result;
+    }
+    this.calls.length = 0;
+    return undefined;
+  }
+}
+
 /** Tool calls of one turn, streamed as `tool_call` then `tool_result` events. */
 class ToolSession {
   constructor(
     private readonly tools: ChatTools,
     private readonly signal: AbortSignal,
+    private readonly replay: Replay,
   ) {}
 
   meta(input: ServiceMetaInput): Events<ServiceMetaResult | { error: string }> {
@@ -238,8 +287,10 @@ class ToolSession {
 
   private async *call(name: ToolName, input: object): Events<ToolOutcome['value']> {
     this.signal.throwIfAborted();
-    const id = randomUUID();
     const text = JSON.stringify(input);
+    const stored = this.replay.finished(name, text);
+    if (stored !== undefined) return JSON.parse(stored) as ToolOutcome['value'];
+    const id = randomUUID();
     yield { type: 'tool_call', id, name, input: text };
     const outcome = await invokeTool(this.tools, name, text, this.signal);
     this.signal.throwIfAborted();
