@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -16,6 +16,40 @@ declare module 'vitest' {
     /** Admin connection string of the local PostgreSQL server, or null when it is unreachable. */
     postgresUrl: string | null;
     testDb: 'pglite' | 'postgres';
+    /** Why the web bundle could not be built, or null; the web app's tests fail with it. */
+    webBuildError: string | null;
+  }
+}
+
+/**
+ * The server serves the web app's bundle (http/web-app.ts) and browser tests load it: build it
+ * when it is missing or older than its sources. Runs that start together build one at a time
+ * (a lock directory), since a build empties dist/ first. A failed build fails only the web app's
+ * tests (they read `webBuildError`), not every test of the run.
+ */
+async function buildWebApp(): Promise<string | null> {
+  const lock = path.join(os.tmpdir(), 'tessera-web-build.lock');
+  const deadline = Date.now() + 300_000;
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      // A lock left by a run that died (older than a build can take) is taken over.
+      const age = Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+      if (age > 300_000 || Date.now() > deadline) rmSync(lock, { recursive: true, force: true });
+      else await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
+  try {
+    await ensureWebBuild((line) => console.log(line));
+    return null;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    console.error(`The web app did not build; its tests will fail:\n${message}`);
+    return message;
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
   }
 }
 
@@ -24,9 +58,7 @@ declare module 'vitest' {
  * once here (DESIGN.md "Chosen libraries"), and every test file loads the dumped template.
  */
 export default async function setup(project: TestProject) {
-  // The server serves the web app's bundle (http/web-app.ts) and browser tests load it: build it
-  // once here when it is missing or older than its sources.
-  await ensureWebBuild((line) => console.log(line));
+  project.provide('webBuildError', await buildWebApp());
   const pglite = await PGlite.create();
   const db = new Kysely<unknown>({ dialect: new PGliteDialect(pglite) });
   await migrateToLatest(db);
