@@ -1,0 +1,183 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import type { Client } from '@tessera/client';
+import { ClientProvider, useGetEmbedDashboard } from '@tessera/client/react';
+import { type RefObject, useEffect, useMemo, useRef, useState } from 'react';
+import { DashboardView } from '../dashboard/dashboard-view.tsx';
+import {
+  captureEmbedLocation,
+  type EmbedCredential,
+  type EmbedFailure,
+  embedClient,
+  failureOf,
+  messageFor,
+  redeemSession,
+} from './session.ts';
+import { embedDashboardTheme, embedThemeStyle } from './theme.ts';
+import './embed.css';
+
+/**
+ * The embed page, `/embed/dashboard/{publicId}?session=...` (spec 4.3; DESIGN.md "Web app and
+ * sessions"): takes the session out of the address, redeems it once for an embed token kept in
+ * memory, reads the dashboard with that token and draws it with the session's embed theme. Every
+ * widget is queried with the token, so the server applies the embedded user's security context.
+ * When the token ends (expired, revoked, embedding turned off) the page says so and stops.
+ */
+type Phase =
+  | { kind: 'redeeming' }
+  | { kind: 'ready'; credential: EmbedCredential; client: Client }
+  | { kind: 'failed'; failure: { code: string; message: string } }
+  | { kind: 'ended'; failure: { code: string; message: string } };
+
+export function EmbedPage() {
+  const [{ publicId, sessionId }] = useState(captureEmbedLocation);
+  const [phase, setPhase] = useState<Phase>(() =>
+    publicId === null
+      ? failed('missing_dashboard')
+      : sessionId === null
+        ? failed('missing_session')
+        : { kind: 'redeeming' },
+  );
+
+  useEffect(() => {
+    if (sessionId === null || publicId === null) return;
+    let live = true;
+    let forget = () => {};
+    redeemSession(sessionId).then(
+      (credential) => {
+        if (!live) return;
+        const made = embedClient(credential, (failure: EmbedFailure) =>
+          setPhase({ kind: 'ended', failure: { code: failure.code, message: failure.message } }),
+        );
+        forget = made.forget;
+        setPhase({ kind: 'ready', credential, client: made.client });
+      },
+      (error: unknown) => {
+        if (!live) return;
+        const failure = error as Partial<EmbedFailure>;
+        setPhase(
+          typeof failure.code === 'string'
+            ? { kind: 'failed', failure: { code: failure.code, message: failure.message ?? '' } }
+            : failed('network'),
+        );
+      },
+    );
+    return () => {
+      live = false;
+      forget();
+    };
+  }, [sessionId, publicId]);
+
+  // Nothing renews the token: at the end of its life the page stops and says so.
+  const expiresAt = phase.kind === 'ready' ? phase.credential.expiresAt : null;
+  useEffect(() => {
+    if (expiresAt === null) return;
+    const timer = setTimeout(
+      () =>
+        setPhase({
+          kind: 'ended',
+          failure: { code: 'credential_expired', message: messageFor('credential_expired') },
+        }),
+      Math.max(0, expiresAt - Date.now()),
+    );
+    return () => clearTimeout(timer);
+  }, [expiresAt]);
+
+  const root = useRef<HTMLDivElement>(null);
+  useReportHeight(root);
+
+  const theme = phase.kind === 'ready' ? phase.credential.claims.theme : null;
+  return (
+    <div ref={root} className="embed-root" data-embed-state={phase.kind} style={embedThemeStyle(theme)}>
+      {phase.kind === 'redeeming' && <p className="embed-status">Opening the dashboard…</p>}
+      {(phase.kind === 'failed' || phase.kind === 'ended') && (
+        <Notice
+          title={phase.kind === 'ended' ? 'This view has ended' : 'Cannot open this dashboard'}
+          {...phase.failure}
+        />
+      )}
+      {phase.kind === 'ready' && publicId !== null && (
+        <EmbeddedDashboard client={phase.client} credential={phase.credential} publicId={publicId} />
+      )}
+    </div>
+  );
+}
+
+function failed(code: string): Phase {
+  return { kind: 'failed', failure: { code, message: messageFor(code) } };
+}
+
+function EmbeddedDashboard(props: { client: Client; credential: EmbedCredential; publicId: string }) {
+  // A cache of its own: nothing read with the embed token mixes with the signed-in app's cache.
+  const [queryClient] = useState(
+    () => new QueryClient({ defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false } } }),
+  );
+  return (
+    <QueryClientProvider client={queryClient}>
+      <ClientProvider client={props.client}>
+        <DashboardLoader {...props} />
+      </ClientProvider>
+    </QueryClientProvider>
+  );
+}
+
+function DashboardLoader({
+  client,
+  credential,
+  publicId,
+}: {
+  client: Client;
+  credential: EmbedCredential;
+  publicId: string;
+}) {
+  const query = useGetEmbedDashboard({ params: { path: { publicId } } });
+  const theme = useMemo(() => embedDashboardTheme(credential.claims.theme), [credential.claims.theme]);
+  const dashboard = query.data;
+  if (query.error) {
+    const failure = failureOf(query.error.status, query.error.body);
+    return <Notice title="Cannot open this dashboard" code={failure.code} message={failure.message} />;
+  }
+  if (!dashboard) return <p className="embed-status">Loading the dashboard…</p>;
+  // The controls' state stays out of the address: the embed page's URL is the host's to give.
+  return (
+    <DashboardView
+      dashboard={dashboard}
+      client={client}
+      deploymentId={dashboard.deploymentId}
+      theme={theme}
+      syncUrl={false}
+      className="embed-dashboard"
+    />
+  );
+}
+
+function Notice({ title, code, message }: { title: string; code: string; message: string }) {
+  return (
+    <section className="embed-notice" role="alert" data-code={code}>
+      <h1>{title}</h1>
+      <p>{message}</p>
+    </section>
+  );
+}
+
+/**
+ * Tells the framing page how tall the content is (`{ type: 'tessera:embed', height }`), so that it
+ * can size the iframe; the height says nothing about the data, so any parent may hear it.
+ */
+function useReportHeight(root: RefObject<HTMLDivElement | null>) {
+  const last = useRef(0);
+  useEffect(() => {
+    const element = root.current;
+    if (window.parent === window || !element) return;
+    const report = () => {
+      // The content's own height, not the document's (which is never less than the frame's).
+      const height = Math.ceil(element.getBoundingClientRect().height);
+      if (height === last.current) return;
+      last.current = height;
+      window.parent.postMessage({ type: 'tessera:embed', height }, '*');
+    };
+    const observer = new ResizeObserver(report);
+    observer.observe(element);
+    report();
+    return () => observer.disconnect();
+  }, [root]);
+}
