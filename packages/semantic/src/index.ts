@@ -17,11 +17,20 @@ export { type CompiledSql, printSelect } from './dialect/print.ts';
 export { formatModelError, type ModelError, ModelValidationError, UserError } from './errors.ts';
 export { getMeta, type MetaCube, type MetaMember, type MetaOptions } from './meta/meta.ts';
 export {
+  type CompileModelAsyncOptions,
+  type CompileModelOptions,
   type CompileModelResult,
   compileModel,
+  compileModelAsync,
   compileModelOrThrow,
   type ModelFile,
 } from './model/compile.ts';
+export {
+  evaluateJsFiles,
+  type JsDefinition,
+  type JsEvaluation,
+  type JsSandboxOptions,
+} from './model/javascript/evaluate.ts';
 export type * from './model/types.ts';
 export type { PlannedColumn } from './planner/columns.ts';
 export * as sqlTree from './planner/nodes.ts';

@@ -76,3 +76,40 @@ export async function postgresEngine(data: Tables = tables): Promise<Engine> {
     },
   };
 }
+
+/**
+ * A fresh database, dropped on close, for models that name schemas themselves (`public.orders`):
+ * a schema of the shared `test` database would not hold them apart from other runs.
+ */
+export async function postgresDatabaseEngine(data: Tables): Promise<Engine> {
+  const database = `tessera_semantic_db_${process.pid}_${Date.now()}_${++schemas}`;
+  const admin = new pg.Client(PG);
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${database}`);
+  await admin.end();
+  const client = new pg.Client({
+    ...PG,
+    database,
+    types: {
+      getTypeParser: ((oid: number, format?: string) =>
+        oid === 1114
+          ? (v: string) => v
+          : pg.types.getTypeParser(oid, format as never)) as typeof pg.types.getTypeParser,
+    },
+  });
+  await client.connect();
+  await client.query(`SET TIME ZONE 'UTC'`);
+  for (const s of fixtureStatements('DOUBLE PRECISION', data)) await client.query(s);
+  return {
+    async run(sql, params) {
+      return (await client.query(sql, params as unknown[])).rows;
+    },
+    async close() {
+      await client.end();
+      const drop = new pg.Client(PG);
+      await drop.connect();
+      await drop.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+      await drop.end();
+    },
+  };
+}

@@ -1,6 +1,9 @@
 import { type ModelError, ModelValidationError } from '../errors.ts';
 import { buildCube } from './cube.ts';
 import { resolveExtends } from './extends.ts';
+import type { ModelFile } from './files.ts';
+import { evaluateJsFiles, type JsEvaluation, type JsSandboxOptions } from './javascript/evaluate.ts';
+import { jsDocument } from './javascript/locate.ts';
 import { isRecord, memberList, normalizeKeys, type Raw, str } from './raw.ts';
 import { ErrorReporter, locate } from './reporter.ts';
 import type { NameIndex } from './template.ts';
@@ -9,9 +12,11 @@ import { validateCubes } from './validate.ts';
 import { buildView } from './view.ts';
 import { parseYamlFile } from './yaml.ts';
 
-export interface ModelFile {
-  readonly path: string;
-  readonly content: string;
+export type { ModelFile };
+
+export interface CompileModelOptions {
+  /** JavaScript files evaluated beforehand (compileModelAsync does it), by path. */
+  readonly evaluated?: ReadonlyMap<string, JsEvaluation>;
 }
 
 export interface CompileModelResult {
@@ -24,7 +29,10 @@ export interface CompileModelResult {
  * index member names -> build cubes (parsing SQL templates) -> cross-checks -> build views.
  * Every stage reports into one ErrorReporter and carries on, so all errors come out together.
  */
-export function compileModel(files: readonly ModelFile[]): CompileModelResult {
+export function compileModel(
+  files: readonly ModelFile[],
+  options: CompileModelOptions = {},
+): CompileModelResult {
   const reporter = new ErrorReporter();
   const rawCubes = new Map<string, { raw: Raw; loc: SourceLocation }>();
   const rawViews: { raw: Raw; loc: SourceLocation }[] = [];
@@ -32,15 +40,9 @@ export function compileModel(files: readonly ModelFile[]): CompileModelResult {
 
   for (const file of files) {
     const fileLoc = { file: file.path, line: null };
-    if (!/\.ya?ml$/i.test(file.path)) {
-      reporter.error(fileLoc, null, null, 'Only YAML model files (.yml, .yaml) are supported');
-      continue;
-    }
-    const parsed = parseYamlFile(file.path, file.content);
-    for (const e of parsed.errors)
-      reporter.error({ file: file.path, line: e.line }, null, null, `YAML: ${e.message}`);
-    if (parsed.value === null) continue;
-    const doc = normalizeKeys(parsed.value);
+    const value = documentOf(file, options, reporter);
+    if (value === null) continue;
+    const doc = normalizeKeys(value);
     if (!isRecord(doc)) {
       reporter.error(fileLoc, null, null, 'A model file must be a mapping with cubes and/or views');
       continue;
@@ -78,6 +80,62 @@ export function compileModel(files: readonly ModelFile[]): CompileModelResult {
   for (const { raw, loc } of rawViews) views.set(String(raw.name), buildView(raw, cubes, loc, reporter));
 
   return { model: Object.freeze({ cubes, views }), errors: reporter.errors };
+}
+
+/** The file's `{cubes, views}` as written, or null when it has none (its errors reported). */
+function documentOf(file: ModelFile, options: CompileModelOptions, reporter: ErrorReporter): unknown {
+  if (isJavaScript(file.path)) {
+    const evaluated = options.evaluated?.get(file.path);
+    if (!evaluated) {
+      reporter.error(
+        { file: file.path, line: null },
+        null,
+        null,
+        'JavaScript model files are evaluated by compileModelAsync',
+      );
+      return null;
+    }
+    if (evaluated.error) {
+      reporter.error({ file: file.path, line: evaluated.error.line }, null, null, evaluated.error.message);
+      return null;
+    }
+    return jsDocument(file.path, file.content, evaluated.definitions);
+  }
+  if (!/\.ya?ml$/i.test(file.path)) {
+    reporter.error(
+      { file: file.path, line: null },
+      null,
+      null,
+      'Model files are YAML (.yml, .yaml) or JavaScript (.js)',
+    );
+    return null;
+  }
+  const parsed = parseYamlFile(file.path, file.content);
+  for (const e of parsed.errors)
+    reporter.error({ file: file.path, line: e.line }, null, null, `YAML: ${e.message}`);
+  return parsed.value;
+}
+
+export function isJavaScript(path: string): boolean {
+  return /\.js$/i.test(path);
+}
+
+export interface CompileModelAsyncOptions {
+  /** The sandbox JavaScript model files run in (javascript/evaluate.ts). */
+  readonly javascript?: JsSandboxOptions;
+}
+
+/**
+ * Every model format: JavaScript files are evaluated in the sandbox first (a worker thread, only
+ * when there are some), then everything compiles as compileModel does.
+ */
+export async function compileModelAsync(
+  files: readonly ModelFile[],
+  options: CompileModelAsyncOptions = {},
+): Promise<CompileModelResult> {
+  const js = files.filter((f) => isJavaScript(f.path));
+  const evaluated = js.length > 0 ? await evaluateJsFiles(js, options.javascript) : new Map();
+  return compileModel(files, { evaluated });
 }
 
 /** Like compileModel, but throws one ModelValidationError holding every error. */

@@ -13,15 +13,34 @@ export function snakeCase(key: string): string {
   return key.replace(camel, (c) => `_${c.toLowerCase()}`);
 }
 
+/** Sections that JS-style models may write as objects keyed by member name: the names stay. */
+const NAMED_SECTIONS = new Set([
+  'measures',
+  'dimensions',
+  'segments',
+  'joins',
+  'pre_aggregations',
+  'hierarchies',
+  'granularities',
+]);
+
 export function normalizeKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(normalizeKeys);
   if (!isRecord(value)) return value;
   const out: Raw = {};
   for (const [key, v] of Object.entries(value)) {
     const k = snakeCase(key);
-    out[k] = k === 'meta' ? v : normalizeKeys(v);
+    if (k === 'meta') out[k] = v;
+    else if (NAMED_SECTIONS.has(k) && isRecord(v)) out[k] = byName(v);
+    else out[k] = normalizeKeys(v);
   }
   return keepLocation(value, out);
+}
+
+function byName(section: Raw): Raw {
+  const out: Raw = {};
+  for (const [name, member] of Object.entries(section)) out[name] = normalizeKeys(member);
+  return keepLocation(section, out);
 }
 
 const relocated = new WeakMap<object, object>();

@@ -1,3 +1,4 @@
+import { scanTemplate, type TemplateExpr } from './template-scan.ts';
 import type { SqlTemplate, TemplatePart } from './types.ts';
 
 /**
@@ -11,8 +12,8 @@ export interface NameIndex {
   readonly cubes: ReadonlyMap<string, ReadonlySet<string>>;
 }
 
-const reference = /\$?\{\s*([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)\s*\}/g;
-const UNSUPPORTED = new Set([
+/** Cube's context variables, each a model error until supported (file, line, member). */
+const CONTEXT_VARIABLES = new Set([
   'FILTER_PARAMS',
   'FILTER_GROUP',
   'SECURITY_CONTEXT',
@@ -26,25 +27,38 @@ export function parseTemplate(
   index: NameIndex,
   onError: (message: string) => void,
 ): SqlTemplate {
+  const { tokens, errors } = scanTemplate(sql);
+  for (const e of errors) onError(e);
   const parts: TemplatePart[] = [];
-  let last = 0;
-  for (const m of sql.matchAll(reference)) {
-    if (m.index > last) parts.push(sql.slice(last, m.index));
-    last = m.index + m[0].length;
-    const part = resolve(m[1], self, index);
+  for (const token of tokens) {
+    if (typeof token === 'string') {
+      parts.push(token);
+      continue;
+    }
+    const part = resolveExpr(token.expr, token.text, self, index);
     if (typeof part === 'string') {
       onError(part);
-      parts.push(m[0]);
+      parts.push(token.text);
     } else parts.push(part);
   }
-  if (last < sql.length) parts.push(sql.slice(last));
   return Object.freeze(parts);
+}
+
+function resolveExpr(
+  expr: TemplateExpr,
+  text: string,
+  self: string,
+  index: NameIndex,
+): TemplatePart | string {
+  const head = expr.path[0];
+  if (CONTEXT_VARIABLES.has(head)) return `${head} is not supported in SQL templates: ${text}`;
+  if (expr.kind === 'call') return `Unsupported call in a SQL template: ${text}`;
+  return resolve(expr.path.join('.'), self, index);
 }
 
 function resolve(path: string, self: string, index: NameIndex): TemplatePart | string {
   const segments = path.split('.');
   const head = segments[0];
-  if (UNSUPPORTED.has(head)) return `${head} is not supported in SQL templates: {${path}}`;
   const own = index.cubes.get(self);
   let cube: string;
   let rest: string[];

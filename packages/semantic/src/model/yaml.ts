@@ -12,6 +12,11 @@ export interface Located {
 
 const locations = new WeakMap<object, Located>();
 
+/** Records where an object of a model file was written (JavaScript models locate their own). */
+export function setLocation(value: object, located: Located): void {
+  locations.set(value, located);
+}
+
 export function locationOf(value: unknown): Located | undefined {
   return typeof value === 'object' && value !== null ? locations.get(value) : undefined;
 }

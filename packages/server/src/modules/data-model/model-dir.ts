@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { compileModel, formatModelError } from '@tessera/semantic';
+import { compileModelAsync, formatModelError } from '@tessera/semantic';
 import type { Db } from '../../db/database.ts';
 import { DataModelRepository } from './repository.ts';
 import { MAIN_BRANCH } from './service.ts';
@@ -10,11 +10,11 @@ export interface ModelDirFile {
   content: string;
 }
 
-/** Every `*.yml`/`*.yaml` under `dir`, recursively, with `/`-separated paths relative to it. */
+/** Every model file (`*.yml`, `*.yaml`, `*.js`) under `dir`, recursively, with `/`-separated paths relative to it. */
 export function readModelDir(dir: string): ModelDirFile[] {
   const out: ModelDirFile[] = [];
   for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile() || !/\.ya?ml$/i.test(entry.name)) continue;
+    if (!entry.isFile() || !/\.(ya?ml|js)$/i.test(entry.name)) continue;
     const full = path.join(entry.parentPath, entry.name);
     out.push({
       path: path.relative(dir, full).split(path.sep).join('/'),
@@ -48,5 +48,5 @@ export async function syncModelDir(db: Db, deploymentId: number, dir: string): P
     if (changed.length > 0) await files.upsert(deploymentId, MAIN_BRANCH, changed);
     return { written: changed.map((f) => f.path), removed: gone };
   });
-  return { written, removed, errors: compileModel(wanted).errors.map(formatModelError) };
+  return { written, removed, errors: (await compileModelAsync(wanted)).errors.map(formatModelError) };
 }

@@ -1,7 +1,8 @@
-import { compileModel } from '@tessera/semantic';
+import { compileModelAsync } from '@tessera/semantic';
 import type { Principal } from '../../auth/principal.ts';
 import { ConflictError, ForbiddenError, NotFoundError } from '../../errors/domain-errors.ts';
 import type { DeploymentsService } from '../deployments/service.ts';
+import { checkModelFiles } from './model-check.ts';
 import type { DataModelRepository } from './repository.ts';
 
 /** The production branch: what queries read when they name no branch (modules/data). */
@@ -36,6 +37,7 @@ export class DataModelService {
     body: { branchName?: string; files: { path: string; content: string }[] },
   ) {
     await this.deployment(p, id);
+    await checkModelFiles(body.files.map((f, i) => ({ ...f, field: `body/files/${i}/content` })));
     await this.repository.upsert(id, body.branchName ?? MAIN_BRANCH, body.files);
     return { success: true };
   }
@@ -73,7 +75,9 @@ export class DataModelService {
     await this.deployment(p, id);
     const branch = q.branchName ?? MAIN_BRANCH;
     const files = await this.repository.files(id, branch);
-    const { model, errors } = compileModel(files.map((f) => ({ path: f.path, content: f.content })));
+    const { model, errors } = await compileModelAsync(
+      files.map((f) => ({ path: f.path, content: f.content })),
+    );
     return {
       deploymentId: id,
       branchName: branch,

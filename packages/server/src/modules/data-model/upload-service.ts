@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Principal } from '../../auth/principal.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors/domain-errors.ts';
 import { fileHash, treeHash } from './hashes.ts';
+import { checkModelFiles } from './model-check.ts';
 import { DataModelRepository } from './repository.ts';
 import { type DataModelService, MAIN_BRANCH } from './service.ts';
 import { UploadRepository } from './upload-repository.ts';
@@ -53,6 +54,7 @@ export class UploadService {
   async uploadFile(p: Principal, id: number, body: { transaction: string; fileName: string; file: string }) {
     await this.dataModel.deployment(p, id);
     await this.open(id, body.transaction, 'body/transaction');
+    await checkModelFiles([{ path: body.fileName, content: body.file, field: 'body/file' }]);
     if ((await this.uploads.countFiles(body.transaction)) >= MAX_SESSION_FILES)
       throw new ConflictError(`An upload holds at most ${MAX_SESSION_FILES} files`, 'upload_too_large');
     await this.uploads.putFile(body.transaction, {

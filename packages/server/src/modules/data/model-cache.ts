@@ -1,4 +1,4 @@
-import { compileModel, formatModelError, type Model } from '@tessera/semantic';
+import { compileModelAsync, formatModelError, type Model } from '@tessera/semantic';
 import type { InvalidationBus } from '../../cache/invalidation-bus.ts';
 import { ReadCache } from '../../cache/read-cache.ts';
 import type { DataModelRepository } from '../data-model/repository.ts';
@@ -21,7 +21,7 @@ export class ModelCache {
 
   async get(deploymentId: number, branch: string): Promise<Model> {
     const entry = await this.models.get(`${deploymentId}|${branch}`, async () => {
-      const { model, errors } = compileModel(await this.files.files(deploymentId, branch));
+      const { model, errors } = await compileModelAsync(await this.files.files(deploymentId, branch));
       return { model, errors: errors.map(formatModelError) };
     });
     // Cube answers a model that does not compile with its compile errors; they are the model

@@ -1,0 +1,279 @@
+'use strict';
+/**
+ * Evaluates Cube JavaScript model files (`cube()`, `view()`) for javascript/evaluate.ts, one file
+ * at a time, each in a fresh node:vm context:
+ * - the context is made from a null-prototype object and given nothing of this thread: no
+ *   `require`, `process`, timers, `fetch`; `this.constructor.constructor` reaches the context's
+ *   own Function, which may not compile strings (`codeGeneration.strings: false`);
+ * - everything that runs model code (the file, functions it leaves in definitions, getters) runs
+ *   inside one `runInContext` call bounded by `timeout`, microtasks included; what leaves the
+ *   context is a JSON string, so this thread never touches an object the model made;
+ * - the thread itself has no environment variables and a small heap (evaluate.ts); it reports
+ *   after each file, so that a file that exhausts the heap or the time is named.
+ * Strict mode throughout: a stack frame of this file gives a model no function to call.
+ */
+const vm = require('node:vm');
+const { parentPort, workerData } = require('node:worker_threads');
+
+/**
+ * Runs inside the sandbox, from its source text (`String(prelude)`): its closures belong to the
+ * sandbox realm. Free identifiers of a model (`CUBE`, `Users`, `createdAt`, `FILTER_PARAMS`) become
+ * references whose text is a marked path, turned into Cube's YAML template syntax (`{Users.id}`)
+ * when the definitions are collected; the YAML pipeline then takes them as written.
+ */
+function prelude(global, settings) {
+  const START = '\u0001';
+  const END = '\u0002';
+  const denied = new Set([
+    'process',
+    'require',
+    'module',
+    'exports',
+    'fetch',
+    'Buffer',
+    'setTimeout',
+    'setInterval',
+    'setImmediate',
+    'clearTimeout',
+    'clearInterval',
+    'clearImmediate',
+    'queueMicrotask',
+    'XMLHttpRequest',
+    'WebSocket',
+    '__dirname',
+    '__filename',
+    'global',
+    'importScripts',
+    'console',
+  ]);
+  const refs = new WeakMap();
+  const definitions = [];
+  const names = new Set();
+
+  const reference = (path) => {
+    const token = () => START + path.join('.') + END;
+    const proxy = new Proxy(function reference() {}, {
+      get(_, prop) {
+        if (prop === Symbol.toPrimitive || prop === 'toString' || prop === 'valueOf' || prop === 'toJSON')
+          return token;
+        if (typeof prop === 'symbol') return undefined;
+        return reference(path.concat(prop));
+      },
+      apply(_, __, args) {
+        return START + path.join('.') + '(' + args.map(argument).join(', ') + ')' + END;
+      },
+      set() {
+        throw new TypeError(path.join('.') + ' cannot be assigned');
+      },
+    });
+    refs.set(proxy, path);
+    return proxy;
+  };
+  // Arguments of FILTER_PARAMS / SECURITY_CONTEXT / SQL_UTILS calls, as quoted template text.
+  const argument = (value) => {
+    if (typeof value === 'function' && !refs.has(value))
+      throw new TypeError('Functions are not supported as arguments in model references');
+    return JSON.stringify(
+      text(refs.has(value) ? START + refs.get(value).join('.') + END : String(value), true),
+    );
+  };
+  // A string from the model: marked paths become `{path}` in SQL, `path` elsewhere; literal
+  // braces of SQL are escaped so that they are not read as references.
+  const text = (value, sql) => {
+    let out = '';
+    let i = 0;
+    while (i < value.length) {
+      const start = value.indexOf(START, i);
+      const literal = start < 0 ? value.slice(i) : value.slice(i, start);
+      out += sql ? literal.replace(/\{/g, '\\{') : literal;
+      if (start < 0) break;
+      const end = value.indexOf(END, start);
+      if (end < 0) throw new TypeError('Malformed reference in ' + JSON.stringify(value));
+      const path = value.slice(start + 1, end);
+      out += sql ? '{' + path + '}' : path;
+      i = end + 1;
+    }
+    return out;
+  };
+  const paramsOf = (fn) => {
+    const source = Function.prototype.toString.call(fn);
+    const m =
+      /^(?:async\s*)?(?:function\b[^(]*)?\(([^)]*)\)/.exec(source) ||
+      /^(?:async\s+)?([A-Za-z_$][\w$]*)\s*=>/.exec(source);
+    if (!m) return [];
+    return m[1]
+      .split(',')
+      .map((p) => p.trim().replace(/=.*$/, '').trim())
+      .filter((p) => /^[A-Za-z_$][\w$]*$/.test(p));
+  };
+  const SQL_KEYS = new Set(['sql', 'sqlTable', 'sql_table']);
+  // Definitions to plain data: references to paths, functions called with references for their
+  // parameters (Cube's `sql: (CUBE) => ...`), nothing else than JSON values.
+  const toData = (value, key, where, depth) => {
+    if (depth > 64) throw new TypeError(where + ': nested too deeply');
+    const sql = SQL_KEYS.has(key);
+    if (refs.has(value)) return sql ? '{' + refs.get(value).join('.') + '}' : refs.get(value).join('.');
+    if (typeof value === 'function') {
+      const result = value.apply(
+        undefined,
+        paramsOf(value).map((p) => reference([p])),
+      );
+      return toData(result, key, where, depth + 1);
+    }
+    if (typeof value === 'string') return text(value, sql);
+    if (typeof value === 'number') {
+      if (!Number.isFinite(value)) throw new TypeError(where + ': ' + value + ' is not a finite number');
+      return value;
+    }
+    if (typeof value === 'boolean' || value === null) return value;
+    if (value === undefined) return undefined;
+    if (Array.isArray(value)) return value.map((v, i) => toData(v, key, where + '[' + i + ']', depth + 1));
+    if (typeof value === 'object') {
+      const proto = Object.getPrototypeOf(value);
+      if (proto !== Object.prototype && proto !== null)
+        throw new TypeError(
+          where + ': only plain objects, arrays, strings, numbers and booleans are allowed',
+        );
+      const out = {};
+      for (const k of Object.keys(value)) {
+        if (k === '__proto__') continue;
+        const v = toData(value[k], k === 'meta' ? 'meta' : k, where + '.' + k, depth + 1);
+        if (v !== undefined) out[k] = v;
+      }
+      return out;
+    }
+    throw new TypeError(where + ': unsupported value of type ' + typeof value);
+  };
+  const lineOfCaller = () => {
+    const stack = String(new Error().stack);
+    const m = new RegExp(settings.file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') + ':(\\d+)').exec(stack);
+    return m ? Number(m[1]) : null;
+  };
+  const define = (kind) => (name, definition) => {
+    const n = refs.has(name) ? refs.get(name).join('.') : name;
+    if (typeof n !== 'string' || !/^[A-Za-z_]\w*$/.test(n))
+      throw new TypeError(kind + '() needs a name made of letters, digits and _ as its first argument');
+    if (typeof definition !== 'object' || definition === null)
+      throw new TypeError(
+        kind + '(' + JSON.stringify(n) + ') needs a definition object as its second argument',
+      );
+    if (names.has(n)) throw new TypeError(kind + ' ' + n + ' is defined twice');
+    names.add(n);
+    definitions.push({ kind, name: n, line: lineOfCaller(), definition });
+  };
+  const data = (value, path) =>
+    new Proxy(value, {
+      set() {
+        throw new TypeError(path + ' cannot be assigned');
+      },
+      defineProperty() {
+        throw new TypeError(path + ' cannot be assigned');
+      },
+      deleteProperty() {
+        throw new TypeError(path + ' cannot be changed');
+      },
+      get(target, prop) {
+        if (typeof prop === 'symbol' || prop in target) {
+          const v = target[prop];
+          return v !== null && typeof v === 'object' ? data(v, path + '.' + String(prop)) : v;
+        }
+        throw new TypeError(
+          path +
+            '.' +
+            prop +
+            ' is not set: Tessera compiles a model once per deployment, not per security context',
+        );
+      },
+    });
+
+  global.cube = define('cube');
+  global.view = define('view');
+  global.asyncModule = () => {
+    throw new TypeError('asyncModule is not supported: models are evaluated without network or file access');
+  };
+  global.COMPILE_CONTEXT = data(settings.compileContext, 'COMPILE_CONTEXT');
+  const scope = new Proxy(Object.create(null), {
+    has(_, name) {
+      return typeof name === 'string' && !(name in global);
+    },
+    get(_, name) {
+      if (typeof name !== 'string') return undefined;
+      if (denied.has(name))
+        throw new ReferenceError(name + ' is not available in a data model file (no host access)');
+      return reference([name]);
+    },
+    set(_, name, value) {
+      global[name] = value;
+      return true;
+    },
+  });
+  global.__tesseraEvaluate = (body) => {
+    try {
+      body(scope);
+      const out = definitions.map((d) => ({
+        kind: d.kind,
+        name: d.name,
+        line: d.line,
+        definition: toData(d.definition, '', d.kind + ' ' + d.name, 0),
+      }));
+      const json = JSON.stringify({ ok: true, definitions: out });
+      if (json.length > settings.maxOutputChars)
+        throw new RangeError('The definitions are larger than allowed');
+      return json;
+    } catch (error) {
+      let message = 'Evaluation failed';
+      let line = null;
+      try {
+        message = String(error && typeof error === 'object' && 'message' in error ? error.message : error);
+        const stack = String(error?.stack);
+        const m = new RegExp(settings.file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') + ':(\\d+)').exec(stack);
+        line = m ? Number(m[1]) : null;
+      } catch {}
+      return JSON.stringify({ ok: false, message: message.slice(0, 500), line });
+    }
+  };
+}
+
+/** Evaluates one file; the answer is always a plain object of this thread. */
+function evaluate(file, settings) {
+  const context = vm.createContext(Object.create(null), {
+    name: file.path,
+    codeGeneration: { strings: false, wasm: false },
+    microtaskMode: 'afterEvaluate',
+  });
+  const options = { timeout: settings.timeoutMs, breakOnSigint: false };
+  const own = JSON.stringify({
+    file: file.path,
+    compileContext: settings.compileContext,
+    maxOutputChars: settings.maxOutputChars,
+  });
+  vm.runInContext(`(${prelude})(globalThis, ${own});`, context, options);
+  // The file's own lines keep their numbers: the wrapper sits on its first line.
+  const source = `__tesseraEvaluate(function (__scope) { with (__scope) { ${file.content}\n} });`;
+  let script;
+  try {
+    script = new vm.Script(source, { filename: file.path });
+  } catch (error) {
+    const line = /:(\d+)\s*$/m.exec(String(error.stack).split('\n')[0]);
+    return { ok: false, message: `Syntax error: ${error.message}`, line: line ? Number(line[1]) : null };
+  }
+  try {
+    const out = script.runInContext(context, options);
+    return typeof out === 'string'
+      ? JSON.parse(out)
+      : { ok: false, message: 'Evaluation failed', line: null };
+  } catch (error) {
+    // Only the vm's own errors get here (the timeout); the model's are caught inside.
+    const timedOut = error && error.code === 'ERR_SCRIPT_EXECUTION_TIMEOUT';
+    return {
+      ok: false,
+      message: timedOut ? `Evaluation took longer than ${settings.timeoutMs} ms` : 'Evaluation failed',
+      line: null,
+    };
+  }
+}
+
+const { files, settings } = workerData;
+for (let i = 0; i < files.length; i++) {
+  parentPort.postMessage({ index: i, result: evaluate(files[i], settings) });
+}
