@@ -8,7 +8,7 @@ import {
   type TestServer,
 } from '../../../test/harness.ts';
 import { listen } from '../data/test-support.ts';
-import { chunk, toolCallChunks } from './brain/openai/scripted-endpoint.ts';
+import { chunk, toolCallChunks, usageChunk } from './brain/openai/scripted-endpoint.ts';
 import { INTERRUPTED_TOOL_ERROR } from './history.ts';
 import { chatClient, demoAgentId, type Line, messageId, startStepModel } from './test-support.ts';
 
@@ -248,13 +248,24 @@ describe('chat runs of a process that died', () => {
         chunks: [
           ...toolCallChunks(0, 'call_meta', 'serviceMeta', '{"searchQuery":"orders"}'),
           chunk({}, 'tool_calls'),
+          usageChunk(500, 20),
         ],
       },
       {
-        chunks: [...toolCallChunks(0, 'call_sql', 'serviceSqlApi', sqlArgs), chunk({}, 'tool_calls')],
+        chunks: [
+          ...toolCallChunks(0, 'call_sql', 'serviceSqlApi', sqlArgs),
+          chunk({}, 'tool_calls'),
+          usageChunk(900, 60, 400),
+        ],
         hold: true,
       },
-      { chunks: [chunk({ role: 'assistant', content: 'There are many orders.' }), chunk({}, 'stop')] },
+      {
+        chunks: [
+          chunk({ role: 'assistant', content: 'There are many orders.' }),
+          chunk({}, 'stop'),
+          usageChunk(1300, 8, 1200),
+        ],
+      },
     ]);
     try {
       const agent = await server.app.inject({
@@ -275,11 +286,32 @@ describe('chat runs of a process that died', () => {
       await server.services.chat.suspendAll(100);
       const first = (await original).lines;
       expect(first.at(-2)).toMatchObject({ id: '__suspended__' });
+      // the first part's one finished model call; the cut one reported nothing
+      expect(first.at(-1)?.usage).toEqual({
+        models: ['test-model'],
+        llmCalls: 1,
+        inputTokens: 500,
+        outputTokens: 20,
+        cacheWriteTokens: 0,
+        cacheReadTokens: 0,
+        totalTokens: 520,
+      });
       const chatId = first[0].state.chatId;
 
       const resumed = (await chat.turn({ ...body, chatId })).lines;
       expect(resumed.slice(0, first.length - 2)).toEqual(first.slice(0, -2));
       expect(answerOf(resumed)).toBe('There are many orders.');
+      // the whole turn's calls: the first part's, then the two of the resumed part
+      expect(resumed.filter((l) => l.id === '__usage__')).toHaveLength(1);
+      expect(resumed.at(-1)?.usage).toEqual({
+        models: ['test-model'],
+        llmCalls: 3,
+        inputTokens: 500 + 500 + 100,
+        outputTokens: 20 + 60 + 8,
+        cacheWriteTokens: 0,
+        cacheReadTokens: 400 + 1200,
+        totalTokens: 520 + 960 + 1308,
+      });
       const calls = toolCalls(resumed);
       expect(calls.map((c) => c.name)).toEqual(['serviceMeta', 'serviceSqlApi']);
       expect(calls.every((c) => !JSON.parse(c.result).error)).toBe(true);

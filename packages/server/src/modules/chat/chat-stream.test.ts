@@ -106,6 +106,16 @@ describe('chat stream (spec 4.6) over HTTP', () => {
       id: ['langchain_core', 'messages', 'AIMessage'],
       kwargs: { content: answer.content },
     });
+    // the built-in brain calls no language model: no model, no call, no token (wire.ts addUsage)
+    expect(res.lines.at(-1)?.usage).toEqual({
+      models: [],
+      llmCalls: 0,
+      inputTokens: 0,
+      outputTokens: 0,
+      cacheWriteTokens: 0,
+      cacheReadTokens: 0,
+      totalTokens: 0,
+    });
 
     // a second turn on the thread carries the first in its state; a read returns the thread
     const chatId = res.lines[0].state.chatId;

@@ -33,6 +33,8 @@ type Events<T> = AsyncGenerator<BrainEvent, T, undefined>;
  * any external service. It reads the model through `serviceMeta`, looks values up and runs one
  * query through `serviceSqlApi`, and answers with the figures of the result. Words it cannot
  * place are named in a plain "I could not ..." answer; it never states a number it did not read.
+ * It calls no language model and spends no token, so it emits no `usage` event: its turns end
+ * with a `__usage__` of zeros and no model, which is the truth, not a placeholder.
  */
 export class BuiltinBrain implements Brain {
   async *run(turn: BrainTurn): Events<void> {

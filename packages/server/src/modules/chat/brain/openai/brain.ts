@@ -104,13 +104,19 @@ export class OpenAiBrain implements Brain {
         messages,
         tools: TOOL_DEFINITIONS,
         stream: true,
+        // the last chunk then carries the call's token counts (reference `__usage__`)
+        stream_options: { include_usage: true },
         ...(this.config.temperature !== undefined ? { temperature: this.config.temperature } : {}),
       },
       { signal },
     );
     let content = '';
     const calls: PendingCall[] = [];
+    let model = this.config.model;
+    let usage: OpenAI.CompletionUsage | undefined;
     for await (const chunk of stream) {
+      if (chunk.model) model = chunk.model;
+      if (chunk.usage) usage = chunk.usage;
       const delta = chunk.choices?.[0]?.delta as Delta | undefined;
       if (!delta) continue;
       const reasoning = delta.reasoning_content ?? delta.reasoning;
@@ -130,6 +136,17 @@ export class OpenAiBrain implements Brain {
         if (piece.function?.arguments) call.arguments += piece.function.arguments;
       }
     }
+    // A server that reports no usage (some ignore stream_options) leaves the call counted with
+    // zero tokens: the counts are the server's, never estimated.
+    const cached = usage?.prompt_tokens_details?.cached_tokens ?? 0;
+    yield {
+      type: 'usage',
+      model,
+      inputTokens: Math.max(0, (usage?.prompt_tokens ?? 0) - cached),
+      outputTokens: usage?.completion_tokens ?? 0,
+      cacheReadTokens: cached,
+      cacheWriteTokens: 0,
+    } satisfies BrainEvent;
     const complete = calls.filter(Boolean).map((c, i) => ({ ...c, id: c.id || `call_${step}_${i}` }));
     return { content, calls: complete };
   }

@@ -15,6 +15,7 @@ import {
   type ScriptedReply,
   startScriptedEndpoint,
   toolCallChunks,
+  usageChunk,
 } from './scripted-endpoint.ts';
 
 /**
@@ -154,6 +155,42 @@ describe('OpenAI-compatible brain', () => {
     });
     expect(messages[4].content).toContain(`"data":[["${count}"]]`);
     expect(answer).toBe('There are 2,000 orders.');
+  });
+
+  it('reports each model call with the token counts its server sent, cached tokens apart', async () => {
+    const { events, requests } = await run([
+      {
+        chunks: [
+          ...toolCallChunks(0, 'call_meta', 'serviceMeta', '{"searchQuery":"orders"}'),
+          chunk({}, 'tool_calls'),
+          usageChunk(1200, 40, 1000),
+        ],
+      },
+      // a server that ignores stream_options: the call counts, its tokens are unknown (0)
+      { chunks: [chunk({ content: 'Done.' }), chunk({}, 'stop')] },
+    ]);
+    expect(requests.every((r) => (r.body.stream_options as { include_usage?: boolean })?.include_usage)).toBe(
+      true,
+    );
+    expect(events.filter((e) => e.type === 'usage')).toEqual([
+      {
+        type: 'usage',
+        model: 'test-model',
+        inputTokens: 200,
+        outputTokens: 40,
+        cacheReadTokens: 1000,
+        cacheWriteTokens: 0,
+      },
+      {
+        type: 'usage',
+        model: 'test-model',
+        inputTokens: 0,
+        outputTokens: 0,
+        cacheReadTokens: 0,
+        cacheWriteTokens: 0,
+      },
+    ]);
+    expect(events.at(-1)).toEqual({ type: 'final', content: 'Done.' });
   });
 
   it('sends a tool error back so that the model can correct its query', async () => {

@@ -70,3 +70,20 @@ export function toolCallChunks(index: number, id: string, name: string, args: st
     ...parts.map((p) => chunk({ tool_calls: [{ index, function: { arguments: p } }] })),
   ];
 }
+
+/** The last chunk of a stream sent with `stream_options.include_usage`: no choice, the call's tokens. */
+export function usageChunk(promptTokens: number, completionTokens: number, cachedTokens = 0): object {
+  return {
+    id: 'chatcmpl-test',
+    object: 'chat.completion.chunk',
+    created: 1_750_000_000,
+    model: 'test-model',
+    choices: [],
+    usage: {
+      prompt_tokens: promptTokens,
+      completion_tokens: completionTokens,
+      total_tokens: promptTokens + completionTokens,
+      prompt_tokens_details: { cached_tokens: cachedTokens },
+    },
+  };
+}
