@@ -161,11 +161,12 @@ function GrainSelect({
 }
 
 /**
- * A filter on a dimension. Its values come from the widget that groups by it, asked again through
- * the widget-data endpoint without this filter (so that picking one value does not hide the
- * others) and with a higher limit: a text dimension with every value listed is a select, one with
- * more than `maxListed` values a text box (contains), a time dimension a date range; numbers get
- * no control.
+ * A filter on a dimension. What it holds is learnt from the widget that groups by it, asked once
+ * through the widget-data endpoint as published with a higher limit: a text dimension whose every
+ * value came back is a select, one with more than `maxListed` values a text box (contains), a
+ * time dimension a date range; numbers get no control. The kind stays whatever the other filters
+ * are (a link with filters opens on the same controls). A select's values are asked again under
+ * the other filters but without its own (so that picking one value does not hide the others).
  */
 function DimensionFilter({
   member,
@@ -185,42 +186,55 @@ function DimensionFilter({
   versionNumber: number;
 }) {
   const id = useId();
+  const path = { deploymentId, publicId, widgetId: model.widget.id };
+  const options = { staleTime: 60_000, refetchOnWindowFocus: false, retry: false } as const;
+  const probe = useGetDashboardWidgetData(
+    { params: { path }, body: { versionNumber, limit: maxListed } },
+    options,
+  );
+  const kind = useMemo(() => {
+    if (!probe.data) return null;
+    const column = toTable(probe.data).columns.find((c) => c.name === member);
+    if (!column) return 'none';
+    if (column.kind === 'time') return 'dateRange';
+    if (column.kind !== 'string' && column.kind !== 'boolean') return 'none';
+    const complete = probe.data.totalRows !== null && probe.data.totalRows <= probe.data.data.length;
+    return complete ? 'select' : 'text';
+  }, [probe.data, member]);
   const body = useMemo(
     () => ({ versionNumber, filters: stateFilters(state, member), limit: maxListed }),
     [state, member, versionNumber],
   );
-  const options = useGetDashboardWidgetData(
-    { params: { path: { deploymentId, publicId, widgetId: model.widget.id } }, body },
-    { staleTime: 60_000, refetchOnWindowFocus: false, retry: false, placeholderData: (previous) => previous },
+  const listed = useGetDashboardWidgetData(
+    { params: { path }, body },
+    { ...options, enabled: kind === 'select', placeholderData: (previous) => previous },
   );
-  const listing = useMemo(() => {
-    if (!options.data) return null;
-    const table = toTable(options.data);
-    const column = table.columns.find((c) => c.name === member);
-    if (!column) return null;
-    const complete = options.data.totalRows !== null && options.data.totalRows <= table.rows.length;
-    const values = [...new Set(table.rows.map((r) => r[member]).filter((v) => v !== null && v !== undefined))]
-      .map(String)
-      .sort((a, b) => a.localeCompare(b, undefined, { numeric: true }));
-    return { kind: column.kind, title: column.title, complete, values };
-  }, [options.data, member]);
+  const values = useMemo(() => {
+    const rows = listed.data?.data ?? [];
+    return [
+      ...new Set(
+        rows
+          .map((r) => r[member])
+          .filter((v) => v !== null && v !== undefined)
+          .map(String),
+      ),
+    ].sort((a, b) => a.localeCompare(b, undefined, { numeric: true }));
+  }, [listed.data, member]);
 
   const label = memberLabel(member);
   const chosen = state.equals[member];
   const typed = state.contains[member];
-  // Once a value is in the state (a link), its control shows even before the values arrive.
-  if (!listing && chosen === undefined && typed === undefined) return null;
-  if (listing?.kind === 'time') return <DateRange member={member} state={state} onChange={onChange} />;
-  if (listing && listing.kind !== 'string' && listing.kind !== 'boolean') return null;
-
-  const setEquals = (value: string) => {
-    const equals = { ...state.equals };
-    if (value === '') delete equals[member];
-    else equals[member] = value;
-    onChange({ ...state, equals });
-  };
-  if (typed === undefined && (chosen !== undefined || listing?.complete)) {
-    const values = listing?.values ?? [];
+  if (kind === 'dateRange') return <DateRange member={member} state={state} onChange={onChange} />;
+  // Until the kind is known, a value the link carries keeps its control on the page.
+  const showSelect = chosen !== undefined && typed === undefined ? kind !== 'text' : kind === 'select';
+  const showText = typed !== undefined || kind === 'text';
+  if (showSelect) {
+    const setEquals = (value: string) => {
+      const equals = { ...state.equals };
+      if (value === '') delete equals[member];
+      else equals[member] = value;
+      onChange({ ...state, equals });
+    };
     return (
       <Field member={member} kind="select" label={label} htmlFor={id}>
         <select id={id} value={chosen ?? ''} onChange={(e) => setEquals(e.target.value)}>
@@ -235,18 +249,16 @@ function DimensionFilter({
       </Field>
     );
   }
+  if (!showText) return null;
+  const setContains = (text: string) => {
+    const contains = { ...state.contains };
+    if (text === '') delete contains[member];
+    else contains[member] = text;
+    onChange({ ...state, contains });
+  };
   return (
     <Field member={member} kind="text" label={label} htmlFor={id}>
-      <TextFilter
-        id={id}
-        value={typed ?? ''}
-        onCommit={(text) => {
-          const contains = { ...state.contains };
-          if (text === '') delete contains[member];
-          else contains[member] = text;
-          onChange({ ...state, contains });
-        }}
-      />
+      <TextFilter id={id} value={typed ?? ''} onCommit={setContains} />
     </Field>
   );
 }

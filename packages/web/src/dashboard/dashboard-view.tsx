@@ -5,12 +5,13 @@ import type { Client } from '@tessera/client';
 import { ClientProvider } from '@tessera/client/react';
 import { type ReactNode, useContext, useMemo, useState } from 'react';
 import { getBreakpointFromWidth, ResponsiveGridLayout, useContainerWidth } from 'react-grid-layout';
+import type { PublishedDashboard } from './api-types.ts';
 import { Controls } from './controls.tsx';
 import { deriveControls } from './controls-model.ts';
 import { gridSettings } from './layout.ts';
 import { dashboardConfig, widgetModels } from './model.ts';
 import { chartConfig, mergeTheme, themeVariables } from './theme.ts';
-import type { DashboardTheme, PublishedDashboard } from './types.ts';
+import type { DashboardTheme } from './types.ts';
 import { useViewState } from './use-view-state.ts';
 import { WidgetTile } from './widget-tile.tsx';
 

@@ -1,5 +1,5 @@
-import type { ColumnFormat } from './model.ts';
 import { type Column, formatValue, type Table } from './rows.ts';
+import type { ColumnFormat } from './types.ts';
 
 const numeric = (c: Column) => c.kind === 'measure' || c.kind === 'number';
 

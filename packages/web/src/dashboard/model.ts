@@ -1,4 +1,5 @@
-import type { DashboardConfig, PublishedDashboard, ReportSnapshot, SemanticQuery, Widget } from './types.ts';
+import type { PublishedDashboard, ReportSnapshot } from './api-types.ts';
+import type { ColumnFormat, DashboardConfig, SemanticQuery, Widget } from './types.ts';
 
 /** What the viewer needs of one widget: its report snapshot, query and chart, read once. */
 export interface WidgetModel {
@@ -14,11 +15,6 @@ export interface WidgetModel {
   /** The snapshot's Vega-Lite v5 spec (it holds no data); null draws a table. */
   spec: Record<string, unknown> | null;
   columnFormats: Record<string, ColumnFormat>;
-}
-
-export interface ColumnFormat {
-  type: 'currency' | 'percent' | 'number';
-  decimalPlaces?: number | null;
 }
 
 export function dashboardConfig(dashboard: PublishedDashboard): DashboardConfig {

@@ -1,5 +1,4 @@
-import type { ColumnFormat } from './model.ts';
-import type { WidgetData } from './types.ts';
+import type { ColumnFormat, WidgetAnswer } from './types.ts';
 
 export type Row = Record<string, unknown>;
 export type ColumnKind = 'measure' | 'time' | 'number' | 'string' | 'boolean';
@@ -40,7 +39,7 @@ const numericSql = /^(Int|UInt|Float|Double|Decimal|Number|Numeric)/i;
  * answers two keys (`orders.created_at` and `orders.created_at.month`, same value): only the one
  * with the granularity is shown.
  */
-export function toTable(answer: WidgetData): Table {
+export function toTable(answer: WidgetAnswer): Table {
   const rows = answer.data;
   const columns: Column[] = [];
   if (answer.kind === 'sql') {

@@ -105,6 +105,7 @@ export function chartConfig(theme: DashboardTheme): Record<string, unknown> {
       domainColor: grid,
       tickColor: grid,
       labelLimit: 140,
+      labelSeparation: 6,
     },
     axisX: { grid: false },
     legend: {

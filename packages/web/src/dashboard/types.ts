@@ -1,19 +1,42 @@
-import type { RequestOptionsOf, SuccessBody } from '@tessera/client';
+/**
+ * The shapes the viewer reads, written out here (not taken from @tessera/client) so that its pure
+ * parts type-check anywhere; where they meet the client (api-types.ts), the compiler checks that
+ * they agree with the generated types.
+ */
 
-/** A published dashboard (spec 2.3), as `GET /api/v1/embed/dashboard/{publicId}` answers it. */
-export type PublishedDashboard = SuccessBody<'/api/v1/embed/dashboard/{publicId}', 'get'>;
-export type ReportSnapshot = PublishedDashboard['reportSnapshots'][number];
+/** The filter operators the controls send (a subset of the widget-data endpoint's). */
+export type FilterOperator = 'equals' | 'contains' | 'inDateRange' | 'afterOrOnDate' | 'beforeOrOnDate';
 
-export const widgetDataPath =
-  '/api/v1/deployments/{deploymentId}/dashboards/{publicId}/widgets/{widgetId}/data';
-/** One widget's rows, as the widget-data endpoint answers them. */
-export type WidgetData = SuccessBody<typeof widgetDataPath, 'post'>;
-export type WidgetDataBody = NonNullable<RequestOptionsOf<typeof widgetDataPath, 'post'>['body']>;
 /** A dashboard filter (spec 2.5 shape). */
-export type DashboardFilter = NonNullable<WidgetDataBody['filters']>[number];
+export interface DashboardFilter {
+  member: string;
+  operator: FilterOperator;
+  value?: string;
+  values?: string[];
+}
+
+export type Grain = 'second' | 'minute' | 'hour' | 'day' | 'week' | 'month' | 'quarter' | 'year';
+
 /** A time-grain override (spec 2.5 shape). */
-export type TimeGrain = NonNullable<WidgetDataBody['timeGrains']>[number];
-export type Grain = TimeGrain['grain'];
+export interface TimeGrain {
+  member: string;
+  grain: Grain;
+}
+
+/** One widget's rows as the widget-data endpoint answers them (the parts the viewer reads). */
+export interface WidgetAnswer {
+  kind: 'semantic' | 'sql';
+  annotation?: unknown;
+  columns?: { name: string; column_type: string }[];
+  data: Record<string, unknown>[];
+  totalRows: number | null;
+}
+
+/** A report's format for one column (`preferences.columnFormats`). */
+export interface ColumnFormat {
+  type: 'currency' | 'percent' | 'number';
+  decimalPlaces?: number | null;
+}
 
 export const breakpoints = ['lg', 'md', 'sm', 'xs', 'xxs'] as const;
 export type Breakpoint = (typeof breakpoints)[number];

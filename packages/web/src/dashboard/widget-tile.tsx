@@ -2,12 +2,13 @@ import { keepPreviousData } from '@tanstack/react-query';
 import { isApiError } from '@tessera/client';
 import { useGetDashboardWidgetData } from '@tessera/client/react';
 import { type ReactNode, useCallback, useMemo, useState } from 'react';
+import type { WidgetDataBody } from './api-types.ts';
 import { chartSpec } from './chart-spec.ts';
-import { downloadCsv, toCsv } from './csv.ts';
+import { toCsv } from './csv.ts';
 import { BigNumber, DataTable } from './data-table.tsx';
+import { downloadCsv } from './download.ts';
 import type { WidgetModel } from './model.ts';
 import { singleFigure, toTable } from './rows.ts';
-import type { WidgetDataBody } from './types.ts';
 import { VegaChart } from './vega-chart.tsx';
 import { stateFilters, stateGrains, type ViewState } from './view-state.ts';
 
@@ -115,14 +116,15 @@ function ReportTile({
       </Frame>
     );
   }
-  if (table.rows.length === 0) {
+  const figure = singleFigure(table);
+  // No rows, or a total over no rows (a measure with nothing to add up answers null).
+  if (table.rows.length === 0 || (figure && table.rows[0][figure.name] == null)) {
     return (
       <Frame model={model} state={refreshing ? 'loading' : 'empty'}>
         <p className="tsr-empty">No data for these filters</p>
       </Frame>
     );
   }
-  const figure = singleFigure(table);
   let content: ReactNode;
   let tileState: TileState = 'drawn';
   if (figure) {
