@@ -108,16 +108,17 @@ const reports: DemoReport[] = [
     },
     spec: {
       $schema: VEGA_LITE,
-      mark: { type: 'bar', cornerRadiusTopLeft: 3, cornerRadiusTopRight: 3 },
+      // Horizontal: the status names never collide, however narrow the tile.
+      mark: { type: 'bar', cornerRadiusEnd: 3 },
       encoding: {
-        x: {
+        y: {
           field: field('orders.status'),
           type: 'nominal',
           title: null,
-          sort: '-y',
-          axis: { labelAngle: 0 },
+          sort: '-x',
+          scale: { paddingInner: 0.3 },
         },
-        y: { field: field('orders.count'), type: 'quantitative', title: 'Orders' },
+        x: { field: field('orders.count'), type: 'quantitative', title: 'Orders' },
         tooltip: [
           { field: field('orders.status'), type: 'nominal', title: 'Status' },
           { field: field('orders.count'), type: 'quantitative', title: 'Orders', format: ',' },
