@@ -47,6 +47,7 @@ import { FoldersRepository } from './modules/folders/repository.ts';
 import { FoldersService } from './modules/folders/service.ts';
 import { GroupsRepository } from './modules/groups/repository.ts';
 import { GroupsService } from './modules/groups/service.ts';
+import { composeNotifications } from './modules/notifications/compose.ts';
 import { PermissionsRepository } from './modules/permissions/repository.ts';
 import { AccessResolver } from './modules/permissions/resolver.ts';
 import { PermissionsService } from './modules/permissions/service.ts';
@@ -300,6 +301,22 @@ export function composeApplication({ config, db, secrets, bus }: CompositionDeps
     live: new LiveRuns(chatRepository),
   });
 
+  // Scheduled notifications and dashboard exports (spec 2.5, 4.5, 6; modules/notifications).
+  const notificationsModule = composeNotifications({
+    config,
+    db,
+    secrets,
+    deployments,
+    access,
+    users: repos.users,
+    workbooks: repos.workbooks,
+    embedTenants: repos.embedTenants,
+    embedUsers: repos.embedUsers,
+    publishedDashboards: repos.publishedDashboards,
+    dashboardData,
+    publicUrl: () => publicUrl(config),
+  });
+
   return {
     bus,
     credentials,
@@ -335,6 +352,7 @@ export function composeApplication({ config, db, secrets, bus }: CompositionDeps
     embedSweeper,
     agents,
     chat,
+    notifications: notificationsModule,
     /** Releases what the application opened (data-source connections); the store is the caller's. */
     close: () => drivers.close(),
   };

@@ -67,7 +67,11 @@ export async function startTestServer(
   beforeReady?: (app: App) => void,
 ): Promise<TestServer> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tessera-test-'));
-  const config: Config = { ...loadConfig({}), dataDir, rateLimitPerMinute: 0, ...overrides };
+  const defaults = loadConfig({});
+  // The notification scheduler stays off unless a test turns it on: a test drives it with tick(),
+  // and no background pass may write while another test compares store snapshots.
+  const scheduler = { ...defaults.scheduler, disabled: true };
+  const config: Config = { ...defaults, dataDir, rateLimitPerMinute: 0, scheduler, ...overrides };
   const store = await openTestStore();
   const secrets = new SecretBox('test-secret');
   const seeded = await seed(store.db, secrets, { dataDir, adminApiKey: null, skipDemo: false });

@@ -73,6 +73,34 @@ async function put(f: Fixtures, url: string, payload: Record<string, unknown>): 
   return res.json();
 }
 
+/** A daily notification of a fresh published dashboard. */
+async function notification(f: Fixtures) {
+  const { publicId } = await publishSimpleBoard(f.server, f.deploymentId, false);
+  return post(f, `${ws(f)}/notifications`, { scheduleType: 'DAILY', hour: 7, dashboardPublicId: publicId });
+}
+
+/** A dashboard export of a fresh published dashboard, rendered before it returns when `completed`. */
+async function dashboardExport(f: Fixtures, completed = false): Promise<{ jobId: string }> {
+  const { publicId } = await publishSimpleBoard(f.server, f.deploymentId, false);
+  const job = (await post(f, `${ws(f)}/dashboard-exports`, {
+    format: 'png',
+    dashboardPublicId: publicId,
+  })) as unknown as {
+    jobId: string;
+  };
+  if (completed) await f.server.services.notifications.exports.process(job.jobId);
+  for (let i = 0; completed && i < 200; i++) {
+    const res = await f.server.app.inject({
+      method: 'GET',
+      url: `${ws(f)}/dashboard-exports/${job.jobId}`,
+      headers: bearer(f.server.adminKey),
+    });
+    if (res.json().status === 'completed') break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return job;
+}
+
 /** A fresh embed tenant's name. */
 async function embedTenant(f: Fixtures): Promise<string> {
   return ((await post(f, '/api/v1/embed-tenants', { name: `t-${unique()}` })) as unknown as { name: string })
@@ -427,6 +455,62 @@ export const routeSamples: Record<string, SampleFactory> = {
     const chatId = JSON.parse(opened.body.split('\n')[0]).state.chatId;
     return { url: `${chat}/abort`, payload: { chatId } };
   },
+
+  // Scheduled notifications and dashboard exports (modules/notifications): each sample makes its own.
+  'GET /api/v1/deployments/:deploymentId/notifications': (f) => ({
+    url: `${ws(f)}/notifications?first=5&recipientEmail=someone@example.com`,
+  }),
+  'POST /api/v1/deployments/:deploymentId/notifications': async (f) => ({
+    url: `${ws(f)}/notifications`,
+    payload: {
+      scheduleType: 'DAILY',
+      hour: 8,
+      minute: 30,
+      timezone: 'Europe/Berlin',
+      dashboardPublicId: (await publishSimpleBoard(f.server, f.deploymentId, false)).publicId,
+      notificationFormat: 'pdf',
+    },
+  }),
+  'GET /api/v1/deployments/:deploymentId/notifications/:id': async (f) => ({
+    url: `${ws(f)}/notifications/${(await notification(f)).id}`,
+  }),
+  'PUT /api/v1/deployments/:deploymentId/notifications/:id': async (f) => ({
+    url: `${ws(f)}/notifications/${(await notification(f)).id}`,
+    payload: { scheduleType: 'WEEKLY', dayOfWeek: 1, isEnabled: false },
+  }),
+  'DELETE /api/v1/deployments/:deploymentId/notifications/:id': async (f) => ({
+    url: `${ws(f)}/notifications/${(await notification(f)).id}`,
+  }),
+  'GET /api/v1/deployments/:deploymentId/notifications/:id/recipients': async (f) => ({
+    url: `${ws(f)}/notifications/${(await notification(f)).id}/recipients?first=5`,
+  }),
+  'POST /api/v1/deployments/:deploymentId/notifications/:id/recipients': async (f) => ({
+    url: `${ws(f)}/notifications/${(await notification(f)).id}/recipients`,
+    payload: { recipients: [{ type: 'EMAIL', email: 'someone@example.com', username: 'Someone' }] },
+  }),
+  'DELETE /api/v1/deployments/:deploymentId/notifications/:id/recipients': async (f) => ({
+    url: `${ws(f)}/notifications/${(await notification(f)).id}/recipients`,
+    payload: { recipients: [{ type: 'EMAIL', id: 'someone@example.com' }] },
+  }),
+  'GET /api/v1/deployments/:deploymentId/notifications/:id/runs': async (f) => ({
+    url: `${ws(f)}/notifications/${(await notification(f)).id}/runs?first=5`,
+  }),
+  'POST /api/v1/deployments/:deploymentId/notifications/:id/runs': async (f) => ({
+    url: `${ws(f)}/notifications/${(await notification(f)).id}/runs`,
+  }),
+  'POST /api/v1/deployments/:deploymentId/dashboard-exports': async (f) => ({
+    url: `${ws(f)}/dashboard-exports`,
+    payload: {
+      format: 'png',
+      dashboardPublicId: (await publishSimpleBoard(f.server, f.deploymentId, false)).publicId,
+    },
+  }),
+  'GET /api/v1/deployments/:deploymentId/dashboard-exports/:jobId': async (f) => ({
+    url: `${ws(f)}/dashboard-exports/${(await dashboardExport(f)).jobId}`,
+  }),
+  'GET /api/v1/deployments/:deploymentId/dashboard-exports/:jobId/download': async (f) => ({
+    url: `${ws(f)}/dashboard-exports/${(await dashboardExport(f, true)).jobId}/download?filename=board`,
+  }),
 
   'GET /api/v1/app-config': () => ({ url: '/api/v1/app-config' }),
   'PUT /api/v1/app-config': () => ({

@@ -28,6 +28,10 @@ const tables = [
   'embed_user_groups',
   'embed_sessions',
   'embed_access',
+  'notifications',
+  'notification_recipients',
+  'notification_runs',
+  'notification_deliveries',
 ] as const;
 
 /**

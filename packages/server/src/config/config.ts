@@ -38,6 +38,22 @@ export interface Config {
    * directory), and in development the server watches it and reloads on every change.
    */
   modelDir: string | null;
+  /**
+   * TESSERA_SMTP_URL: where notification email is sent (`smtp://host:port`,
+   * `smtps://user:pass@host:port` for TLS); null: email deliveries fail visibly in the run log.
+   */
+  smtpUrl: string | null;
+  /** TESSERA_SMTP_FROM: the From address of notification email. */
+  smtpFrom: string;
+  /** The notification scheduler (modules/notifications/scheduler.ts). */
+  scheduler: {
+    /** TESSERA_SCHEDULER_DISABLED: this replica neither plans nor delivers notifications nor exports. */
+    disabled: boolean;
+    /** TESSERA_SCHEDULER_INTERVAL_MS: how often it looks for due notifications (default 15 s). */
+    intervalMs: number;
+    /** TESSERA_SCHEDULER_CONCURRENCY: runs rendered and delivered at once by this replica. */
+    concurrency: number;
+  };
 }
 
 function intFrom(name: string, value: string | undefined, fallback: number): number {
@@ -80,5 +96,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL || 'info',
     skipDemo: boolFrom(env.TESSERA_SKIP_DEMO),
     modelDir: env.TESSERA_MODEL_DIR ? path.resolve(env.TESSERA_MODEL_DIR) : null,
+    smtpUrl: nonEmpty(env.TESSERA_SMTP_URL),
+    smtpFrom: env.TESSERA_SMTP_FROM || 'Tessera <notifications@localhost>',
+    scheduler: {
+      disabled: boolFrom(env.TESSERA_SCHEDULER_DISABLED),
+      intervalMs: Math.max(
+        1000,
+        intFrom('TESSERA_SCHEDULER_INTERVAL_MS', env.TESSERA_SCHEDULER_INTERVAL_MS, 15_000),
+      ),
+      concurrency: Math.max(
+        1,
+        intFrom('TESSERA_SCHEDULER_CONCURRENCY', env.TESSERA_SCHEDULER_CONCURRENCY, 4),
+      ),
+    },
   };
 }

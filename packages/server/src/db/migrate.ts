@@ -8,6 +8,7 @@ import * as modelUploads from './migrations/0006-model-uploads.ts';
 import * as snapshotQueries from './migrations/0007-snapshot-queries.ts';
 import * as embed from './migrations/0008-embed.ts';
 import * as chat from './migrations/0009-chat.ts';
+import * as notifications from './migrations/0011-notifications.ts';
 import * as chatLeases from './migrations/0012-chat-leases.ts';
 
 /** Migrations are listed in code (not read from disk) so that they work the same from any cwd. */
@@ -21,6 +22,7 @@ const migrations: Record<string, Migration> = {
   '0007-snapshot-queries': snapshotQueries,
   '0008-embed': embed,
   '0009-chat': chat,
+  '0011-notifications': notifications,
   '0012-chat-leases': chatLeases,
 };
 

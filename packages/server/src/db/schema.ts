@@ -479,3 +479,123 @@ export interface Database {
 export type AgentRow = Selectable<AgentsTable>;
 export type ChatThreadRow = Selectable<ChatThreadsTable>;
 export type ChatRunRow = Selectable<ChatRunsTable>;
+
+/* Scheduled notifications and dashboard exports (migration 0011-notifications, modules/notifications). */
+
+export type NotificationRecipientKind = 'USER' | 'EMBED_USER' | 'EMAIL' | 'WEBHOOK';
+export type NotificationRunState = 'pending' | 'running' | 'succeeded' | 'partially_failed' | 'failed';
+export type NotificationDeliveryState = 'pending' | 'sending' | 'sent' | 'failed';
+export type DashboardExportStatus = 'pending' | 'processing' | 'completed' | 'failed';
+
+export interface NotificationsTable {
+  id: Generated<number>;
+  tenant_id: number;
+  deployment_id: number;
+  dashboard_id: number;
+  /** Whose security context renders the dashboard; null once that user is deleted. */
+  owner_id: number | null;
+  schedule_type: string;
+  minute: number | null;
+  hour: number | null;
+  day_of_week: number | null;
+  day_of_month: number | null;
+  custom_cron: string | null;
+  cron_expression: string;
+  timezone: string;
+  is_enabled: Generated<boolean>;
+  notification_enabled: Generated<boolean>;
+  notification_format: Generated<'png' | 'pdf'>;
+  notification_ai_summary: Generated<boolean>;
+  filters: JsonOrNull<unknown[]>;
+  time_grains: JsonOrNull<unknown[]>;
+  member_switchers: JsonOrNull<unknown[]>;
+  /** The fire time last handled (creation time before the first run). */
+  last_fire_at: Date;
+  next_fire_at: Date | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export interface NotificationRecipientsTable {
+  id: Generated<number>;
+  notification_id: number;
+  type: NotificationRecipientKind;
+  recipient_key: string;
+  user_id: number | null;
+  embed_user_id: number | null;
+  email: string | null;
+  username: string | null;
+  webhook_url: string | null;
+  /** The webhook's signing secret, sealed (crypto/secrets.ts). */
+  webhook_secret_enc: string | null;
+  security_context: JsonOrNull<Record<string, unknown>>;
+  user_attributes: JsonOrNull<Record<string, unknown>>;
+  groups: JsonOrNull<string[]>;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export interface NotificationRunsTable {
+  id: Generated<number>;
+  notification_id: number;
+  fire_time: Date;
+  state: ColumnType<NotificationRunState, NotificationRunState | undefined, NotificationRunState>;
+  attempts: Generated<number>;
+  next_attempt_at: Date;
+  lease_until: Date | null;
+  lease_owner: string | null;
+  error: string | null;
+  failed_widgets: JsonOrNull<{ id: string; title: string; error: string }[]>;
+  created_at: CreatedAt;
+  started_at: Date | null;
+  finished_at: Date | null;
+}
+
+export interface NotificationDeliveriesTable {
+  run_id: number;
+  recipient_key: string;
+  recipient_id: number | null;
+  type: NotificationRecipientKind;
+  address: string;
+  state: ColumnType<
+    NotificationDeliveryState,
+    NotificationDeliveryState | undefined,
+    NotificationDeliveryState
+  >;
+  attempts: Generated<number>;
+  next_attempt_at: Date;
+  lease_until: Date | null;
+  error: string | null;
+  sent_at: Date | null;
+}
+
+export interface DashboardExportsTable {
+  id: string;
+  tenant_id: number;
+  deployment_id: number;
+  dashboard_id: number;
+  requested_by: number;
+  format: 'png' | 'pdf';
+  status: ColumnType<DashboardExportStatus, DashboardExportStatus | undefined, DashboardExportStatus>;
+  request: Json<Record<string, unknown>>;
+  content_type: string | null;
+  file: Buffer | null;
+  error: string | null;
+  lease_until: Date | null;
+  created_at: CreatedAt;
+  expires_at: Date;
+}
+
+export interface Database {
+  notifications: NotificationsTable;
+  notification_recipients: NotificationRecipientsTable;
+  notification_runs: NotificationRunsTable;
+  notification_deliveries: NotificationDeliveriesTable;
+  dashboard_exports: DashboardExportsTable;
+}
+
+export type NotificationRow = Selectable<NotificationsTable>;
+export type NotificationRecipientRow = Selectable<NotificationRecipientsTable>;
+export type NotificationRunRow = Selectable<NotificationRunsTable>;
+export type NotificationDeliveryRow = Selectable<NotificationDeliveriesTable>;
+export type DashboardExportRow = Selectable<DashboardExportsTable>;

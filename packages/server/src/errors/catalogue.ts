@@ -152,6 +152,13 @@ export const errorCatalogue = {
   chat_streaming: { status: 409, title: 'Streaming for thread is in progress', on: 'management' },
   chat_user_limit: { status: 409, title: 'Chat user limit reached', on: 'management' },
 
+  // Scheduled notifications and dashboard exports (spec 2.5, 4.5; modules/notifications).
+  notification_not_found: { status: 404, title: 'Notification not found', on: 'management' },
+  export_not_found: { status: 404, title: 'Dashboard export not found', on: 'management' },
+  export_not_ready: { status: 409, title: 'Dashboard export still rendering', on: 'management' },
+  export_failed: { status: 422, title: 'Dashboard export failed', on: 'management' },
+  exports_in_flight: { status: 429, title: 'Too many dashboard exports in flight', on: 'management' },
+
   // SCIM protocol errors (RFC 7644 section 3.12).
   invalid_filter: { status: 400, title: 'Invalid filter', on: 'scim', scimType: 'invalidFilter' },
   invalid_path: { status: 400, title: 'Invalid path', on: 'scim', scimType: 'invalidPath' },

@@ -27,6 +27,8 @@ import { embedAccessRoutes } from '../modules/embed-tenants/access-routes.ts';
 import { embedTenantRoutes } from '../modules/embed-tenants/routes.ts';
 import { folderRoutes } from '../modules/folders/routes.ts';
 import { groupRoutes } from '../modules/groups/routes.ts';
+import { dashboardExportRoutes, notificationRoutes } from '../modules/notifications/routes.ts';
+import { notificationSchedulerPlugin } from '../modules/notifications/scheduler.ts';
 import { permissionRoutes } from '../modules/permissions/routes.ts';
 import { reportRoutes } from '../modules/reports/routes.ts';
 import { scimPrefix } from '../modules/scim/constants.ts';
@@ -175,6 +177,16 @@ export async function buildApp(
   await app.register(embedTenantRoutes, { tenants: services.embedTenants, groups: services.embedGroups });
   await app.register(embedAccessRoutes, { access: services.embedAccess });
   await app.register(embedSweeperPlugin, { sweeper: services.embedSweeper });
+  await app.register(notificationRoutes, {
+    notifications: services.notifications.notifications,
+    recipients: services.notifications.recipients,
+    runs: services.notifications.runs,
+  });
+  await app.register(dashboardExportRoutes, { exports: services.notifications.exports });
+  await app.register(notificationSchedulerPlugin, {
+    scheduler: services.notifications.scheduler,
+    disabled: config.scheduler.disabled,
+  });
   await app.register(agentRoutes, { agents: services.agents });
   await app.register(chatRoutes, { chat: services.chat });
   // Shutting down suspends the turns running here (`__suspended__`); the same request resumes them.

@@ -1,0 +1,216 @@
+import { createHash, createHmac } from 'node:crypto';
+import nodemailer from 'nodemailer';
+import type { RenderedDashboardFile } from './renderer.ts';
+
+/**
+ * The two ways a rendered dashboard leaves Tessera (DESIGN.md "Notifications and rendering"):
+ * email over SMTP (nodemailer, TESSERA_SMTP_URL) and an HTTP POST to a webhook, signed with
+ * HMAC-SHA256. Each send carries a stable id of its delivery key (notification, fire time,
+ * recipient): the email's Message-ID and the webhook's `Tessera-Delivery` header, so that a
+ * receiver can drop the one duplicate a crash between the send and its record could cause.
+ */
+
+export interface DeliveryMessage {
+  notificationId: number;
+  deploymentId: number;
+  dashboardId: number;
+  dashboardPublicId: string;
+  fireTime: Date;
+  timezone: string;
+  /** The delivery key's text, `n{id}:{fire time}:{recipient key}`. */
+  deliveryId: string;
+  dashboardUrl: string;
+  file: RenderedDashboardFile;
+}
+
+export interface EmailTarget {
+  address: string;
+  name: string | null;
+}
+
+export interface WebhookTarget {
+  url: string;
+  secret: string;
+}
+
+export class DeliveryError extends Error {
+  constructor(
+    message: string,
+    /** false: retrying cannot help (no SMTP configured, a refused address). */
+    readonly retryable = true,
+  ) {
+    super(message);
+  }
+}
+
+export interface Channels {
+  email(target: EmailTarget, message: DeliveryMessage): Promise<void>;
+  webhook(target: WebhookTarget, message: DeliveryMessage): Promise<void>;
+  close(): void;
+}
+
+export interface ChannelSettings {
+  smtpUrl: string | null;
+  smtpFrom: string;
+  /** Webhook request timeout. */
+  webhookTimeoutMs?: number;
+  /** SMTP connections kept open and used at once. */
+  smtpConnections?: number;
+}
+
+export function createChannels(settings: ChannelSettings): Channels {
+  const transport = settings.smtpUrl
+    ? nodemailer.createTransport({
+        url: settings.smtpUrl,
+        pool: true,
+        maxConnections: settings.smtpConnections ?? 5,
+        maxMessages: 1000,
+      } as never)
+    : null;
+  const domain = fromDomain(settings.smtpFrom);
+  return {
+    async email(target, message) {
+      if (!transport)
+        throw new DeliveryError(
+          'No SMTP server is configured (set TESSERA_SMTP_URL); the email was not sent',
+          false,
+        );
+      try {
+        await transport.sendMail(composeEmail(settings.smtpFrom, domain, target, message));
+      } catch (error) {
+        const e = error as { responseCode?: number; message?: string };
+        // 5xx SMTP replies are permanent (RFC 5321 section 4.2.1); everything else may pass.
+        const permanent = typeof e.responseCode === 'number' && e.responseCode >= 500;
+        throw new DeliveryError(`SMTP: ${e.message ?? String(error)}`, !permanent);
+      }
+    },
+    async webhook(target, message) {
+      const { body, headers } = signedWebhook(target.secret, message, new Date());
+      let response: Response;
+      try {
+        response = await fetch(target.url, {
+          method: 'POST',
+          headers,
+          body,
+          redirect: 'manual',
+          signal: AbortSignal.timeout(settings.webhookTimeoutMs ?? 30_000),
+        });
+      } catch (error) {
+        const cause = (error as { cause?: { code?: string } }).cause?.code;
+        throw new DeliveryError(`Webhook: ${cause ?? (error as Error).name ?? 'request failed'}`);
+      }
+      await response.arrayBuffer().catch(() => undefined);
+      if (response.status < 200 || response.status > 299)
+        throw new DeliveryError(`Webhook: the endpoint answered ${response.status}`);
+    },
+    close() {
+      transport?.close();
+    },
+  };
+}
+
+export function composeEmail(from: string, domain: string, target: EmailTarget, m: DeliveryMessage) {
+  const extension = m.file.format;
+  const when = formatFireTime(m.fireTime, m.timezone);
+  const failed = m.file.failedWidgets;
+  const html = (s: string) =>
+    s.replace(
+      /[&<>"']/g,
+      (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
+    );
+  const warning =
+    failed.length === 0
+      ? ''
+      : `<p style="color:#b42318">${failed.length} widget${failed.length === 1 ? '' : 's'} could not be shown: ` +
+        `${failed.map((w) => html(w.title || w.id)).join(', ')}.</p>`;
+  const image = m.file.png
+    ? `<p><a href="${html(m.dashboardUrl)}"><img src="cid:dashboard@tessera" alt="${html(m.file.title)}" ` +
+      `width="${Math.min(m.file.width, 1200)}" style="max-width:100%;height:auto;border:0"/></a></p>`
+    : '';
+  const attachments: { filename: string; content: Buffer; contentType: string; cid?: string }[] = [];
+  if (m.file.png)
+    attachments.push({
+      filename: 'dashboard-preview.png',
+      content: m.file.png,
+      contentType: 'image/png',
+      cid: 'dashboard@tessera',
+    });
+  attachments.push({
+    filename: `dashboard.${extension}`,
+    content: m.file.bytes,
+    contentType: m.file.contentType,
+  });
+  return {
+    from,
+    to: target.name ? { name: target.name, address: target.address } : target.address,
+    subject: `${m.file.title} (${when})`,
+    messageId: `<${createHash('sha256').update(m.deliveryId).digest('hex').slice(0, 32)}@${domain}>`,
+    headers: { 'X-Tessera-Notification': String(m.notificationId), 'X-Tessera-Delivery': m.deliveryId },
+    text:
+      `${m.file.title}, as of ${when}.\n\nOpen the dashboard: ${m.dashboardUrl}\n` +
+      (failed.length > 0
+        ? `\n${failed.length} widget(s) could not be shown: ${failed.map((w) => w.title || w.id).join(', ')}\n`
+        : '') +
+      `\nThe ${extension.toUpperCase()} is attached.\n`,
+    html:
+      `<p><strong>${html(m.file.title)}</strong>, as of ${html(when)}.</p>${warning}${image}` +
+      `<p><a href="${html(m.dashboardUrl)}">Open the dashboard</a></p>`,
+    attachments,
+  };
+}
+
+/**
+ * The webhook request: JSON with the delivery's details and the file in base64, signed as
+ * `Tessera-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">` with the recipient's
+ * secret (the scheme of Stripe's webhooks: the timestamp inside the signature lets a receiver
+ * refuse replays older than it tolerates). `Tessera-Timestamp` repeats the timestamp.
+ */
+export function signedWebhook(secret: string, m: DeliveryMessage, now: Date) {
+  const body = JSON.stringify({
+    type: 'notification.delivered',
+    deliveryId: m.deliveryId,
+    notificationId: m.notificationId,
+    deploymentId: m.deploymentId,
+    dashboardId: m.dashboardId,
+    dashboardPublicId: m.dashboardPublicId,
+    title: m.file.title,
+    fireTime: m.fireTime.toISOString(),
+    dashboardUrl: m.dashboardUrl,
+    format: m.file.format,
+    contentType: m.file.contentType,
+    filename: `dashboard.${m.file.format}`,
+    width: m.file.width,
+    height: m.file.height,
+    failedWidgets: m.file.failedWidgets,
+    file: m.file.bytes.toString('base64'),
+  });
+  const timestamp = Math.floor(now.getTime() / 1000);
+  return {
+    body,
+    headers: {
+      'content-type': 'application/json',
+      'user-agent': 'Tessera-Webhook/1',
+      'tessera-delivery': m.deliveryId,
+      'tessera-timestamp': String(timestamp),
+      'tessera-signature': `t=${timestamp},v1=${webhookSignature(secret, timestamp, body)}`,
+    },
+  };
+}
+
+export function webhookSignature(secret: string, timestamp: number, body: string): string {
+  return createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex');
+}
+
+function formatFireTime(at: Date, timezone: string): string {
+  const text = new Intl.DateTimeFormat('en-GB', {
+    timeZone: timezone,
+    dateStyle: 'medium',
+    timeStyle: 'short',
+  }).format(at);
+  return `${text} ${timezone}`;
+}
+
+function fromDomain(from: string): string {
+  const match = /@([^\s>]+)/.exec(from);
+  return match ? match[1] : 'tessera.local';
+}

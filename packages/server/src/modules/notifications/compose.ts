@@ -1,0 +1,102 @@
+import type { Config } from '../../config/config.ts';
+import type { SecretBox } from '../../crypto/secrets.ts';
+import type { Db } from '../../db/database.ts';
+import type { DashboardDataRepository } from '../dashboard-data/repository.ts';
+import type { DashboardDataService } from '../dashboard-data/service.ts';
+import type { DeploymentsService } from '../deployments/service.ts';
+import type { EmbedTenantsRepository } from '../embed-tenants/tenants-repository.ts';
+import type { EmbedUsersRepository } from '../embed-tenants/users-repository.ts';
+import type { AccessResolver } from '../permissions/resolver.ts';
+import type { UsersRepository } from '../users/repository.ts';
+import type { WorkbooksRepository } from '../workbooks/repository.ts';
+import { type Channels, createChannels } from './channels.ts';
+import { DashboardExportsService } from './exports.ts';
+import { ExportsRepository } from './exports-repository.ts';
+import { RecipientsService } from './recipients.ts';
+import { DashboardRenderer } from './renderer.ts';
+import { NotificationsRepository } from './repository.ts';
+import { RunLog } from './run-log.ts';
+import { RunsRepository } from './runs-repository.ts';
+import { NotificationScheduler, type SchedulerOptions } from './scheduler.ts';
+import { NotificationsService } from './service.ts';
+
+export interface NotificationsDeps {
+  config: Pick<Config, 'smtpUrl' | 'smtpFrom' | 'scheduler'>;
+  db: Db;
+  secrets: SecretBox;
+  deployments: DeploymentsService;
+  access: AccessResolver;
+  users: UsersRepository;
+  workbooks: WorkbooksRepository;
+  embedTenants: EmbedTenantsRepository;
+  embedUsers: EmbedUsersRepository;
+  publishedDashboards: DashboardDataRepository;
+  dashboardData: DashboardDataService;
+  publicUrl: () => string;
+  /** Tests and the bench replace the delivery channels or the scheduler's timings. */
+  channels?: Channels;
+  schedulerOptions?: Partial<SchedulerOptions>;
+}
+
+/**
+ * The notifications module's objects, built in dependency order for the composition root
+ * (composition.ts): the API services, the renderer they share with dashboard exports, and the
+ * scheduler every replica runs.
+ */
+export function composeNotifications(deps: NotificationsDeps) {
+  const repository = new NotificationsRepository(deps.db);
+  const runsRepository = new RunsRepository(deps.db);
+  const exportsRepository = new ExportsRepository(deps.db);
+  const notifications = new NotificationsService({
+    db: deps.db,
+    notifications: repository,
+    deployments: deps.deployments,
+  });
+  const recipients = new RecipientsService({
+    db: deps.db,
+    notifications,
+    repository,
+    users: deps.users,
+    embedTenants: deps.embedTenants,
+    embedUsers: deps.embedUsers,
+    secrets: deps.secrets,
+  });
+  const renderer = new DashboardRenderer({
+    dashboards: deps.publishedDashboards,
+    dashboardData: deps.dashboardData,
+    users: deps.users,
+  });
+  const exports = new DashboardExportsService({
+    exports: exportsRepository,
+    notifications: repository,
+    deployments: deps.deployments,
+    access: deps.access,
+    workbooks: deps.workbooks,
+    users: deps.users,
+    embedTenants: deps.embedTenants,
+    embedUsers: deps.embedUsers,
+    renderer,
+  });
+  const scheduler = new NotificationScheduler(
+    {
+      db: deps.db,
+      runs: runsRepository,
+      notifications: repository,
+      renderer,
+      channels:
+        deps.channels ?? createChannels({ smtpUrl: deps.config.smtpUrl, smtpFrom: deps.config.smtpFrom }),
+      secrets: deps.secrets,
+      publicUrl: deps.publicUrl,
+      exports,
+    },
+    {
+      intervalMs: deps.config.scheduler.intervalMs,
+      concurrency: deps.config.scheduler.concurrency,
+      ...deps.schedulerOptions,
+    },
+  );
+  const runs = new RunLog({ notifications, runs: runsRepository });
+  return { notifications, recipients, renderer, exports, scheduler, runs, runsRepository };
+}
+
+export type NotificationsModule = ReturnType<typeof composeNotifications>;

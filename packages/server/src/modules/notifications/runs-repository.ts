@@ -1,0 +1,243 @@
+import { type Insertable, sql } from 'kysely';
+import type { Db } from '../../db/database.ts';
+import type {
+  NotificationDeliveriesTable,
+  NotificationDeliveryRow,
+  NotificationRow,
+  NotificationRunRow,
+  NotificationRunState,
+} from '../../db/schema.ts';
+import { cursorId, type PageWindow } from '../../pagination/page.ts';
+
+/**
+ * The scheduler's store (DESIGN.md "One process, many replicas"): every replica plans and claims
+ * through these statements, and the row locks and unique keys decide who does what, so no leader
+ * is needed and nothing runs twice. Plain Kysely; the rules are scheduler.ts.
+ */
+export class RunsRepository {
+  constructor(private readonly db: Db) {}
+
+  /** Due notifications, locked for this transaction; rows another replica holds are skipped. */
+  due(now: Date, limit: number, trx: Db): Promise<NotificationRow[]> {
+    return trx
+      .selectFrom('notifications')
+      .selectAll()
+      .where('is_enabled', '=', true)
+      .where('notification_enabled', '=', true)
+      .where('next_fire_at', 'is not', null)
+      .where('next_fire_at', '<=', now)
+      .orderBy('next_fire_at')
+      .limit(limit)
+      .forUpdate()
+      .skipLocked()
+      .execute();
+  }
+
+  /** One run per (notification, fire time): a second insert of the same fire time is a no-op. */
+  async insertRun(notificationId: number, fireTime: Date, now: Date, trx: Db): Promise<void> {
+    await trx
+      .insertInto('notification_runs')
+      .values({ notification_id: notificationId, fire_time: fireTime, next_attempt_at: now })
+      .onConflict((oc) => oc.columns(['notification_id', 'fire_time']).doNothing())
+      .execute();
+  }
+
+  async advance(notificationId: number, lastFireAt: Date, nextFireAt: Date | null, trx: Db): Promise<void> {
+    await trx
+      .updateTable('notifications')
+      .set({ last_fire_at: lastFireAt, next_fire_at: nextFireAt })
+      .where('id', '=', notificationId)
+      .execute();
+  }
+
+  /**
+   * Claims up to `limit` runs: pending ones whose attempt is due, and running ones whose lease
+   * passed (their replica died or stalled). The inner SELECT locks with SKIP LOCKED, so two
+   * replicas claiming at once take different runs.
+   */
+  claim(now: Date, leaseUntil: Date, owner: string, limit: number): Promise<NotificationRunRow[]> {
+    return this.db
+      .updateTable('notification_runs')
+      .set({
+        state: 'running',
+        attempts: sql`attempts + 1`,
+        lease_until: leaseUntil,
+        lease_owner: owner,
+        started_at: sql`coalesce(started_at, ${now})`,
+      })
+      .where('id', 'in', (eb) =>
+        eb
+          .selectFrom('notification_runs')
+          .select('id')
+          .where((w) =>
+            w.or([
+              w.and([w('state', '=', 'pending'), w('next_attempt_at', '<=', now)]),
+              w.and([w('state', '=', 'running'), w('lease_until', '<', now)]),
+            ]),
+          )
+          .orderBy('next_attempt_at')
+          .limit(limit)
+          .forUpdate()
+          .skipLocked(),
+      )
+      .returningAll()
+      .execute();
+  }
+
+  /** Keeps a long run's claim; false when another replica took it over meanwhile. */
+  async extendLease(runId: number, owner: string, leaseUntil: Date): Promise<boolean> {
+    const r = await this.db
+      .updateTable('notification_runs')
+      .set({ lease_until: leaseUntil })
+      .where('id', '=', runId)
+      .where('lease_owner', '=', owner)
+      .where('state', '=', 'running')
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) > 0;
+  }
+
+  async finish(
+    runId: number,
+    owner: string,
+    outcome: {
+      state: NotificationRunState;
+      error: string | null;
+      failedWidgets: { id: string; title: string; error: string }[] | null;
+      nextAttemptAt: Date | null;
+      now: Date;
+    },
+  ): Promise<void> {
+    const open = outcome.state === 'pending';
+    await this.db
+      .updateTable('notification_runs')
+      .set({
+        state: outcome.state,
+        error: outcome.error,
+        failed_widgets: outcome.failedWidgets === null ? null : JSON.stringify(outcome.failedWidgets),
+        lease_until: null,
+        lease_owner: null,
+        ...(open ? { next_attempt_at: outcome.nextAttemptAt ?? outcome.now } : { finished_at: outcome.now }),
+      })
+      .where('id', '=', runId)
+      .where('lease_owner', '=', owner)
+      .execute();
+  }
+
+  /** The run's deliveries, one per recipient at its first attempt; later attempts keep that list. */
+  async planDeliveries(rows: Insertable<NotificationDeliveriesTable>[]): Promise<void> {
+    if (rows.length === 0) return;
+    await this.db
+      .insertInto('notification_deliveries')
+      .values(rows)
+      .onConflict((oc) => oc.columns(['run_id', 'recipient_key']).doNothing())
+      .execute();
+  }
+
+  deliveries(runIds: number[]): Promise<NotificationDeliveryRow[]> {
+    if (runIds.length === 0) return Promise.resolve([]);
+    return this.db
+      .selectFrom('notification_deliveries')
+      .selectAll()
+      .where('run_id', 'in', runIds)
+      .orderBy('run_id')
+      .orderBy('recipient_key')
+      .execute();
+  }
+
+  async hasDeliveries(runId: number): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('notification_deliveries')
+      .select('run_id')
+      .where('run_id', '=', runId)
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /**
+   * Claims one send: a pending delivery whose attempt is due, or one left `sending` by a replica
+   * that died before recording the outcome. Once `sent`, a delivery is never claimed again.
+   */
+  async claimDelivery(runId: number, key: string, now: Date, leaseUntil: Date): Promise<boolean> {
+    const r = await this.db
+      .updateTable('notification_deliveries')
+      .set({ state: 'sending', attempts: sql`attempts + 1`, lease_until: leaseUntil })
+      .where('run_id', '=', runId)
+      .where('recipient_key', '=', key)
+      .where((w) =>
+        w.or([
+          w.and([w('state', '=', 'pending'), w('next_attempt_at', '<=', now)]),
+          w.and([w('state', '=', 'sending'), w('lease_until', '<', now)]),
+        ]),
+      )
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) > 0;
+  }
+
+  async delivered(runId: number, key: string, now: Date): Promise<void> {
+    await this.db
+      .updateTable('notification_deliveries')
+      .set({ state: 'sent', sent_at: now, error: null, lease_until: null })
+      .where('run_id', '=', runId)
+      .where('recipient_key', '=', key)
+      .execute();
+  }
+
+  /** A failed attempt: retried at `retryAt`, or failed for good when it is null. */
+  async undelivered(runId: number, key: string, error: string, retryAt: Date | null): Promise<void> {
+    await this.db
+      .updateTable('notification_deliveries')
+      .set({
+        state: retryAt === null ? 'failed' : 'pending',
+        error,
+        lease_until: null,
+        ...(retryAt === null ? {} : { next_attempt_at: retryAt }),
+      })
+      .where('run_id', '=', runId)
+      .where('recipient_key', '=', key)
+      .where('state', '<>', 'sent')
+      .execute();
+  }
+
+  /** A whole run given up on: its deliveries not yet sent fail with the run's error. */
+  async failOpenDeliveries(runId: number, error: string): Promise<void> {
+    await this.db
+      .updateTable('notification_deliveries')
+      .set({ state: 'failed', error, lease_until: null })
+      .where('run_id', '=', runId)
+      .where('state', 'in', ['pending', 'sending'])
+      .execute();
+  }
+
+  /** A run for "now" (the send-now action), unless one exists for that second. */
+  async insertRunNow(notificationId: number, fireTime: Date, now: Date): Promise<NotificationRunRow> {
+    await this.db
+      .insertInto('notification_runs')
+      .values({ notification_id: notificationId, fire_time: fireTime, next_attempt_at: now })
+      .onConflict((oc) => oc.columns(['notification_id', 'fire_time']).doNothing())
+      .execute();
+    return this.db
+      .selectFrom('notification_runs')
+      .selectAll()
+      .where('notification_id', '=', notificationId)
+      .where('fire_time', '=', fireTime)
+      .executeTakeFirstOrThrow();
+  }
+
+  /** The run log of a notification, newest fire time first. */
+  list(notificationId: number, window: PageWindow): Promise<NotificationRunRow[]> {
+    let q = this.db
+      .selectFrom('notification_runs')
+      .selectAll()
+      .where('notification_id', '=', notificationId)
+      .orderBy('id', 'desc')
+      .limit(window.size + 1);
+    if (window.mode === 'offset') q = q.offset(window.offset);
+    else if (window.after) q = q.where('id', '<', cursorId(window.after));
+    return q.execute();
+  }
+
+  find(runId: number): Promise<NotificationRunRow | undefined> {
+    return this.db.selectFrom('notification_runs').selectAll().where('id', '=', runId).executeTakeFirst();
+  }
+}
