@@ -180,6 +180,13 @@ describeInBrowser('dashboard viewer in the browser', () => {
         widgets: [
           { id: 'bad', position: { x: 0, y: 0, w: 6, h: 4 }, config: { reportId: bad.id } },
           { id: 'good', position: { x: 6, y: 0, w: 6, h: 4 }, config: { reportId: good.id } },
+          { id: 'rule', type: 'DIVIDER', position: { x: 0, y: 4, w: 12, h: 1 } },
+          {
+            id: 'note',
+            type: 'TEXT',
+            position: { x: 0, y: 5, w: 12, h: 2 },
+            config: { text: 'Counts include every status.' },
+          },
         ],
       },
     });
@@ -337,8 +344,10 @@ describeInBrowser('dashboard viewer in the browser', () => {
   it('shows a failing query in its own tile while the others draw', async () => {
     const { page } = browser;
     await page.goto(dashboardUrl(broken.publicId));
-    await settled(page, 2);
-    expect(await tileStates(page)).toEqual({ bad: 'error', good: 'drawn' });
+    await settled(page, 3);
+    expect(await tileStates(page)).toEqual({ bad: 'error', good: 'drawn', note: 'drawn' });
+    expect(await page.locator('[data-widget-id="note"]').textContent()).toBe('Counts include every status.');
+    expect(await page.locator('[data-widget-id="rule"] hr').count()).toBe(1);
     expect(broken.detail).toContain('orders.revenue_typo');
     expect(await page.locator('[data-widget-id="bad"] [role="alert"]').textContent()).toContain(
       broken.detail,

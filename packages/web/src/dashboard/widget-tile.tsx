@@ -36,6 +36,19 @@ export function WidgetTile(props: WidgetTileProps) {
       </Frame>
     );
   }
+  const type = model.widget.type;
+  if (!model.snapshot && (type === 'SPACER' || type === 'DIVIDER')) {
+    // Layout widgets: room between tiles, or a rule across it; nothing to load.
+    return (
+      <div
+        className={type === 'DIVIDER' ? 'tsr-divider' : 'tsr-spacer'}
+        data-widget-id={model.widget.id}
+        data-state="drawn"
+      >
+        {type === 'DIVIDER' ? <hr /> : null}
+      </div>
+    );
+  }
   if (!model.snapshot) {
     const text = typeof model.widget.config?.text === 'string' ? model.widget.config.text : null;
     return (
@@ -85,13 +98,16 @@ function ReportTile({
     () =>
       table && model.spec
         ? chartSpec(
-            model.spec,
+            // A text alternative for the chart (Vega writes it as the SVG's aria-label).
+            model.title && model.spec.description === undefined
+              ? { description: model.title, ...model.spec }
+              : model.spec,
             table.rows,
             table.columns.map((c) => c.name),
             grains,
           )
         : null,
-    [table, model.spec, grains],
+    [table, model.spec, model.title, grains],
   );
   const [drawn, setDrawn] = useState<object | null>(null);
   const [chartError, setChartError] = useState<{ spec: object; message: string } | null>(null);
