@@ -59,6 +59,10 @@ import { ScimResourceRepository } from './modules/scim/resource-repository.ts';
 import { ScimResourceService } from './modules/scim/resource-service.ts';
 import { scimUserType } from './modules/scim/user-type.ts';
 import { TenantsRepository } from './modules/tenants/repository.ts';
+import { AttemptLimiter } from './modules/sign-in/attempts.ts';
+import { SignInRepository } from './modules/sign-in/repository.ts';
+import { SignInService } from './modules/sign-in/service.ts';
+import { BrowserSessions } from './modules/sign-in/sessions.ts';
 import { TenantResolver } from './modules/tenants/resolver.ts';
 import { TokensService } from './modules/tokens/service.ts';
 import { UsersRepository } from './modules/users/repository.ts';
@@ -112,6 +116,7 @@ export function composeApplication({ config, db, secrets, bus }: CompositionDeps
     embedAccess: new EmbedAccessRepository(db),
     agents: new AgentsRepository(db),
   };
+    signIn: new SignInRepository(db),
   const repos = repositories;
 
   // Identity: tenants by host, credentials, users and groups (DESIGN.md "Identity and access").
@@ -124,12 +129,33 @@ export function composeApplication({ config, db, secrets, bus }: CompositionDeps
   bus.subscribe('credentials', () => credentials.clear());
   const tenantResolver = new TenantResolver(repos.tenants, config.domain);
   const apiKeys = new ApiKeysService(repos.apiKeys, repos.users, bus);
-  const users = new UsersService(db, repos.users, repos.apiKeys, bus);
+  const users = new UsersService(db, repos.users, repos.apiKeys, bus, repos.signIn);
   const groups = new GroupsService(repos.groups, repos.users);
   const scimUsers = new ScimResourceService(
+  // Browser sign-in (DESIGN.md "Web app and sessions"): the session cookie is a credential too.
+  const browserSessions = new BrowserSessions(repos.signIn, bus, {
+    idleMs: config.sessionIdleMinutes * 60_000,
+    maxAgeMs: config.sessionMaxHours * 3_600_000,
+  });
+  const signIn = new SignInService({
+    db,
+    repository: repos.signIn,
+    users: repos.users,
+    sessions: browserSessions,
+    tenants: tenantResolver,
+    // 10 failed attempts per email and client address in 15 minutes (OWASP authentication cheat sheet).
+    attempts: new AttemptLimiter(10, 15 * 60_000),
+    bus,
+  });
     db,
     repos.scimUsers,
-    scimUserType({ users: repos.users, apiKeys: repos.apiKeys, memberships: repos.scimMemberships, bus }),
+    scimUserType({
+      users: repos.users,
+      apiKeys: repos.apiKeys,
+      sessions: repos.signIn,
+      memberships: repos.scimMemberships,
+      bus,
+    }),
   );
   const scimGroups = new ScimResourceService(
     db,
@@ -327,6 +353,8 @@ export function composeApplication({ config, db, secrets, bus }: CompositionDeps
     groups,
     scimUsers,
     scimGroups,
+    browserSessions,
+    signIn,
     deployments,
     dataModel,
     uploads,

@@ -1,18 +1,36 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { embedToken } from '../src/modules/embed/test-support.ts';
-import { bearer, createKey, startTestServer, type TestServer, userWithKey } from './harness.ts';
-import { createFixtures, type Fixtures, managementRoutes, routeSamples } from './route-samples.ts';
+import {
+  bearer,
+  createKey,
+  signedInUser,
+  signIn,
+  startTestServer,
+  type TestServer,
+  userWithKey,
+} from './harness.ts';
+import {
+  createFixtures,
+  type Fixtures,
+  knownAdminPassword,
+  managementRoutes,
+  routeSamples,
+} from './route-samples.ts';
 
 /**
  * Spec section 5: 401 for a missing, malformed, revoked or expired credential; 403 for a valid one
- * that is not allowed; 2xx for an allowed one. Generated from the route table: a route without a
- * sample fails here.
+ * that is not allowed; 2xx for an allowed one. A browser session cookie reads what its user's key
+ * reads and writes nothing without its CSRF token. Generated from the route table: a route without
+ * a sample fails here.
  */
 describe('authorization matrix over every management route', () => {
   let server: TestServer;
   let fixtures: Fixtures;
   const keys = {} as Record<'revoked' | 'expired' | 'otherScope' | 'viewer' | 'embed', string>;
+  let sessions: Record<'admin' | 'viewer', { cookie: string; csrf: string }>;
+  /** The first admin's browser session, as the admin key's user: content they own reads alike. */
+  const adminSession = async () => signIn(server, server.adminEmail, await knownAdminPassword(fixtures));
 
   beforeAll(async () => {
     server = await startTestServer();
@@ -39,6 +57,8 @@ describe('authorization matrix over every management route', () => {
     keys.viewer = (await userWithKey(server, 'viewer')).key;
     // An embed token (modules/embed) of the target deployment: a credential of its own kind.
     keys.embed = await embedToken(server, { deploymentId: fixtures.deploymentId, externalId: 'matrix' });
+    // Browser sessions (modules/sign-in) of users whose passwords no sample changes.
+    sessions = { admin: await adminSession(), viewer: await signedInUser(server, 'viewer') };
   });
   afterAll(() => server?.close());
 
@@ -101,6 +121,33 @@ describe('authorization matrix over every management route', () => {
       if (!takesEmbed) {
         const embed = await send(`Bearer ${keys.embed}`);
         if (embed.statusCode !== 403) failures.push(`${id} embed token: ${embed.statusCode}`);
+      }
+      // A browser session acts as its user's unscoped key: reads answer as they do, a write without
+      // the session's CSRF token is refused before it runs (a viewer's, by the role check first).
+      const withCookie = (session: typeof sessions.admin, csrf: boolean) =>
+        server.app.inject({
+          method: route.method as 'GET',
+          url: sample.url,
+          headers: { cookie: session.cookie, ...(csrf ? { 'x-csrf-token': session.csrf } : {}) },
+          ...(sample.payload ? { payload: sample.payload } : {}),
+        });
+      // Samples that set the admin's password end the admin's sessions: sign in again then.
+      let answer = await withCookie(sessions.admin, false);
+      if (answer.statusCode === 401 && answer.json().code === 'credential_revoked') {
+        sessions.admin = await adminSession();
+        answer = await withCookie(sessions.admin, false);
+      }
+      if (
+        route.method === 'GET'
+          ? answer.statusCode < 200 || answer.statusCode > 299
+          : answer.statusCode !== 403 || answer.json().code !== 'csrf_token_invalid'
+      )
+        failures.push(
+          `${id} admin session (no CSRF token): ${answer.statusCode} ${answer.body.slice(0, 200)}`,
+        );
+      if (needsMoreThanViewer) {
+        const viewer = await withCookie(sessions.viewer, true);
+        if (viewer.statusCode !== 403) failures.push(`${id} viewer session: ${viewer.statusCode}`);
       }
       const ok = await send(`Bearer ${server.adminKey}`);
       if (ok.statusCode < 200 || ok.statusCode > 299)

@@ -57,6 +57,9 @@ export interface TestServer {
   adminKey: string;
   tenantId: number;
   adminUserId: number;
+  /** The first admin's sign-in (modules/sign-in), as first start prints it. */
+  adminEmail: string;
+  adminPassword: string;
   demoDeploymentId: number;
   close(): Promise<void>;
 }
@@ -89,6 +92,8 @@ export async function startTestServer(
     adminKey: seeded.createdAdminKey!,
     tenantId: seeded.tenantId,
     adminUserId: seeded.adminUserId,
+    adminEmail: seeded.adminEmail,
+    adminPassword: seeded.createdAdminPassword!,
     demoDeploymentId: seeded.demoDeploymentId!,
     close: async () => {
       await app.close();
@@ -135,6 +140,34 @@ export async function createKey(
   });
   if (res.statusCode !== 200) throw new Error(`creating key failed: ${res.statusCode} ${res.body}`);
   return res.json();
+}
+
+/**
+ * Signs a new user with `role` in as a browser does (modules/sign-in): the session cookie to send
+ * (`name=value`) and the CSRF token its writes carry in `x-csrf-token`.
+ */
+export async function signedInUser(server: TestServer, role: 'admin' | 'developer' | 'viewer') {
+  const { user } = await userWithKey(server, role);
+  const password = `password of ${user.email}`;
+  const set = await server.app.inject({
+    method: 'PUT',
+    url: `/api/v1/users/${user.id}/password`,
+    headers: bearer(server.adminKey),
+    payload: { password },
+  });
+  if (set.statusCode !== 204) throw new Error(`setting the password failed: ${set.statusCode} ${set.body}`);
+  return { user, ...(await signIn(server, user.email, password)) };
+}
+
+/** Signs in as a browser does: the session cookie (`name=value`) and the CSRF token for writes. */
+export async function signIn(server: TestServer, email: string, password: string) {
+  const res = await server.app.inject({
+    method: 'POST',
+    url: '/api/v1/session',
+    payload: { email, password },
+  });
+  if (res.statusCode !== 200) throw new Error(`signing in failed: ${res.statusCode} ${res.body}`);
+  return { cookie: String(res.headers['set-cookie']).split(';')[0], csrf: res.json().csrfToken as string };
 }
 
 /** Creates a user with a role and an API key of theirs. */

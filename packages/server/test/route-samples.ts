@@ -223,6 +223,17 @@ export const routeSamples: Record<string, SampleFactory> = {
     const email = `d-${unique()}@example.com`;
     return { url: `/api/v1/users/${(await post(f, '/api/v1/users', { email, username: email })).id}` };
   },
+  'PUT /api/v1/users/:id/password': (f) => ({
+    url: `/api/v1/users/${f.userId}/password`,
+    payload: { password: 'correct horse battery staple' },
+  }),
+
+  // Browser sign-in (modules/sign-in): the admin changes their own password to the same one.
+  'GET /api/v1/session': () => ({ url: '/api/v1/session' }),
+  'PUT /api/v1/session/password': async (f) => {
+    const password = await knownAdminPassword(f);
+    return { url: '/api/v1/session/password', payload: { currentPassword: password, newPassword: password } };
+  },
 
   'GET /api/v1/groups': () => ({ url: '/api/v1/groups?first=5' }),
   'POST /api/v1/groups': () => ({
@@ -518,6 +529,19 @@ export const routeSamples: Record<string, SampleFactory> = {
     payload: { applyThemeGlobally: true, appTheme: { logoUrl: 'https://example.com/logo.png' } },
   }),
 };
+
+/** Gives the first admin a known password (whatever earlier requests set) and answers it. */
+export async function knownAdminPassword(f: Fixtures): Promise<string> {
+  const password = 'sample admin password';
+  const res = await f.server.app.inject({
+    method: 'PUT',
+    url: `/api/v1/users/${f.server.adminUserId}/password`,
+    headers: bearer(f.server.adminKey),
+    payload: { password },
+  });
+  if (res.statusCode !== 204) throw new Error(`fixture admin password: ${res.statusCode} ${res.body}`);
+  return password;
+}
 
 export async function createFixtures(server: TestServer): Promise<Fixtures> {
   const f = { server } as Fixtures;

@@ -8,6 +8,12 @@ import type { TenantResolver } from '../modules/tenants/resolver.ts';
 import { parseAuthorization } from './credentials.ts';
 import { type EmbedTokenVerifier, embedTokenIn } from './embed-token.ts';
 import { type Access, canReachDeployment, type EmbedGrant, hasRole, type Principal } from './principal.ts';
+import {
+  csrfHeaderName,
+  type SessionVerifier,
+  sessionCookieName,
+  stateChangingMethods,
+} from './session-cookie.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -28,6 +34,8 @@ export interface AuthDeps {
   credentials: ReadCache<CredentialLookup | undefined>;
   /** Embed tokens (`Bearer` + a JWT), checked by the embed module. */
   embedTokens?: EmbedTokenVerifier;
+  /** Browser sessions (the `tessera_session` cookie), checked by the sign-in module. */
+  sessions?: SessionVerifier;
 }
 
 /** Writing last_used_at on every request would double the store's load; once a minute is enough. */
@@ -47,14 +55,52 @@ export function registerAuthentication(app: FastifyInstance, deps: AuthDeps) {
     const access = request.routeOptions.config?.access;
     if (!access || 'public' in access) return;
     request.tenant = await deps.tenants.resolve(request.headers.host);
+    // The cookie counts only without an Authorization header: a request that names a credential
+    // there is judged by it alone, and API keys need no CSRF token.
+    const sessionId =
+      deps.sessions && request.headers.authorization === undefined
+        ? request.cookies?.[sessionCookieName]
+        : undefined;
+    if (deps.sessions && sessionId !== undefined) {
+      const grant = await deps.sessions.verify(request.tenant.id, sessionId);
+      const principal = authorize(request, access, {
+        tenantId: grant.tenantId,
+        userId: grant.userId,
+        role: grant.role,
+        credentialId: grant.id,
+        credentialKind: 'session',
+        deploymentIds: null,
+      });
+      // A browser sends the cookie with requests other sites make it send: a write must prove it
+      // comes from our own page with the token only that page could read (OWASP CSRF cheat sheet).
+      if (
+        stateChangingMethods.has(request.method) &&
+        !deps.sessions.csrfTokenMatches(sessionId, request.headers[csrfHeaderName])
+      ) {
+        throw new ForbiddenError(
+          `Send the session's CSRF token in the ${csrfHeaderName} header (GET /api/v1/session answers one)`,
+          'csrf_token_invalid',
+        );
+      }
+      request.principal = principal;
+      deps.sessions.touch(grant)?.catch((err) => request.log.warn({ err }, 'last_seen_at update failed'));
+      return;
+    }
     const embedToken = deps.embedTokens ? embedTokenIn(request.headers.authorization) : null;
     if (deps.embedTokens && embedToken !== null) {
       const grant = await deps.embedTokens.verify(request.tenant.id, embedToken);
       request.principal = authorizeEmbed(request, access, request.tenant.id, grant);
       return;
     }
-    const credential = await authenticate(request, access, deps);
-    const principal = authorize(request, access, credential);
+    const found = await authenticate(request, access, deps);
+    const principal = authorize(request, access, {
+      tenantId: found.tenant_id,
+      userId: found.user_id,
+      role: found.role,
+      credentialId: found.id,
+      credentialKind: found.kind,
+      deploymentIds: found.deployment_ids,
+    });
     request.principal = principal;
     const now = Date.now();
     if (now - (lastTouched.get(principal.credentialId) ?? 0) > touchIntervalMs) {
@@ -96,27 +142,26 @@ async function authenticate(
   return found;
 }
 
+/** Checks an API key's or a browser session's principal against what the route declares. */
 function authorize(
   request: FastifyRequest,
   access: Exclude<Access, { public: true }>,
-  found: CredentialLookup,
+  principal: Principal,
 ): Principal {
-  const principal: Principal = {
-    tenantId: found.tenant_id,
-    userId: found.user_id,
-    role: found.role,
-    credentialId: found.id,
-    credentialKind: found.kind,
-    deploymentIds: found.deployment_ids,
-  };
+  const kind = principal.credentialKind;
   const wanted = access.credential ?? 'api';
-  // SCIM tokens only provision; an unscoped admin API key may also call SCIM (spec 5 rule 2).
+  // SCIM tokens only provision; an unscoped admin API key may also call SCIM (spec 5 rule 2). A
+  // browser session acts as its user's unscoped API key, but never provisions (SCIM is for
+  // identity providers) and never reads what only embed tokens may.
   const kindAllowed =
-    found.kind === wanted ||
-    (wanted === 'scim' && found.kind === 'api' && found.role === 'admin' && found.deployment_ids === null);
+    kind === wanted ||
+    (kind === 'session' && wanted === 'api') ||
+    (wanted === 'scim' && kind === 'api' && principal.role === 'admin' && principal.deploymentIds === null);
   if (!kindAllowed)
     throw new ForbiddenError(
-      `A ${found.kind} credential cannot call this API`,
+      kind === 'session'
+        ? 'A browser session cannot call this API'
+        : `A ${kind} credential cannot call this API`,
       'credential_kind_not_allowed',
     );
 
@@ -155,7 +200,7 @@ function authorizeEmbed(
   tenantId: number,
   grant: EmbedGrant,
 ): Principal {
-  if (!access.embed) {
+  if (!access.embed && access.credential !== 'embed') {
     throw new ForbiddenError(
       'An embed token can only read the dashboards it was issued for',
       'credential_kind_not_allowed',

@@ -6,9 +6,13 @@ export interface Principal {
   /** The account user; 0 for an embed token, whose end user is no account user (`embed.embedUserId`). */
   userId: number;
   role: AccountRole;
-  /** The API key's id; for an embed token the negated session id, so that rate limits count per session. */
+  /**
+   * The API key's id; for an embed token the negated session id; for a browser session its row id
+   * (rate limits count per kind and id).
+   */
   credentialId: number;
-  credentialKind: CredentialKind | 'embed';
+  /** `session`: a browser signed in with a password (modules/sign-in), acting as the user's unscoped key. */
+  credentialKind: CredentialKind | 'embed' | 'session';
   /** null: the credential may act on every deployment of the tenant (spec section 5 rule 1). */
   deploymentIds: number[] | null;
   /** Set for an embed token only (DESIGN.md "Identity and access"): what its session granted. */
@@ -50,8 +54,11 @@ export type Access =
   | {
       /** The least account role that may call the route. */
       role: AccountRole;
-      /** Which kind of credential the route family takes (default `api`). */
-      credential?: CredentialKind;
+      /**
+       * Which kind of credential the route family takes (default `api`: API keys and browser
+       * sessions). `embed`: embed tokens only (`embed` implied); API keys and sessions get 403.
+       */
+      credential?: CredentialKind | 'embed';
       /**
        * Account-level routes refuse deployment-scoped keys (spec 5 rule 2: only unscoped keys grant
        * account-wide access) unless `filter`, where the service narrows results to the key's scope,

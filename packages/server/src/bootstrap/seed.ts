@@ -4,19 +4,28 @@ import { generateApiKey, isWellFormedKey } from '../auth/credentials.ts';
 import { randomToken, type SecretBox, sha256 } from '../crypto/secrets.ts';
 import { sampleModelFiles } from '../datasources/sample/model-files.ts';
 import type { Db } from '../db/database.ts';
+import { generatePassword, hashPassword } from '../modules/sign-in/passwords.ts';
 import { writePrivateFile } from './secret-key.ts';
 
 export interface SeedOptions {
   dataDir: string;
   adminApiKey: string | null;
   skipDemo: boolean;
-  /** Generate (and print) the first admin key when the tenant has none; admin commands leave it to `start`. */
+  /**
+   * Generate (and print) the first admin key when the tenant has none, and the first admin's
+   * password when they have none; admin commands leave both to `start`.
+   */
   createAdminKey?: boolean;
 }
 
 export interface SeedResult {
   tenantId: number;
   adminUserId: number;
+  /** The first admin's email: the web app's sign-in name. */
+  adminEmail: string;
+  /** Set only when this start gave the first admin a password: it is printed once. */
+  createdAdminPassword: string | null;
+  adminPasswordFile: string | null;
   /** Set only when this start created the admin key: it is printed once. */
   createdAdminKey: string | null;
   adminKeyFile: string | null;
@@ -31,8 +40,9 @@ export interface SeedResult {
 const seedLock = 7_246_001;
 
 /**
- * First start: a default tenant, an admin user with an admin API key (printed once and saved 0600
- * under the data directory), and a demo deployment on the sample data. Later starts reuse them.
+ * First start: a default tenant, an admin user with an admin API key and a password for the web
+ * app (each printed once and saved 0600 under the data directory), and a demo deployment on the
+ * sample data. Later starts reuse them.
  */
 export async function seed(db: Db, secrets: SecretBox, options: SeedOptions): Promise<SeedResult> {
   return db.transaction().execute(async (trx) => {
@@ -114,6 +124,21 @@ export async function seed(db: Db, secrets: SecretBox, options: SeedOptions): Pr
       }
     }
 
+    // The password is stored only as its argon2id hash; the admin changes it with
+    // PUT /api/v1/session/password, and `tessera reset-password` makes a new one.
+    let createdAdminPassword: string | null = null;
+    let adminPasswordFile: string | null = null;
+    if (options.createAdminKey !== false && admin.password_hash === null) {
+      createdAdminPassword = generatePassword();
+      await trx
+        .updateTable('users')
+        .set({ password_hash: await hashPassword(createdAdminPassword) })
+        .where('id', '=', admin.id)
+        .execute();
+      adminPasswordFile = path.join(options.dataDir, 'admin-password');
+      writePrivateFile(adminPasswordFile, `${createdAdminPassword}\n`);
+    }
+
     let demoDeploymentId: number | null = null;
     const anyDeployment = await trx
       .selectFrom('deployments')
@@ -167,6 +192,9 @@ export async function seed(db: Db, secrets: SecretBox, options: SeedOptions): Pr
       tenantId: tenant.id,
       tenantName: tenant.name,
       adminUserId: admin.id,
+      adminEmail: admin.email,
+      createdAdminPassword,
+      adminPasswordFile,
       createdAdminKey,
       adminKeyFile,
       demoDeploymentId,

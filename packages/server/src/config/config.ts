@@ -32,6 +32,10 @@ export interface Config {
   logLevel: string;
   /** Skip creating the demo deployment and sample data at first start. */
   skipDemo: boolean;
+  /** A browser session ends after this many minutes without a request (TESSERA_SESSION_IDLE_MINUTES). */
+  sessionIdleMinutes: number;
+  /** A browser session ends this many hours after sign-in, however active (TESSERA_SESSION_MAX_HOURS). */
+  sessionMaxHours: number;
   /**
    * TESSERA_MODEL_DIR: a directory of data-model YAML (`*.yml`/`*.yaml`, recursively). When set,
    * each start replaces the demo deployment's `main` branch files with it (paths relative to the
@@ -71,6 +75,11 @@ function boolFrom(value: string | undefined): boolean {
 
 function nonEmpty(value: string | undefined): string | null {
   return value === undefined || value === '' ? null : value;
+function positive(name: string, n: number): number {
+  if (n === 0) throw new Error(`Configuration error: ${name} must be at least 1`);
+  return n;
+}
+
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -101,6 +110,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     scheduler: {
       disabled: boolFrom(env.TESSERA_SCHEDULER_DISABLED),
       intervalMs: Math.max(
+    sessionIdleMinutes: positive(
+      'TESSERA_SESSION_IDLE_MINUTES',
+      intFrom('TESSERA_SESSION_IDLE_MINUTES', env.TESSERA_SESSION_IDLE_MINUTES, 12 * 60),
+    ),
+    sessionMaxHours: positive(
+      'TESSERA_SESSION_MAX_HOURS',
+      intFrom('TESSERA_SESSION_MAX_HOURS', env.TESSERA_SESSION_MAX_HOURS, 7 * 24),
+    ),
         1000,
         intFrom('TESSERA_SCHEDULER_INTERVAL_MS', env.TESSERA_SCHEDULER_INTERVAL_MS, 15_000),
       ),

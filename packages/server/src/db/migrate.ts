@@ -8,6 +8,7 @@ import * as modelUploads from './migrations/0006-model-uploads.ts';
 import * as snapshotQueries from './migrations/0007-snapshot-queries.ts';
 import * as embed from './migrations/0008-embed.ts';
 import * as chat from './migrations/0009-chat.ts';
+import * as signIn from './migrations/0010-sign-in.ts';
 import * as notifications from './migrations/0011-notifications.ts';
 import * as chatLeases from './migrations/0012-chat-leases.ts';
 
@@ -22,6 +23,7 @@ const migrations: Record<string, Migration> = {
   '0007-snapshot-queries': snapshotQueries,
   '0008-embed': embed,
   '0009-chat': chat,
+  '0010-sign-in': signIn,
   '0011-notifications': notifications,
   '0012-chat-leases': chatLeases,
 };

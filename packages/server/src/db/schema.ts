@@ -40,6 +40,8 @@ export interface UsersTable {
   is_deactivated: Generated<boolean>;
   /** The SCIM attributes without a column of their own (modules/scim/user-mapping.ts). */
   scim: ScimDocumentColumn;
+  /** argon2id PHC string (migration 0010-sign-in); null: the user cannot sign in with a password. */
+  password_hash: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
 }
@@ -479,6 +481,28 @@ export interface Database {
 export type AgentRow = Selectable<AgentsTable>;
 export type ChatThreadRow = Selectable<ChatThreadsTable>;
 export type ChatRunRow = Selectable<ChatRunsTable>;
+
+/* Browser sign-in (migration 0010-sign-in, modules/sign-in). */
+
+export interface BrowserSessionsTable {
+  id: Generated<number>;
+  tenant_id: number;
+  user_id: number;
+  /** SHA-256 of the session id the cookie carries (DESIGN.md "Persistence"). */
+  session_hash: string;
+  created_at: CreatedAt;
+  /** Last request seen, written at most about once a minute: the idle limit counts from it. */
+  last_seen_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  /** The absolute limit, fixed at sign-in. */
+  expires_at: ColumnType<Date, Date | string, Date | string>;
+  revoked_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+}
+
+export interface Database {
+  browser_sessions: BrowserSessionsTable;
+}
+
+export type BrowserSessionRow = Selectable<BrowserSessionsTable>;
 
 /* Scheduled notifications and dashboard exports (migration 0011-notifications, modules/notifications). */
 

@@ -31,6 +31,8 @@ export type ScimType = (typeof scimTypes)[number];
  * - `account`: credentialed account-level operations, closed to deployment-scoped keys;
  * - `management`: management operations (services' own rules);
  * - `embed`: embedding operations and the routes embed tokens may call (modules/embed, embed-tenants);
+ * - `sign-in`: the browser session's own operations (`/api/v1/session...`, modules/sign-in);
+ * - `cookie`: operations a browser session cookie may call (credentialed ones but SCIM, and `sign-in`);
  * - `scim`: SCIM operations (RFC 7644 protocol errors);
  * - `data`: the data API (Cube's protocol, rendered as `{error}`);
  * - `unrouted`: no operation: the answer for a path no route serves.
@@ -44,6 +46,8 @@ export type ErrorScope =
   | 'account'
   | 'management'
   | 'embed'
+  | 'sign-in'
+  | 'cookie'
   | 'scim'
   | 'data'
   | 'unrouted';
@@ -129,6 +133,11 @@ export const errorCatalogue = {
   last_admin: { status: 409, title: 'Last admin', on: 'management' },
   cannot_delete_self: { status: 409, title: 'Cannot delete yourself', on: 'management' },
   report_public_id_taken: { status: 409, title: 'Report public id taken', on: 'management' },
+
+  // Browser sign-in (DESIGN.md "Web app and sessions", modules/sign-in).
+  sign_in_failed: { status: 401, title: 'Email or password incorrect', on: 'sign-in' },
+  sign_in_throttled: { status: 429, title: 'Too many failed attempts', on: 'sign-in' },
+  csrf_token_invalid: { status: 403, title: 'CSRF token missing or wrong', on: 'cookie' },
 
   // Embedding (spec 4.3, modules/embed and modules/embed-tenants).
   embedding_disabled: { status: 403, title: 'Embedding not enabled', on: 'embed' },

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import cookie from '@fastify/cookie';
 import { type TypeBoxTypeProvider, TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifySchema, type FastifyServerOptions } from 'fastify';
 import { registerAuthentication } from '../auth/authenticate.ts';
@@ -33,6 +34,7 @@ import { permissionRoutes } from '../modules/permissions/routes.ts';
 import { reportRoutes } from '../modules/reports/routes.ts';
 import { scimPrefix } from '../modules/scim/constants.ts';
 import { scimRoutes } from '../modules/scim/routes.ts';
+import { signInRoutes } from '../modules/sign-in/routes.ts';
 import { tokenRoutes } from '../modules/tokens/routes.ts';
 import { userRoutes } from '../modules/users/routes.ts';
 import { workbookRoutes } from '../modules/workbooks/routes.ts';
@@ -129,11 +131,14 @@ export async function buildApp(
   registerInputScreening(app);
   registerDecimalIntegers(app);
   registerTransportSecurity(app, config.env === 'production');
+  // Parses the session cookie before the authentication hook reads it (hooks run in order).
+  await app.register(cookie);
   registerAuthentication(app, {
     tenants: services.tenantResolver,
     apiKeys: services.repositories.apiKeys,
     credentials: services.credentials,
     embedTokens: services.embedTokens,
+    sessions: services.browserSessions,
   });
   await registerRateLimit(app, config.rateLimitPerMinute);
   await registerOpenApi(app);
@@ -153,6 +158,7 @@ export async function buildApp(
   await app.register(uploadRoutes, { uploads: services.uploads });
   await app.register(apiKeyRoutes, { apiKeys: services.apiKeys });
   await app.register(userRoutes, { users: services.users });
+  await app.register(signInRoutes, { signIn: services.signIn, secureCookie: config.env === 'production' });
   await app.register(groupRoutes, { groups: services.groups });
   await app.register(folderRoutes, { folders: services.folders });
   await app.register(workbookRoutes, { workbooks: services.workbooks, duplicator: services.duplicator });

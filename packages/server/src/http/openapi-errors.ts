@@ -4,6 +4,7 @@ import { type ErrorCode, type ErrorScope, errorCatalogue, errorCodes } from '../
 import { ProblemSchema } from '../errors/problem.ts';
 import { ScimErrorBodySchema } from '../errors/scim-error.ts';
 import { scimPrefix } from '../modules/scim/constants.ts';
+import { sessionPath } from '../modules/sign-in/constants.ts';
 
 /** Schemas every documented error response refers to (`#/components/schemas/...`). */
 export const errorSchemas = { Problem: ProblemSchema, ScimError: ScimErrorBodySchema };
@@ -28,6 +29,11 @@ export function scopesOf(route: Route): Set<ErrorScope> {
     if (route.url.includes(':deploymentId') || access.scopedKeys === 'service') scopes.add('deployment');
     else if (access.scopedKeys !== 'filter') scopes.add('account');
     scopes.add(route.url.startsWith(scimPrefix) ? 'scim' : 'management');
+    if (!route.url.startsWith(scimPrefix) && access.credential !== 'embed') scopes.add('cookie');
+  }
+  if (route.url === sessionPath || route.url.startsWith(`${sessionPath}/`)) {
+    scopes.add('sign-in');
+    scopes.add('cookie');
   }
   return scopes;
 }
@@ -95,5 +101,8 @@ export function documentErrors({ schema, url, route }: { schema: FastifySchema; 
   for (const [status, codes] of codesOf(route)) {
     if (!(String(status) in declared)) added[status] = render(status, codes);
   }
-  return { schema: { ...schema, response: { ...declared, ...added } }, url };
+  // A browser session cookie authenticates every route of the `cookie` scope, as an API key does.
+  const alternatives: Record<string, string[]>[] = [{ bearerAuth: [] }, { cookieAuth: [] }];
+  const security = 'security' in schema || !scopesOf(route).has('cookie') ? {} : { security: alternatives };
+  return { schema: { ...schema, ...security, response: { ...declared, ...added } }, url };
 }

@@ -1,6 +1,7 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { Type } from 'typebox';
+import { sessionCookieName } from '../auth/session-cookie.ts';
 import { DATA_API_SECURITY, dataApiSecurityScheme } from '../modules/data/openapi.ts';
 import { documentErrors, errorSchemas } from './openapi-errors.ts';
 import type { App } from './types.ts';
@@ -27,6 +28,15 @@ export async function registerOpenApi(app: App) {
             type: 'http',
             scheme: 'bearer',
             description: 'Send `Authorization: Bearer <API key>`.',
+          },
+          cookieAuth: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: sessionCookieName,
+            description:
+              'The browser session `POST /api/v1/session` sets. Ignored when an Authorization header is sent; ' +
+              'POST, PUT, PATCH and DELETE also need the header `x-csrf-token` with the token that ' +
+              '`POST` or `GET /api/v1/session` answered (403 `csrf_token_invalid` otherwise).',
           },
           [DATA_API_SECURITY]: dataApiSecurityScheme,
         },

@@ -18,7 +18,9 @@ export async function registerRateLimit(app: App, perMinute: number) {
       return !access || 'public' in access;
     },
     keyGenerator: (request) =>
-      request.principal ? `credential:${request.principal.credentialId}` : `ip:${request.ip}`,
+      request.principal
+        ? `${request.principal.credentialKind}:${request.principal.credentialId}`
+        : `ip:${request.ip}`,
     errorResponseBuilder: (_request, context) =>
       new RateLimitedError(Math.max(1, Math.ceil(context.ttl / 1000))),
   });

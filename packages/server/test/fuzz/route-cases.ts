@@ -1,6 +1,6 @@
 import type { RouteInfo } from '../../src/http/app.ts';
 import type { TestServer } from '../harness.ts';
-import { type Fixtures, routeSamples } from '../route-samples.ts';
+import { type Fixtures, knownAdminPassword, routeSamples } from '../route-samples.ts';
 import type { DataFixtures } from './data-samples.ts';
 import { type Hints, type JsonSchema, noHints } from './json-schema-arbitrary.ts';
 import type { ScimFixtures } from './scim-samples.ts';
@@ -78,7 +78,7 @@ export function urlOf(
 
 /**
  * Public routes: the API reference, health, metrics and the home page take no body; those that
- * do (the embed session exchange) need a sample here, or they are reported uncovered.
+ * do (the embed session exchange, sign-in) need a sample here, or they are reported uncovered.
  */
 async function publicSample(route: RouteInfo, fixtures: Fixtures) {
   const id = `${route.method} ${route.url}`;
@@ -91,6 +91,10 @@ async function publicSample(route: RouteInfo, fixtures: Fixtures) {
       payload: generate.payload,
     });
     return { url: route.url, payload: { sessionId: res.json().sessionId } };
+  }
+  if (id === 'POST /api/v1/session') {
+    const password = await knownAdminPassword(fixtures);
+    return { url: route.url, payload: { email: fixtures.server.adminEmail, password } };
   }
   return (route.schema as { body?: unknown } | undefined)?.body
     ? undefined

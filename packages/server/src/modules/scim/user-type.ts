@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { InvalidationBus } from '../../cache/invalidation-bus.ts';
 import type { Db } from '../../db/database.ts';
 import type { ApiKeysRepository } from '../api-keys/repository.ts';
+import type { SignInRepository } from '../sign-in/repository.ts';
 import type { UsersRepository } from '../users/repository.ts';
 import { conflict } from './errors.ts';
 import { booleanOperand, column, jsonCollection, relatedCollection, textOperand } from './filter-operands.ts';
@@ -31,6 +32,8 @@ const emails = sql`coalesce(${column('scim')}->'emails', case when ${column('ema
 export function scimUserType(deps: {
   users: UsersRepository;
   apiKeys: ApiKeysRepository;
+  /** Browser sessions (modules/sign-in), ended with the API keys. */
+  sessions: SignInRepository;
   memberships: ScimMembershipsRepository;
   bus: InvalidationBus;
 }): ScimResourceType<'users', UserRecord, UserGroupRef> {
@@ -90,7 +93,10 @@ export function scimUserType(deps: {
       if (!record.active) await keepAnAdmin(ctx, current, tx);
       await rows.update(ctx.tenantId, current.id, columns, tx);
       // Deactivation revokes every credential of the user (DESIGN.md "Identity and access").
-      if (!record.active) await deps.apiKeys.revokeAllOfUser(current.id, tx);
+      if (!record.active) {
+        await deps.apiKeys.revokeAllOfUser(current.id, tx);
+        await deps.sessions.revokeAllOfUser(current.id, tx);
+      }
       return current.id;
     },
     beforeDelete: keepAnAdmin,

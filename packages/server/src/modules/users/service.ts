@@ -6,6 +6,7 @@ import type { AccountRole, UserRow } from '../../db/schema.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors/domain-errors.ts';
 import { type PageQuery, pageWindow, toPage } from '../../pagination/page.ts';
 import type { ApiKeysRepository } from '../api-keys/repository.ts';
+import type { SignInRepository } from '../sign-in/repository.ts';
 import type { UsersRepository } from './repository.ts';
 import type { CreateUserBody, UpdateUserBody, User } from './schemas.ts';
 
@@ -15,6 +16,7 @@ export class UsersService {
     private readonly repository: UsersRepository,
     private readonly apiKeys: ApiKeysRepository,
     private readonly bus: InvalidationBus,
+    private readonly sessions: SignInRepository,
   ) {}
 
   async list(principal: Principal, query: PageQuery) {
@@ -50,7 +52,7 @@ export class UsersService {
     }
   }
 
-  /** Deactivating a user revokes every credential they hold, in the same transaction. */
+  /** Deactivating a user revokes every credential they hold (API keys, browser sessions), in the same transaction. */
   async update(principal: Principal, id: number, input: Static<typeof UpdateUserBody>) {
     const role: AccountRole | undefined = input.role ?? (input.isAdmin === true ? 'admin' : undefined);
     const updated = await this.db.transaction().execute(async (trx) => {
@@ -69,7 +71,10 @@ export class UsersService {
           throw new ConflictError('The account must keep at least one active admin', 'last_admin');
         }
       }
-      if (row.is_deactivated) await this.apiKeys.revokeAllOfUser(id, trx);
+      if (row.is_deactivated) {
+        await this.apiKeys.revokeAllOfUser(id, trx);
+        await this.sessions.revokeAllOfUser(id, trx);
+      }
       return userView(row);
     });
     // Role and activation are read by authentication: drop cached credentials after the commit.
