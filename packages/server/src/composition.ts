@@ -58,11 +58,11 @@ import { ScimMembershipsRepository } from './modules/scim/memberships-repository
 import { ScimResourceRepository } from './modules/scim/resource-repository.ts';
 import { ScimResourceService } from './modules/scim/resource-service.ts';
 import { scimUserType } from './modules/scim/user-type.ts';
-import { TenantsRepository } from './modules/tenants/repository.ts';
 import { AttemptLimiter } from './modules/sign-in/attempts.ts';
 import { SignInRepository } from './modules/sign-in/repository.ts';
 import { SignInService } from './modules/sign-in/service.ts';
 import { BrowserSessions } from './modules/sign-in/sessions.ts';
+import { TenantsRepository } from './modules/tenants/repository.ts';
 import { TenantResolver } from './modules/tenants/resolver.ts';
 import { TokensService } from './modules/tokens/service.ts';
 import { UsersRepository } from './modules/users/repository.ts';
@@ -115,8 +115,8 @@ export function composeApplication({ config, db, secrets, bus }: CompositionDeps
     embedUsers: new EmbedUsersRepository(db),
     embedAccess: new EmbedAccessRepository(db),
     agents: new AgentsRepository(db),
-  };
     signIn: new SignInRepository(db),
+  };
   const repos = repositories;
 
   // Identity: tenants by host, credentials, users and groups (DESIGN.md "Identity and access").
@@ -131,7 +131,6 @@ export function composeApplication({ config, db, secrets, bus }: CompositionDeps
   const apiKeys = new ApiKeysService(repos.apiKeys, repos.users, bus);
   const users = new UsersService(db, repos.users, repos.apiKeys, bus, repos.signIn);
   const groups = new GroupsService(repos.groups, repos.users);
-  const scimUsers = new ScimResourceService(
   // Browser sign-in (DESIGN.md "Web app and sessions"): the session cookie is a credential too.
   const browserSessions = new BrowserSessions(repos.signIn, bus, {
     idleMs: config.sessionIdleMinutes * 60_000,
@@ -147,6 +146,7 @@ export function composeApplication({ config, db, secrets, bus }: CompositionDeps
     attempts: new AttemptLimiter(10, 15 * 60_000),
     bus,
   });
+  const scimUsers = new ScimResourceService(
     db,
     repos.scimUsers,
     scimUserType({
@@ -351,10 +351,10 @@ export function composeApplication({ config, db, secrets, bus }: CompositionDeps
     apiKeys,
     users,
     groups,
-    scimUsers,
-    scimGroups,
     browserSessions,
     signIn,
+    scimUsers,
+    scimGroups,
     deployments,
     dataModel,
     uploads,

@@ -69,17 +69,17 @@ function intFrom(name: string, value: string | undefined, fallback: number): num
   return n;
 }
 
+function positive(name: string, n: number): number {
+  if (n === 0) throw new Error(`Configuration error: ${name} must be at least 1`);
+  return n;
+}
+
 function boolFrom(value: string | undefined): boolean {
   return value !== undefined && ['1', 'true', 'yes', 'on'].includes(value.toLowerCase());
 }
 
 function nonEmpty(value: string | undefined): string | null {
   return value === undefined || value === '' ? null : value;
-function positive(name: string, n: number): number {
-  if (n === 0) throw new Error(`Configuration error: ${name} must be at least 1`);
-  return n;
-}
-
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -104,12 +104,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitPerMinute: intFrom('TESSERA_RATE_LIMIT', env.TESSERA_RATE_LIMIT, 1200),
     logLevel: env.LOG_LEVEL || 'info',
     skipDemo: boolFrom(env.TESSERA_SKIP_DEMO),
-    modelDir: env.TESSERA_MODEL_DIR ? path.resolve(env.TESSERA_MODEL_DIR) : null,
-    smtpUrl: nonEmpty(env.TESSERA_SMTP_URL),
-    smtpFrom: env.TESSERA_SMTP_FROM || 'Tessera <notifications@localhost>',
-    scheduler: {
-      disabled: boolFrom(env.TESSERA_SCHEDULER_DISABLED),
-      intervalMs: Math.max(
     sessionIdleMinutes: positive(
       'TESSERA_SESSION_IDLE_MINUTES',
       intFrom('TESSERA_SESSION_IDLE_MINUTES', env.TESSERA_SESSION_IDLE_MINUTES, 12 * 60),
@@ -118,6 +112,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       'TESSERA_SESSION_MAX_HOURS',
       intFrom('TESSERA_SESSION_MAX_HOURS', env.TESSERA_SESSION_MAX_HOURS, 7 * 24),
     ),
+    modelDir: env.TESSERA_MODEL_DIR ? path.resolve(env.TESSERA_MODEL_DIR) : null,
+    smtpUrl: nonEmpty(env.TESSERA_SMTP_URL),
+    smtpFrom: env.TESSERA_SMTP_FROM || 'Tessera <notifications@localhost>',
+    scheduler: {
+      disabled: boolFrom(env.TESSERA_SCHEDULER_DISABLED),
+      intervalMs: Math.max(
         1000,
         intFrom('TESSERA_SCHEDULER_INTERVAL_MS', env.TESSERA_SCHEDULER_INTERVAL_MS, 15_000),
       ),
