@@ -23,14 +23,18 @@ export {
   compileModel,
   compileModelAsync,
   compileModelOrThrow,
+  isJavaScript,
+  isJinja,
   type ModelFile,
 } from './model/compile.ts';
 export {
   evaluateJsFiles,
+  type JinjaRendering,
   type JsDefinition,
   type JsEvaluation,
   type JsSandboxOptions,
-} from './model/javascript/evaluate.ts';
+  renderJinjaFiles,
+} from './model/sandbox/run.ts';
 export type * from './model/types.ts';
 export type { PlannedColumn } from './planner/columns.ts';
 export * as sqlTree from './planner/nodes.ts';

@@ -2,10 +2,16 @@ import { type ModelError, ModelValidationError } from '../errors.ts';
 import { buildCube } from './cube.ts';
 import { resolveExtends } from './extends.ts';
 import type { ModelFile } from './files.ts';
-import { evaluateJsFiles, type JsEvaluation, type JsSandboxOptions } from './javascript/evaluate.ts';
-import { jsDocument } from './javascript/locate.ts';
 import { isRecord, memberList, normalizeKeys, type Raw, str } from './raw.ts';
 import { ErrorReporter, locate } from './reporter.ts';
+import { jsDocument } from './sandbox/locate.ts';
+import {
+  evaluateJsFiles,
+  type JinjaRendering,
+  type JsEvaluation,
+  type JsSandboxOptions,
+  renderJinjaFiles,
+} from './sandbox/run.ts';
 import type { NameIndex } from './template.ts';
 import type { Cube, Model, SourceLocation, View } from './types.ts';
 import { validateCubes } from './validate.ts';
@@ -17,6 +23,8 @@ export type { ModelFile };
 export interface CompileModelOptions {
   /** JavaScript files evaluated beforehand (compileModelAsync does it), by path. */
   readonly evaluated?: ReadonlyMap<string, JsEvaluation>;
+  /** Jinja templates rendered beforehand (compileModelAsync does it), by path. */
+  readonly rendered?: ReadonlyMap<string, JinjaRendering>;
 }
 
 export interface CompileModelResult {
@@ -101,16 +109,41 @@ function documentOf(file: ModelFile, options: CompileModelOptions, reporter: Err
     }
     return jsDocument(file.path, file.content, evaluated.definitions);
   }
-  if (!/\.ya?ml$/i.test(file.path)) {
+  let text = file.content;
+  if (isJinja(file)) {
+    const rendered = options.rendered?.get(file.path);
+    if (!rendered) {
+      reporter.error(
+        { file: file.path, line: null },
+        null,
+        null,
+        'Jinja templates are rendered by compileModelAsync',
+      );
+      return null;
+    }
+    if (rendered.error || rendered.text === null) {
+      reporter.error(
+        { file: file.path, line: rendered.error?.line ?? null },
+        null,
+        null,
+        rendered.error?.message ?? 'Jinja: rendering failed',
+      );
+      return null;
+    }
+    text = rendered.text;
+  } else if (!/\.ya?ml$/i.test(file.path)) {
+    // Files a Jinja template imports (`macros.jinja`) are templates, not models.
+    if (/\.jinja$/i.test(file.path)) return null;
     reporter.error(
       { file: file.path, line: null },
       null,
       null,
-      'Model files are YAML (.yml, .yaml) or JavaScript (.js)',
+      'Model files are YAML (.yml, .yaml, with or without Jinja), or JavaScript (.js)',
     );
     return null;
   }
-  const parsed = parseYamlFile(file.path, file.content);
+  // Lines of a rendered template are the rendered text's, which loops and macros may shift.
+  const parsed = parseYamlFile(file.path, text);
   for (const e of parsed.errors)
     reporter.error({ file: file.path, line: e.line }, null, null, `YAML: ${e.message}`);
   return parsed.value;
@@ -120,22 +153,36 @@ export function isJavaScript(path: string): boolean {
   return /\.js$/i.test(path);
 }
 
+/**
+ * A YAML model with Jinja templates, as Cube tells them apart: a `.yml.jinja` / `.yaml.jinja`
+ * file, or a YAML file holding `{{ }}`, `{% %}` or `{# #}`.
+ */
+export function isJinja(file: ModelFile): boolean {
+  if (/\.ya?ml\.jinja$/i.test(file.path)) return true;
+  return /\.ya?ml$/i.test(file.path) && /\{\{[\s\S]*?\}\}|\{%[\s\S]*?%\}|\{#[\s\S]*?#\}/.test(file.content);
+}
+
 export interface CompileModelAsyncOptions {
-  /** The sandbox JavaScript model files run in (javascript/evaluate.ts). */
+  /** The sandbox JavaScript model files and Jinja templates run in (sandbox/run.ts). */
   readonly javascript?: JsSandboxOptions;
 }
 
 /**
- * Every model format: JavaScript files are evaluated in the sandbox first (a worker thread, only
- * when there are some), then everything compiles as compileModel does.
+ * Every model format: JavaScript files are evaluated and Jinja templates rendered in the sandbox
+ * first (worker threads, only when there are some), then everything compiles as compileModel does.
  */
 export async function compileModelAsync(
   files: readonly ModelFile[],
   options: CompileModelAsyncOptions = {},
 ): Promise<CompileModelResult> {
   const js = files.filter((f) => isJavaScript(f.path));
-  const evaluated = js.length > 0 ? await evaluateJsFiles(js, options.javascript) : new Map();
-  return compileModel(files, { evaluated });
+  const jinja = files.filter(isJinja);
+  const templates = files.filter((f) => isJinja(f) || /\.jinja$/i.test(f.path));
+  const [evaluated, rendered] = await Promise.all([
+    js.length > 0 ? evaluateJsFiles(js, options.javascript) : new Map(),
+    jinja.length > 0 ? renderJinjaFiles(jinja, templates, options.javascript) : new Map(),
+  ]);
+  return compileModel(files, { evaluated, rendered });
 }
 
 /** Like compileModel, but throws one ModelValidationError holding every error. */

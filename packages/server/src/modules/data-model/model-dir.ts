@@ -10,11 +10,11 @@ export interface ModelDirFile {
   content: string;
 }
 
-/** Every model file (`*.yml`, `*.yaml`, `*.js`) under `dir`, recursively, with `/`-separated paths relative to it. */
+/** Every model file (`*.yml`, `*.yaml`, `*.js`, `*.jinja`) under `dir`, recursively, with `/`-separated paths relative to it. */
 export function readModelDir(dir: string): ModelDirFile[] {
   const out: ModelDirFile[] = [];
   for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile() || !/\.(ya?ml|js)$/i.test(entry.name)) continue;
+    if (!entry.isFile() || !/\.(ya?ml|js|jinja)$/i.test(entry.name)) continue;
     const full = path.join(entry.parentPath, entry.name);
     out.push({
       path: path.relative(dir, full).split(path.sep).join('/'),

@@ -1,6 +1,6 @@
 import { isRecord, type Raw } from '../raw.ts';
 import { setLocation } from '../yaml.ts';
-import type { JsDefinition } from './evaluate.ts';
+import type { JsDefinition } from './run.ts';
 
 const SECTIONS = [
   'measures',

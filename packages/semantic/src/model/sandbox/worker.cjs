@@ -1,19 +1,22 @@
 'use strict';
 /**
- * Evaluates Cube JavaScript model files (`cube()`, `view()`) for javascript/evaluate.ts, one file
- * at a time, each in a fresh node:vm context:
- * - the context is made from a null-prototype object and given nothing of this thread: no
+ * Runs what data model files ask to run, for run.ts, one file at a time, each in a fresh node:vm
+ * context: Cube JavaScript models (`cube()`, `view()`) and Jinja templates of YAML models (the
+ * browser build of nunjucks, loaded into the context). In both:
+ * - the context is made from a null-prototype object and given nothing of this process: no
  *   `require`, `process`, timers, `fetch`; `this.constructor.constructor` reaches the context's
- *   own Function, which may not compile strings (`codeGeneration.strings: false`);
- * - everything that runs model code (the file, functions it leaves in definitions, getters) runs
- *   inside one `runInContext` call bounded by `timeout`, microtasks included; what leaves the
- *   context is a JSON string, so this thread never touches an object the model made;
- * - the thread itself has no environment variables and a small heap (evaluate.ts); it reports
- *   after each file, so that a file that exhausts the heap or the time is named.
+ *   own Function (which, for JavaScript models, may not even compile strings);
+ * - everything that runs the file's code (the file, functions it leaves in definitions, getters,
+ *   template expressions) runs inside `runInContext` calls bounded by `timeout`, microtasks
+ *   included; what leaves the context is a JSON string, so this process never touches an object
+ *   the file made;
+ * - the process itself has no environment variables, a small heap and no permission to read
+ *   files other than its own or start anything (run.ts); it reports after each file, so that a
+ *   file that exhausts the heap or the time is named.
  * Strict mode throughout: a stack frame of this file gives a model no function to call.
  */
 const vm = require('node:vm');
-const { parentPort, workerData } = require('node:worker_threads');
+const { readFileSync } = require('node:fs');
 
 /**
  * Runs inside the sandbox, from its source text (`String(prelude)`): its closures belong to the
@@ -234,7 +237,7 @@ function prelude(global, settings) {
   };
 }
 
-/** Evaluates one file; the answer is always a plain object of this thread. */
+/** Evaluates one JavaScript file; the answer is always a plain object of this process. */
 function evaluate(file, settings) {
   const context = vm.createContext(Object.create(null), {
     name: file.path,
@@ -273,7 +276,96 @@ function evaluate(file, settings) {
   }
 }
 
-const { files, settings } = workerData;
-for (let i = 0; i < files.length; i++) {
-  parentPort.postMessage({ index: i, result: evaluate(files[i], settings) });
+/**
+ * Runs inside a Jinja sandbox, from its source text, after the nunjucks bundle: renders one file
+ * with the other model files as the templates it may import or include.
+ */
+function jinjaPrelude(global, settings) {
+  const templates = settings.templates;
+  const own = Object.prototype.hasOwnProperty;
+  const loader = {
+    getSource(name) {
+      return own.call(templates, name) ? { src: templates[name], path: name, noCache: true } : null;
+    },
+  };
+  global.nunjucks.installJinjaCompat();
+  const env = new global.nunjucks.Environment([loader], { autoescape: false });
+  global.__tesseraRender = () => {
+    try {
+      const text = env.renderString(
+        settings.content,
+        { COMPILE_CONTEXT: settings.compileContext },
+        { path: settings.file },
+      );
+      if (typeof text !== 'string' || text.length > settings.maxOutputChars)
+        throw new RangeError('The rendered template is larger than allowed');
+      return JSON.stringify({ ok: true, text });
+    } catch (error) {
+      let message = 'Rendering failed';
+      let line = null;
+      try {
+        const raw = String(error && typeof error === 'object' && 'message' in error ? error.message : error);
+        message = raw
+          .replace(/^Template render error:\s*/, '')
+          .replace(/^\([^)]*\)\s*(\[Line \d+, Column \d+\])?\s*/, '')
+          .replace(/\s+/g, ' ')
+          .trim();
+        // nunjucks counts lines from 1 when parsing and from 0 when running ("Error: ...").
+        const runtime = /^\w*Error: /.test(message);
+        const m = /\[Line (\d+)/.exec(raw);
+        line = m ? Number(m[1]) + (runtime ? 1 : 0) : null;
+        message = message.replace(/^Error: /, '');
+        if (/^Unable to call/.test(message))
+          message += ' (Python helpers from globals.py are not supported: use Jinja macros)';
+      } catch {}
+      return JSON.stringify({ ok: false, message: `Jinja: ${message}`.slice(0, 500), line });
+    }
+  };
 }
+
+let nunjucksScript = null;
+/** Renders one Jinja file; the answer is always a plain object of this process. */
+function render(file, settings) {
+  nunjucksScript ??= new vm.Script(readFileSync(settings.nunjucksPath, 'utf8'), { filename: 'nunjucks.js' });
+  // nunjucks compiles templates to functions: this context may compile strings, and holds nothing.
+  const context = vm.createContext(Object.create(null), {
+    name: file.path,
+    codeGeneration: { strings: true, wasm: false },
+    microtaskMode: 'afterEvaluate',
+  });
+  const options = { timeout: settings.timeoutMs, breakOnSigint: false };
+  try {
+    nunjucksScript.runInContext(context, options);
+    const own = JSON.stringify({
+      file: file.path,
+      content: file.content,
+      templates: settings.templates,
+      compileContext: settings.compileContext,
+      maxOutputChars: settings.maxOutputChars,
+    });
+    vm.runInContext(`(${jinjaPrelude})(globalThis, ${own});`, context, options);
+    const out = vm.runInContext('__tesseraRender()', context, options);
+    return typeof out === 'string' ? JSON.parse(out) : { ok: false, message: 'Rendering failed', line: null };
+  } catch (error) {
+    const timedOut = error && error.code === 'ERR_SCRIPT_EXECUTION_TIMEOUT';
+    return {
+      ok: false,
+      message: timedOut
+        ? `Jinja: rendering took longer than ${settings.timeoutMs} ms`
+        : 'Jinja: rendering failed',
+      line: null,
+    };
+  }
+}
+
+// The parent sends the files once, reads one answer per file, and kills this process after.
+process.on('disconnect', () => process.exit(0));
+process.once('message', ({ files, settings }) => {
+  for (let i = 0; i < files.length; i++) {
+    const file = files[i];
+    process.send({
+      index: i,
+      result: file.kind === 'jinja' ? render(file, settings) : evaluate(file, settings),
+    });
+  }
+});

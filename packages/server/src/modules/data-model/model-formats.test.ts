@@ -42,11 +42,11 @@ const customers = `cube(\`customers\`, {
 const evil = `// reads the server's environment\ncube('stolen', { sql_table: process.env.TESSERA_SECRET_KEY });\n`;
 
 /**
- * A project of JavaScript models deployed through the management API answers as the YAML
- * sample does; a file that reaches for the host is refused at upload with its file and line, and
- * nothing is stored.
+ * Projects of JavaScript models and of Jinja YAML deployed through the management API answer as
+ * the YAML sample does; a JavaScript file that reaches for the host is refused at upload with its
+ * file and line, and nothing is stored.
  */
-describe('JavaScript models through the API', () => {
+describe('JavaScript and Jinja models through the API', () => {
   let server: TestServer;
   let deploymentId: number;
   let baseUrl: string;
@@ -125,6 +125,57 @@ describe('JavaScript models through the API', () => {
       /^model\/escape\.js:1: Code generation from strings disallowed/,
     );
     expect(await fileNames()).toEqual(before);
+  });
+
+  it('deploys a Jinja YAML project that answers like the YAML sample', async () => {
+    const jinja = `{%- set measures = {"count": "count", "total_amount": "sum"} -%}
+cubes:
+  - name: orders
+    sql_table: orders
+    joins:
+      - name: customers
+        relationship: many_to_one
+        sql: "{CUBE}.customer_id = {customers.id}"
+    measures:
+{%- for name, type in measures.items() %}
+      - name: {{ name }}
+        type: {{ type }}
+{%- if type == "sum" %}
+        sql: amount
+{%- endif %}
+{%- endfor %}
+    dimensions:
+      - name: id
+        sql: id
+        type: number
+        primary_key: true
+  - name: customers
+    sql_table: customers
+    dimensions:
+{%- for name in ["id", "country"] %}
+      - name: {{ name }}
+        sql: {{ name }}
+        type: {{ "number" if name == "id" else "string" }}
+{%- if name == "id" %}
+        primary_key: true
+{%- endif %}
+{%- endfor %}
+`;
+    const jinjaDeployment = await newDeployment(server, 'jinja');
+    const put = await call('PUT', `${build(jinjaDeployment)}/data-model/files`, {
+      files: [{ path: 'model/shop.yml', content: jinja }],
+    });
+    expect(put.statusCode, put.body).toBe(200);
+    const query = {
+      measures: ['orders.count', 'orders.total_amount'],
+      dimensions: ['customers.country'],
+      order: { 'customers.country': 'asc' as const },
+    };
+    const rendered = client(baseUrl, jinjaDeployment, await tokenFor(server, jinjaDeployment));
+    const yaml = client(baseUrl, server.demoDeploymentId, await tokenFor(server, server.demoDeploymentId));
+    const [a, b] = await Promise.all([rendered.load(query), yaml.load(query)]);
+    expect(a.rawData().length).toBeGreaterThan(1);
+    expect(a.rawData()).toEqual(b.rawData());
   });
 
   it('reports a model error of a JavaScript file with its file and line', async () => {
