@@ -2,9 +2,12 @@ import { generateApiKey } from '../auth/credentials.ts';
 import { openMigratedStore, secretBoxFor } from '../bootstrap/runtime.ts';
 import { seed } from '../bootstrap/seed.ts';
 import type { Config } from '../config/config.ts';
+import type { Db } from '../db/database.ts';
 import { type AccountRole, accountRoles } from '../db/schema.ts';
 import { ApiKeysRepository } from '../modules/api-keys/repository.ts';
 import { apiKeyView } from '../modules/api-keys/service.ts';
+import { generatePassword, hashPassword } from '../modules/sign-in/passwords.ts';
+import { SignInRepository } from '../modules/sign-in/repository.ts';
 import { TenantsRepository } from '../modules/tenants/repository.ts';
 import { UsersRepository } from '../modules/users/repository.ts';
 import { userView } from '../modules/users/service.ts';
@@ -12,7 +15,7 @@ import { userView } from '../modules/users/service.ts';
 /** Admin commands for scripts and containers: they work on the store directly, without a server. */
 async function withStore<T>(
   config: Config,
-  run: (ctx: { tenantId: number; users: UsersRepository; keys: ApiKeysRepository }) => Promise<T>,
+  run: (ctx: { tenantId: number; users: UsersRepository; keys: ApiKeysRepository; db: Db }) => Promise<T>,
 ) {
   const store = await openMigratedStore(config);
   try {
@@ -26,6 +29,7 @@ async function withStore<T>(
       tenantId: seeded.tenantId,
       users: new UsersRepository(store.db),
       keys: new ApiKeysRepository(store.db),
+      db: store.db,
     });
   } finally {
     await store.close();
@@ -77,6 +81,27 @@ export async function createApiKeyCommand(
       expiresAt,
     });
     return { ...apiKeyView(row), key: generated.key };
+  });
+}
+
+/**
+ * A new generated password for a user of the default tenant (a forgotten one, or a user made by
+ * `create-user`), printed once; their browser sessions end. Users change it afterwards in the web
+ * app (PUT /api/v1/session/password).
+ */
+export async function resetPasswordCommand(config: Config, args: { email?: string }) {
+  if (!args.email) throw new UsageError('reset-password needs --email');
+  return withStore(config, async ({ tenantId, users, db }) => {
+    const user = await users.findByEmail(tenantId, args.email!);
+    if (!user) throw new UsageError(`No user with email ${args.email}`);
+    const password = generatePassword();
+    const hash = await hashPassword(password);
+    const signIn = new SignInRepository(db);
+    await db.transaction().execute(async (trx) => {
+      await signIn.setPasswordHash(tenantId, user.id, hash, trx);
+      await signIn.revokeAllOfUser(user.id, trx);
+    });
+    return { id: user.id, email: user.email, password };
   });
 }
 

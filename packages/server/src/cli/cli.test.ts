@@ -12,6 +12,8 @@ const run = promisify(execFile);
 const bin = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../bin/tessera.js');
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tessera-cli-'));
 const children: ChildProcessWithoutNullStreams[] = [];
+/** The password `reset-password` gave ops@example.com, for a later sign-in. */
+let opsPassword = '';
 
 function env(extra: Record<string, string> = {}) {
   const { DATABASE_URL: _ignored, ...rest } = process.env;
@@ -76,7 +78,10 @@ afterAll(() => {
 });
 
 describe('the tessera CLI', () => {
-  it('migrates, then creates a user and an API key with JSON output for scripts', async () => {
+  // Six commands, each a process opening the store: slow on a busy machine.
+  it('migrates, creates a user and an API key, and resets a password, with JSON output for scripts', {
+    timeout: 180_000,
+  }, async () => {
     expect(JSON.parse(await tessera(['migrate', '--json']))).toEqual({ ok: true });
     const user = JSON.parse(
       await tessera(['create-user', '--email', 'ops@example.com', '--role', 'developer', '--json']),
@@ -88,6 +93,10 @@ describe('the tessera CLI', () => {
     expect(key).toMatchObject({ name: 'deploy bot', userId: user.id, revokedAt: null });
     expect(key.key).toMatch(/^tsk_/);
     await expect(tessera(['create-user', '--role', 'developer'])).rejects.toMatchObject({ code: 2 });
+    const reset = JSON.parse(await tessera(['reset-password', '--email', 'ops@example.com', '--json']));
+    expect(reset).toMatchObject({ id: user.id, email: 'ops@example.com' });
+    expect(reset.password).toMatch(/^[A-Za-z0-9_-]{24}$/);
+    opsPassword = reset.password;
   });
 
   it('starts, prints where to open it and the admin key once, serves it, and stops cleanly on SIGTERM', async () => {
@@ -97,6 +106,19 @@ describe('the tessera CLI', () => {
     expect(statSync(keyFile).mode & 0o777).toBe(0o600);
     const key = readFileSync(keyFile, 'utf8').trim();
     expect(output()).toContain(key);
+    // The first admin's password for the web app: printed once beside the key, saved 0600.
+    const passwordFile = path.join(dataDir, 'admin-password');
+    expect(statSync(passwordFile).mode & 0o777).toBe(0o600);
+    const password = readFileSync(passwordFile, 'utf8').trim();
+    expect(output()).toContain('admin@localhost');
+    expect(output()).toContain(password);
+    const signIn = await fetch('http://127.0.0.1:4791/api/v1/session', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'admin@localhost', password }),
+    });
+    expect(signIn.status).toBe(200);
+    expect(signIn.headers.getSetCookie()[0]).toMatch(/^tessera_session=/);
     const res = await fetch('http://127.0.0.1:4791/api/v1/deployments', {
       headers: { authorization: `Bearer ${key}` },
     });
@@ -128,6 +150,25 @@ describe('the tessera CLI', () => {
       TESSERA_DOMAIN: 'tessera.localhost',
     });
     expect(output()).not.toContain('Admin API key');
+    expect(output()).not.toContain('Password:');
+    const ops = await new Promise<number>((resolve, reject) => {
+      const req = http.request(
+        {
+          host: '127.0.0.1',
+          port: 4792,
+          path: '/api/v1/session',
+          method: 'POST',
+          headers: { host: 'default.tessera.localhost', 'content-type': 'application/json' },
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
+      req.on('error', reject);
+      req.end(JSON.stringify({ email: 'ops@example.com', password: opsPassword }));
+    });
+    expect(ops).toBe(200);
     // Two tenants now: the default one answers on its subdomain, acme on its custom domain.
     const res = await getJson(4792, '/api/v1/users?first=100', {
       authorization: `Bearer ${bootstrap}`,

@@ -8,7 +8,13 @@ import { SecretBox } from '../crypto/secrets.ts';
 import { unconnectedDb } from '../db/database.ts';
 import { buildApp } from '../http/app.ts';
 import { openApiText } from '../http/openapi.ts';
-import { createApiKeyCommand, createTenantCommand, createUserCommand, UsageError } from './admin.ts';
+import {
+  createApiKeyCommand,
+  createTenantCommand,
+  createUserCommand,
+  resetPasswordCommand,
+  UsageError,
+} from './admin.ts';
 import { startServer } from './start.ts';
 
 const usage = `Usage: tessera <command> [options]
@@ -18,6 +24,8 @@ Commands:
   migrate [--json]              Apply database migrations and exit
   create-user --email E [--username U] [--role admin|developer|viewer] [--json]
   create-api-key [--email E] [--name N] [--deployments 1,2] [--kind api|scim] [--expires-at ISO] [--json]
+  reset-password --email E [--json]
+                                Give a user a new generated password (printed once); ends their sessions
   create-tenant --name N [--domain D] [--email E] [--json]
                                 Add an account with its admin and an admin API key
   openapi [--write | --check]   Print, write or check packages/server/openapi.json
@@ -77,6 +85,11 @@ async function main(argv: string[]): Promise<number> {
     case 'create-api-key': {
       const key = await createApiKeyCommand(loadConfig(), { ...values, expiresAt: values['expires-at'] });
       out(`Created API key ${key.id} (${key.name}); shown once:\n${key.key}`, key);
+      return 0;
+    }
+    case 'reset-password': {
+      const reset = await resetPasswordCommand(loadConfig(), values);
+      out(`New password for ${reset.email}, shown once:\n${reset.password}`, reset);
       return 0;
     }
     case 'create-tenant': {

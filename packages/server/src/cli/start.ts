@@ -59,6 +59,13 @@ export async function startServer(
     lines.push(
       `  Demo chat:      ${url}${chatApiPath(seeded.tenantName, seeded.demoAgentId)}/chat/stream-chat-state`,
     );
+  if (seeded.createdAdminPassword) {
+    lines.push('');
+    lines.push(`  Sign in at ${url}/ (shown once; also saved with 0600 permissions):`);
+    lines.push(`    Email:    ${seeded.adminEmail}`);
+    lines.push(`    Password: ${seeded.createdAdminPassword}`);
+    lines.push(`    ${seeded.adminPasswordFile}`);
+  }
   if (seeded.createdAdminKey) {
     lines.push('');
     lines.push('  Admin API key (shown once; also saved with 0600 permissions):');
