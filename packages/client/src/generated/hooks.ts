@@ -61,6 +61,12 @@ export function useGetDeployment(
  * - `/api/v1/deployments/{deploymentId}/dashboards/{publicId}/widgets/{widgetId}/data`
  * - `/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/embed-access`
  * - `/api/v1/deployments/{deploymentId}/embed-tenants/{embedTenantName}/workbooks`
+ * - `/api/v1/deployments/{deploymentId}/notifications`
+ * - `/api/v1/deployments/{deploymentId}/notifications/{id}`
+ * - `/api/v1/deployments/{deploymentId}/notifications/{id}/recipients`
+ * - `/api/v1/deployments/{deploymentId}/notifications/{id}/runs`
+ * - `/api/v1/deployments/{deploymentId}/dashboard-exports/{jobId}`
+ * - `/api/v1/deployments/{deploymentId}/dashboard-exports/{jobId}/download`
  */
 export function useUpdateDeployment(
   options?: MutationHookOptions<'/api/v1/deployments/{deploymentId}', 'put'>,
@@ -84,6 +90,12 @@ export function useUpdateDeployment(
       '/api/v1/deployments/{deploymentId}/dashboards/{publicId}/widgets/{widgetId}/data',
       '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/embed-access',
       '/api/v1/deployments/{deploymentId}/embed-tenants/{embedTenantName}/workbooks',
+      '/api/v1/deployments/{deploymentId}/notifications',
+      '/api/v1/deployments/{deploymentId}/notifications/{id}',
+      '/api/v1/deployments/{deploymentId}/notifications/{id}/recipients',
+      '/api/v1/deployments/{deploymentId}/notifications/{id}/runs',
+      '/api/v1/deployments/{deploymentId}/dashboard-exports/{jobId}',
+      '/api/v1/deployments/{deploymentId}/dashboard-exports/{jobId}/download',
     ],
     options,
   );
@@ -110,6 +122,12 @@ export function useUpdateDeployment(
  * - `/api/v1/deployments/{deploymentId}/dashboards/{publicId}/widgets/{widgetId}/data`
  * - `/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/embed-access`
  * - `/api/v1/deployments/{deploymentId}/embed-tenants/{embedTenantName}/workbooks`
+ * - `/api/v1/deployments/{deploymentId}/notifications`
+ * - `/api/v1/deployments/{deploymentId}/notifications/{id}`
+ * - `/api/v1/deployments/{deploymentId}/notifications/{id}/recipients`
+ * - `/api/v1/deployments/{deploymentId}/notifications/{id}/runs`
+ * - `/api/v1/deployments/{deploymentId}/dashboard-exports/{jobId}`
+ * - `/api/v1/deployments/{deploymentId}/dashboard-exports/{jobId}/download`
  */
 export function useDeleteDeployment(
   options?: MutationHookOptions<'/api/v1/deployments/{deploymentId}', 'delete'>,
@@ -133,6 +151,12 @@ export function useDeleteDeployment(
       '/api/v1/deployments/{deploymentId}/dashboards/{publicId}/widgets/{widgetId}/data',
       '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/embed-access',
       '/api/v1/deployments/{deploymentId}/embed-tenants/{embedTenantName}/workbooks',
+      '/api/v1/deployments/{deploymentId}/notifications',
+      '/api/v1/deployments/{deploymentId}/notifications/{id}',
+      '/api/v1/deployments/{deploymentId}/notifications/{id}/recipients',
+      '/api/v1/deployments/{deploymentId}/notifications/{id}/runs',
+      '/api/v1/deployments/{deploymentId}/dashboard-exports/{jobId}',
+      '/api/v1/deployments/{deploymentId}/dashboard-exports/{jobId}/download',
     ],
     options,
   );
@@ -499,6 +523,48 @@ export function useUpdateUser(options?: MutationHookOptions<'/api/v1/users/{id}'
  */
 export function useDeleteUser(options?: MutationHookOptions<'/api/v1/users/{id}', 'delete'>) {
   return useApiMutation('delete', '/api/v1/users/{id}', ['/api/v1/users', '/api/v1/users/{id}'], options);
+}
+
+/**
+ * The signed-in user and a fresh CSRF token
+ *
+ * `GET /api/v1/session`
+ */
+export function useGetSession(
+  init?: QueryHookInit<'/api/v1/session', 'get'>,
+  options?: QueryHookOptions<'/api/v1/session', 'get'>,
+) {
+  return useApiQuery('get', '/api/v1/session', init, options);
+}
+
+/**
+ * Change the caller's own password
+ *
+ * `PUT /api/v1/session/password`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/session`
+ */
+export function useChangeOwnPassword(options?: MutationHookOptions<'/api/v1/session/password', 'put'>) {
+  return useApiMutation('put', '/api/v1/session/password', ['/api/v1/session'], options);
+}
+
+/**
+ * Set a user's password
+ *
+ * `PUT /api/v1/users/{id}/password`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/users`
+ * - `/api/v1/users/{id}`
+ */
+export function useSetUserPassword(options?: MutationHookOptions<'/api/v1/users/{id}/password', 'put'>) {
+  return useApiMutation(
+    'put',
+    '/api/v1/users/{id}/password',
+    ['/api/v1/users', '/api/v1/users/{id}'],
+    options,
+  );
 }
 
 /**
@@ -1823,6 +1889,238 @@ export function useListEmbedTenantWorkbooks(
   return useApiQuery(
     'get',
     '/api/v1/deployments/{deploymentId}/embed-tenants/{embedTenantName}/workbooks',
+    init,
+    options,
+  );
+}
+
+/**
+ * List scheduled notifications
+ *
+ * `GET /api/v1/deployments/{deploymentId}/notifications`
+ */
+export function useGetNotifications(
+  init: QueryHookInit<'/api/v1/deployments/{deploymentId}/notifications', 'get'>,
+  options?: QueryHookOptions<'/api/v1/deployments/{deploymentId}/notifications', 'get'>,
+) {
+  return useApiQuery('get', '/api/v1/deployments/{deploymentId}/notifications', init, options);
+}
+
+/**
+ * Create a scheduled notification
+ *
+ * `POST /api/v1/deployments/{deploymentId}/notifications`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/deployments/{deploymentId}/notifications`
+ */
+export function useCreateNotification(
+  options?: MutationHookOptions<'/api/v1/deployments/{deploymentId}/notifications', 'post'>,
+) {
+  return useApiMutation(
+    'post',
+    '/api/v1/deployments/{deploymentId}/notifications',
+    ['/api/v1/deployments/{deploymentId}/notifications'],
+    options,
+  );
+}
+
+/**
+ * Get a scheduled notification
+ *
+ * `GET /api/v1/deployments/{deploymentId}/notifications/{id}`
+ */
+export function useGetNotification(
+  init: QueryHookInit<'/api/v1/deployments/{deploymentId}/notifications/{id}', 'get'>,
+  options?: QueryHookOptions<'/api/v1/deployments/{deploymentId}/notifications/{id}', 'get'>,
+) {
+  return useApiQuery('get', '/api/v1/deployments/{deploymentId}/notifications/{id}', init, options);
+}
+
+/**
+ * Update a scheduled notification
+ *
+ * `PUT /api/v1/deployments/{deploymentId}/notifications/{id}`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/deployments/{deploymentId}/notifications`
+ * - `/api/v1/deployments/{deploymentId}/notifications/{id}`
+ * - `/api/v1/deployments/{deploymentId}/notifications/{id}/recipients`
+ * - `/api/v1/deployments/{deploymentId}/notifications/{id}/runs`
+ */
+export function useUpdateNotification(
+  options?: MutationHookOptions<'/api/v1/deployments/{deploymentId}/notifications/{id}', 'put'>,
+) {
+  return useApiMutation(
+    'put',
+    '/api/v1/deployments/{deploymentId}/notifications/{id}',
+    [
+      '/api/v1/deployments/{deploymentId}/notifications',
+      '/api/v1/deployments/{deploymentId}/notifications/{id}',
+      '/api/v1/deployments/{deploymentId}/notifications/{id}/recipients',
+      '/api/v1/deployments/{deploymentId}/notifications/{id}/runs',
+    ],
+    options,
+  );
+}
+
+/**
+ * Delete a scheduled notification, with its recipients and run log
+ *
+ * `DELETE /api/v1/deployments/{deploymentId}/notifications/{id}`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/deployments/{deploymentId}/notifications`
+ * - `/api/v1/deployments/{deploymentId}/notifications/{id}`
+ * - `/api/v1/deployments/{deploymentId}/notifications/{id}/recipients`
+ * - `/api/v1/deployments/{deploymentId}/notifications/{id}/runs`
+ */
+export function useDeleteNotification(
+  options?: MutationHookOptions<'/api/v1/deployments/{deploymentId}/notifications/{id}', 'delete'>,
+) {
+  return useApiMutation(
+    'delete',
+    '/api/v1/deployments/{deploymentId}/notifications/{id}',
+    [
+      '/api/v1/deployments/{deploymentId}/notifications',
+      '/api/v1/deployments/{deploymentId}/notifications/{id}',
+      '/api/v1/deployments/{deploymentId}/notifications/{id}/recipients',
+      '/api/v1/deployments/{deploymentId}/notifications/{id}/runs',
+    ],
+    options,
+  );
+}
+
+/**
+ * List notification recipients
+ *
+ * `GET /api/v1/deployments/{deploymentId}/notifications/{id}/recipients`
+ */
+export function useGetRecipients(
+  init: QueryHookInit<'/api/v1/deployments/{deploymentId}/notifications/{id}/recipients', 'get'>,
+  options?: QueryHookOptions<'/api/v1/deployments/{deploymentId}/notifications/{id}/recipients', 'get'>,
+) {
+  return useApiQuery(
+    'get',
+    '/api/v1/deployments/{deploymentId}/notifications/{id}/recipients',
+    init,
+    options,
+  );
+}
+
+/**
+ * Add notification recipients
+ *
+ * `POST /api/v1/deployments/{deploymentId}/notifications/{id}/recipients`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/deployments/{deploymentId}/notifications/{id}/recipients`
+ */
+export function useAddRecipients(
+  options?: MutationHookOptions<'/api/v1/deployments/{deploymentId}/notifications/{id}/recipients', 'post'>,
+) {
+  return useApiMutation(
+    'post',
+    '/api/v1/deployments/{deploymentId}/notifications/{id}/recipients',
+    ['/api/v1/deployments/{deploymentId}/notifications/{id}/recipients'],
+    options,
+  );
+}
+
+/**
+ * Remove notification recipients
+ *
+ * `DELETE /api/v1/deployments/{deploymentId}/notifications/{id}/recipients`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/deployments/{deploymentId}/notifications/{id}/recipients`
+ */
+export function useRemoveRecipients(
+  options?: MutationHookOptions<'/api/v1/deployments/{deploymentId}/notifications/{id}/recipients', 'delete'>,
+) {
+  return useApiMutation(
+    'delete',
+    '/api/v1/deployments/{deploymentId}/notifications/{id}/recipients',
+    ['/api/v1/deployments/{deploymentId}/notifications/{id}/recipients'],
+    options,
+  );
+}
+
+/**
+ * The run log: one entry per fire time, with each recipient’s delivery
+ *
+ * `GET /api/v1/deployments/{deploymentId}/notifications/{id}/runs`
+ */
+export function useGetNotificationRuns(
+  init: QueryHookInit<'/api/v1/deployments/{deploymentId}/notifications/{id}/runs', 'get'>,
+  options?: QueryHookOptions<'/api/v1/deployments/{deploymentId}/notifications/{id}/runs', 'get'>,
+) {
+  return useApiQuery('get', '/api/v1/deployments/{deploymentId}/notifications/{id}/runs', init, options);
+}
+
+/**
+ * Send the notification now, outside its schedule
+ *
+ * `POST /api/v1/deployments/{deploymentId}/notifications/{id}/runs`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/deployments/{deploymentId}/notifications/{id}/runs`
+ */
+export function useRunNotificationNow(
+  options?: MutationHookOptions<'/api/v1/deployments/{deploymentId}/notifications/{id}/runs', 'post'>,
+) {
+  return useApiMutation(
+    'post',
+    '/api/v1/deployments/{deploymentId}/notifications/{id}/runs',
+    ['/api/v1/deployments/{deploymentId}/notifications/{id}/runs'],
+    options,
+  );
+}
+
+/**
+ * Export a dashboard as PNG or PDF
+ *
+ * `POST /api/v1/deployments/{deploymentId}/dashboard-exports`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/deployments`
+ * - `/api/v1/deployments/{deploymentId}`
+ */
+export function useStartExport(
+  options?: MutationHookOptions<'/api/v1/deployments/{deploymentId}/dashboard-exports', 'post'>,
+) {
+  return useApiMutation(
+    'post',
+    '/api/v1/deployments/{deploymentId}/dashboard-exports',
+    ['/api/v1/deployments', '/api/v1/deployments/{deploymentId}'],
+    options,
+  );
+}
+
+/**
+ * Get the status of a dashboard export
+ *
+ * `GET /api/v1/deployments/{deploymentId}/dashboard-exports/{jobId}`
+ */
+export function useGetExportStatus(
+  init: QueryHookInit<'/api/v1/deployments/{deploymentId}/dashboard-exports/{jobId}', 'get'>,
+  options?: QueryHookOptions<'/api/v1/deployments/{deploymentId}/dashboard-exports/{jobId}', 'get'>,
+) {
+  return useApiQuery('get', '/api/v1/deployments/{deploymentId}/dashboard-exports/{jobId}', init, options);
+}
+
+/**
+ * Download a completed dashboard export
+ *
+ * `GET /api/v1/deployments/{deploymentId}/dashboard-exports/{jobId}/download`
+ */
+export function useDownloadExport(
+  init: QueryHookInit<'/api/v1/deployments/{deploymentId}/dashboard-exports/{jobId}/download', 'get'>,
+  options?: QueryHookOptions<'/api/v1/deployments/{deploymentId}/dashboard-exports/{jobId}/download', 'get'>,
+) {
+  return useApiQuery(
+    'get',
+    '/api/v1/deployments/{deploymentId}/dashboard-exports/{jobId}/download',
     init,
     options,
   );
