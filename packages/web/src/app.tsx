@@ -1,8 +1,105 @@
-/** The application shell: routes for the signed-in workspace and the embed page. */
-export function App() {
-  return (
-    <main className="app">
-      <h1>Tessera</h1>
-    </main>
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { isApiError } from '@tessera/client';
+import { lazy, Suspense, useState } from 'react';
+import { createBrowserRouter, Outlet, RouterProvider } from 'react-router';
+import { AppShell } from './layout/app-shell.tsx';
+import { FullPageLoading, LoadingState } from './layout/states.tsx';
+import { DashboardsPage } from './pages/dashboards-page.tsx';
+import { ChooseDeployment } from './pages/home-page.tsx';
+import { NotFoundPage } from './pages/not-found-page.tsx';
+import { ReportPage } from './pages/report-page.tsx';
+import { SignInPage } from './pages/sign-in-page.tsx';
+import { WorkbookPage } from './pages/workbook-page.tsx';
+import { SharedWorkspacePage, WorkspacePage } from './pages/workspace-page.tsx';
+import { RequireSession } from './session/require-session.tsx';
+import { SessionProvider } from './session/session.tsx';
+
+/** The embed page is its own bundle chunk: a framed dashboard loads none of the signed-in app. */
+const EmbedPage = lazy(() => import('./embed/embed-page.tsx').then((m) => ({ default: m.EmbedPage })));
+/** Dashboards load their charting code (Vega) only when one is opened: sign-in stays light. */
+const DashboardPage = lazy(() =>
+  import('./dashboard/dashboard-page.tsx').then((m) => ({ default: m.DashboardPage })),
+);
+
+/** Reads are retried once on a network failure or a 5xx; a 4xx is an answer, not a hiccup. */
+function retryRead(failures: number, error: unknown): boolean {
+  if (isApiError(error) && error.status < 500) return false;
+  return failures < 1;
+}
+
+/** The signed-in app and its sign-in page share one query cache and one session. */
+function SessionRoot() {
+  const [queryClient] = useState(
+    () =>
+      new QueryClient({
+        defaultOptions: {
+          queries: { retry: retryRead, staleTime: 30_000, refetchOnWindowFocus: false },
+          mutations: { retry: false },
+        },
+      }),
   );
+  return (
+    <QueryClientProvider client={queryClient}>
+      <SessionProvider>
+        <Outlet />
+      </SessionProvider>
+    </QueryClientProvider>
+  );
+}
+
+function SignedIn() {
+  return (
+    <RequireSession>
+      <AppShell />
+    </RequireSession>
+  );
+}
+
+/**
+ * The routes (DESIGN.md "Web app and sessions"). The server answers every one of these paths with
+ * index.html (packages/server/src/http/web-app.ts); the embed page lives outside the session.
+ */
+const router = createBrowserRouter([
+  {
+    path: '/embed/*',
+    element: (
+      <Suspense fallback={<FullPageLoading />}>
+        <EmbedPage />
+      </Suspense>
+    ),
+  },
+  {
+    element: <SessionRoot />,
+    children: [
+      { path: '/sign-in', element: <SignInPage /> },
+      {
+        element: <SignedIn />,
+        children: [
+          { path: '/', element: <ChooseDeployment section="workspace" /> },
+          { path: '/workspace', element: <ChooseDeployment section="workspace" /> },
+          { path: '/workspace/:deploymentId', element: <WorkspacePage /> },
+          { path: '/workspace/:deploymentId/shared', element: <SharedWorkspacePage /> },
+          { path: '/workspace/:deploymentId/folders/:folderId', element: <WorkspacePage /> },
+          { path: '/workspace/:deploymentId/workbooks/:workbookId', element: <WorkbookPage /> },
+          { path: '/workspace/:deploymentId/reports/:reportId', element: <ReportPage /> },
+          { path: '/dashboards', element: <ChooseDeployment section="dashboards" /> },
+          { path: '/dashboards/:deploymentId', element: <DashboardsPage /> },
+          {
+            path: '/dashboards/:deploymentId/:publicId',
+            element: (
+              <Suspense fallback={<LoadingState label="Loading the dashboard…" />}>
+                <DashboardPage />
+              </Suspense>
+            ),
+          },
+          { path: '*', element: <NotFoundPage /> },
+        ],
+      },
+    ],
+  },
+]);
+
+/** The application: the router and its pages. */
+export function App() {
+  return <RouterProvider router={router} />;
 }

@@ -1,0 +1,126 @@
+import { useGetDeployments } from '@tessera/client/react';
+import { type ReactNode, useEffect, useState } from 'react';
+import { Link, NavLink, Outlet, useMatch, useNavigate } from 'react-router';
+import { useSession, useSignedInUser } from '../session/session.tsx';
+import { idParam, rememberDeployment } from './deployment.ts';
+import { LogoMark } from './icons.tsx';
+
+/** The deployment in the address, and which section (`workspace` or `dashboards`) shows it. */
+export function useCurrentDeployment(): { deploymentId: number | null; section: 'workspace' | 'dashboards' } {
+  const workspace = useMatch('/workspace/:deploymentId/*');
+  const dashboards = useMatch('/dashboards/:deploymentId/*');
+  const match = workspace ?? dashboards;
+  return {
+    deploymentId: idParam(match?.params.deploymentId),
+    section: dashboards ? 'dashboards' : 'workspace',
+  };
+}
+
+function DeploymentPicker() {
+  const { deploymentId, section } = useCurrentDeployment();
+  const navigate = useNavigate();
+  const deployments = useGetDeployments({ params: { query: { first: 1000 } } });
+  useEffect(() => {
+    if (deploymentId !== null) rememberDeployment(deploymentId);
+  }, [deploymentId]);
+  const items = deployments.data?.items ?? [];
+  if (deployments.isError) return null;
+  return (
+    <label className="deployment-picker">
+      <span className="visually-hidden">Deployment</span>
+      <select
+        value={deploymentId ?? ''}
+        disabled={deployments.isPending || items.length === 0}
+        onChange={(event) => {
+          const id = Number(event.target.value);
+          if (id > 0) navigate(`/${section}/${id}`);
+        }}
+      >
+        {deploymentId === null && <option value="">Choose a deployment</option>}
+        {deploymentId !== null && !items.some((d) => d.id === deploymentId) && (
+          <option value={deploymentId}>
+            {deployments.isPending ? 'Loading…' : `Deployment ${deploymentId}`}
+          </option>
+        )}
+        {items.map((d) => (
+          <option key={d.id} value={d.id}>
+            {d.name}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+function initialsOf(name: string): string {
+  const parts = name.split(/[\s@._-]+/).filter(Boolean);
+  return (parts[0]?.[0] ?? '?').toUpperCase() + (parts[1]?.[0] ?? '').toUpperCase();
+}
+
+function UserMenu() {
+  const user = useSignedInUser();
+  const { signOut } = useSession();
+  const [signingOut, setSigningOut] = useState(false);
+  const name = [user.firstName, user.lastName].filter(Boolean).join(' ') || user.email;
+  return (
+    <div className="user-menu">
+      <span className="avatar" aria-hidden="true">
+        {initialsOf(name)}
+      </span>
+      <span className="user-text">
+        <span className="user-name">{name}</span>
+        <span className="user-role">{user.role}</span>
+      </span>
+      <button
+        type="button"
+        className="button button-ghost"
+        disabled={signingOut}
+        onClick={async () => {
+          setSigningOut(true);
+          await signOut().catch(() => undefined);
+        }}
+      >
+        {signingOut ? 'Signing out…' : 'Sign out'}
+      </button>
+    </div>
+  );
+}
+
+/** The signed-in app's frame: the top bar (sections, deployment, user) and a footer with the API links. */
+export function AppShell({ children }: { children?: ReactNode }) {
+  const { deploymentId } = useCurrentDeployment();
+  const suffix = deploymentId === null ? '' : `/${deploymentId}`;
+  return (
+    <div className="shell">
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="topbar">
+        <div className="topbar-inner">
+          <Link to="/" className="brand">
+            <LogoMark />
+            <span>Tessera</span>
+          </Link>
+          <nav aria-label="Sections" className="sections">
+            <NavLink to={`/workspace${suffix}`}>Workspace</NavLink>
+            <NavLink to={`/dashboards${suffix}`}>Dashboards</NavLink>
+          </nav>
+          <div className="topbar-end">
+            <DeploymentPicker />
+            <UserMenu />
+          </div>
+        </div>
+      </header>
+      <main id="main" className="main" tabIndex={-1}>
+        {children ?? <Outlet />}
+      </main>
+      <footer className="footer">
+        <span>Tessera</span>
+        <nav aria-label="Help">
+          <a href="/api/docs">API reference</a>
+          <a href="/api/openapi.json">OpenAPI document</a>
+        </nav>
+      </footer>
+    </div>
+  );
+}
