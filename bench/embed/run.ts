@@ -8,6 +8,8 @@
  *
  *   node --import tsx bench/embed/run.ts          # PGlite, and PostgreSQL when reachable
  *   BENCH_ROUNDS=2000 BENCH_CONCURRENCY=16 node --import tsx bench/embed/run.ts
+ *
+ * The browser side (navigation until every chart of the embed page has drawn) is bench/embed/draw.ts.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';

@@ -1,8 +1,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { Client } from '@tessera/client';
 import { ClientProvider, useGetEmbedDashboard } from '@tessera/client/react';
-import { type RefObject, useEffect, useMemo, useRef, useState } from 'react';
-import { DashboardView } from '../dashboard/dashboard-view.tsx';
+import { lazy, type RefObject, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import {
   captureEmbedLocation,
   type EmbedCredential,
@@ -14,6 +13,14 @@ import {
 } from './session.ts';
 import { embedDashboardTheme, embedThemeStyle } from './theme.ts';
 import './embed.css';
+
+/**
+ * The dashboard's code (the grid, Vega) is most of the page's weight: its download starts as this
+ * module runs, so that it overlaps the session's redemption and the dashboard's read instead of
+ * holding them back.
+ */
+const dashboardView = import('../dashboard/dashboard-view.tsx');
+const DashboardView = lazy(() => dashboardView.then((m) => ({ default: m.DashboardView })));
 
 /**
  * The embed page, `/embed/dashboard/{publicId}?session=...` (spec 4.3; DESIGN.md "Web app and
@@ -139,14 +146,16 @@ function DashboardLoader({
   if (!dashboard) return <p className="embed-status">Loading the dashboard…</p>;
   // The controls' state stays out of the address: the embed page's URL is the host's to give.
   return (
-    <DashboardView
-      dashboard={dashboard}
-      client={client}
-      deploymentId={dashboard.deploymentId}
-      theme={theme}
-      syncUrl={false}
-      className="embed-dashboard"
-    />
+    <Suspense fallback={<p className="embed-status">Loading the dashboard…</p>}>
+      <DashboardView
+        dashboard={dashboard}
+        client={client}
+        deploymentId={dashboard.deploymentId}
+        theme={theme}
+        syncUrl={false}
+        className="embed-dashboard"
+      />
+    </Suspense>
   );
 }
 
