@@ -65,6 +65,7 @@ describeInBrowser('web app: sign-in, workspace, sign-out', () => {
       role: 'viewer',
       firstName: 'Vera',
     });
+    ids.viewer = viewer.id;
     await api('PUT', `/api/v1/users/${viewer.id}/password`, { password: viewerPassword });
     await api('PUT', `${base}/permissions`, {
       type: 'WORKBOOK',
@@ -192,6 +193,22 @@ describeInBrowser('web app: sign-in, workspace, sign-out', () => {
     await page.goto(`${web.baseUrl}/workspace/${deploymentId}`);
     await page.getByRole('link', { name: 'Quarterly overview' }).waitFor();
     await browser.screenshot('10-viewer-workspace-narrow');
+  });
+
+  it('sends the user to sign in when the session ends while the app is open, then back', async () => {
+    const { page } = browser;
+    await page.setViewportSize({ width: 1280, height: 800 });
+    // An admin sets a new password: every session of the viewer ends on the server.
+    const newPassword = 'a brand new viewer password';
+    await api('PUT', `/api/v1/users/${ids.viewer}/password`, { password: newPassword });
+    await page.getByRole('link', { name: 'Shared with me' }).click();
+    await page.waitForURL(/\/sign-in\?next=/);
+    await page.getByText('Your session has ended. Sign in again to continue.').waitFor();
+    expect(new URL(page.url()).searchParams.get('next')).toBe(`/workspace/${deploymentId}/shared`);
+    await browser.screenshot('11-session-ended');
+    await signIn(viewerEmail, newPassword);
+    await page.waitForURL(`${web.baseUrl}/workspace/${deploymentId}/shared`);
+    await page.getByRole('link', { name: 'Quarterly overview' }).waitFor();
   });
 
   it('sent nothing off the origin and broke no content security rule', () => {
