@@ -322,6 +322,19 @@ describeInBrowser('dashboard viewer in the browser', () => {
     expect(text).toBe(
       `orders.status,orders.count\r\n${statuses.map((r) => `${r['orders.status']},${r['orders.count']}\r\n`).join('')}`,
     );
+    // A chart's rows as the server sent them: Vega's parsing of dates does not leak into the file.
+    const [monthly] = await Promise.all([
+      page.waitForEvent('download'),
+      page.locator('[data-widget-id="revenue-by-month"] .tsr-download').click(),
+    ]);
+    const lines = readFileSync(await monthly.path(), 'utf8')
+      .trim()
+      .split('\r\n');
+    const months = await rows(demo.publicId, 'revenue-by-month');
+    expect(lines[0]).toBe('orders.created_at.month,orders.total_amount');
+    expect(lines.slice(1)).toEqual(
+      months.map((r) => `${r['orders.created_at.month']},${Number(r['orders.total_amount'])}`),
+    );
   });
 
   it('hides the download buttons when the dashboard restricts data download', async () => {
@@ -404,16 +417,21 @@ describeInBrowser('dashboard viewer in the browser', () => {
   });
 });
 
-/** Waits until `count` tiles are on the page and none is loading any more. */
-async function settled(page: Page, count: number) {
-  await page.waitForFunction(
-    (n) => {
-      const tiles = [...document.querySelectorAll('.tsr-tile[data-state]')];
-      return tiles.length === n && tiles.every((t) => t.getAttribute('data-state') !== 'loading');
-    },
-    count,
-    { timeout: 60_000 },
-  );
+/**
+ * Waits until `count` tiles are on the page and none is loading any more; on a timeout, says
+ * which tile was still in which state.
+ */
+async function settled(page: Page, count: number, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  let states: Record<string, string | null> = {};
+  for (;;) {
+    states = await tileStates(page);
+    const values = Object.values(states);
+    if (values.length === count && values.every((s) => s !== 'loading')) return;
+    if (Date.now() > deadline) break;
+    await page.waitForTimeout(100);
+  }
+  throw new Error(`tiles did not settle within ${timeoutMs} ms: ${JSON.stringify(states)}`);
 }
 
 async function tileStates(page: Page): Promise<Record<string, string | null>> {

@@ -24,7 +24,7 @@ const unescapeField = (field: string) => field.replaceAll('\\.', '.');
  * - a time-grain override renames the time column (`orders.created_at.month` becomes
  *   `orders.created_at.week`), so fields on that member follow, and a `timeUnit` on them becomes the
  *   new grain's;
- * - the rows go in as inline data (the spec holds none).
+ * - the rows go in as inline data (the spec holds none), as copies.
  */
 export function chartSpec(
   spec: Record<string, unknown>,
@@ -63,5 +63,7 @@ export function chartSpec(
     return out;
   };
   const ready = walk(spec) as Record<string, unknown>;
-  return { ...ready, data: { values: rows } };
+  // Copies: Vega parses values in place (dates become Date objects), and the tile's CSV and table
+  // read the same rows.
+  return { ...ready, data: { values: rows.map((row) => ({ ...row })) } };
 }

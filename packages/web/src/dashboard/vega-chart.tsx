@@ -7,8 +7,8 @@ export interface VegaChartProps {
   spec: Record<string, unknown>;
   /** Vega-Lite config from the dashboard theme (theme.ts). */
   config: Record<string, unknown>;
-  /** Called once the chart is on the page. */
-  onDrawn: () => void;
+  /** Called with the spec once its chart is on the page (a later spec may have replaced it since). */
+  onDrawn: (spec: Record<string, unknown>) => void;
   onError: (error: Error) => void;
 }
 
@@ -58,7 +58,7 @@ export function VegaChart({ spec, config, onDrawn, onError }: VegaChartProps) {
           return;
         }
         result = embedded;
-        callbacks.current.onDrawn();
+        callbacks.current.onDrawn(spec);
       })
       .catch((error: unknown) => {
         if (!cancelled) callbacks.current.onError(error instanceof Error ? error : new Error(String(error)));

@@ -111,7 +111,7 @@ function ReportTile({
   );
   const [drawn, setDrawn] = useState<object | null>(null);
   const [chartError, setChartError] = useState<{ spec: object; message: string } | null>(null);
-  const onDrawn = useCallback(() => setDrawn(spec), [spec]);
+  const onDrawn = useCallback((drawnSpec: object) => setDrawn(drawnSpec), []);
   const onError = useCallback((e: Error) => spec && setChartError({ spec, message: e.message }), [spec]);
 
   const download =
