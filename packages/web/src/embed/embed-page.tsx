@@ -45,17 +45,23 @@ export function EmbedPage() {
         : { kind: 'redeeming' },
   );
 
+  // Drops the token from the client: once the view has ended, nothing is sent with it again.
+  const forget = useRef(() => {});
+  const end = (failure: { code: string; message: string }) => {
+    forget.current();
+    setPhase({ kind: 'ended', failure: { code: failure.code, message: failure.message } });
+  };
+  const endRef = useRef(end);
+  endRef.current = end;
+
   useEffect(() => {
     if (sessionId === null || publicId === null) return;
     let live = true;
-    let forget = () => {};
     redeemSession(sessionId).then(
       (credential) => {
         if (!live) return;
-        const made = embedClient(credential, (failure: EmbedFailure) =>
-          setPhase({ kind: 'ended', failure: { code: failure.code, message: failure.message } }),
-        );
-        forget = made.forget;
+        const made = embedClient(credential, (failure: EmbedFailure) => endRef.current(failure));
+        forget.current = made.forget;
         setPhase({ kind: 'ready', credential, client: made.client });
       },
       (error: unknown) => {
@@ -70,7 +76,7 @@ export function EmbedPage() {
     );
     return () => {
       live = false;
-      forget();
+      forget.current();
     };
   }, [sessionId, publicId]);
 
@@ -79,11 +85,7 @@ export function EmbedPage() {
   useEffect(() => {
     if (expiresAt === null) return;
     const timer = setTimeout(
-      () =>
-        setPhase({
-          kind: 'ended',
-          failure: { code: 'credential_expired', message: messageFor('credential_expired') },
-        }),
+      () => endRef.current({ code: 'credential_expired', message: messageFor('credential_expired') }),
       Math.max(0, expiresAt - Date.now()),
     );
     return () => clearTimeout(timer);
