@@ -1,3 +1,4 @@
+import { seedDemoDashboard } from '../bootstrap/demo-dashboard.ts';
 import { openMigratedStore, secretBoxFor } from '../bootstrap/runtime.ts';
 import { seed } from '../bootstrap/seed.ts';
 import { InvalidationBus } from '../cache/invalidation-bus.ts';
@@ -35,7 +36,16 @@ export async function startServer(
   }
   const bus = new InvalidationBus();
   await bus.connect(store);
-  const { app } = await buildApp({ config, db: store.db, secrets, bus });
+  const { app, services } = await buildApp({ config, db: store.db, secrets, bus });
+  // The demo deployment was made by this start: give it its dashboard, so that the web app opens
+  // on something to look at (it is made through the services, as the publish route would).
+  const demoDashboard = seeded.demoDeploymentId
+    ? await seedDemoDashboard(services, {
+        tenantId: seeded.tenantId,
+        userId: seeded.adminUserId,
+        deploymentId: seeded.demoDeploymentId,
+      })
+    : null;
   app.addHook('onClose', async () => {
     await bus.close();
     await store.close();
@@ -55,6 +65,8 @@ export async function startServer(
   lines.push(`  Management API: ${url}/api/v1/deployments`);
   if (seeded.demoDeploymentId)
     lines.push(`  Demo data API:  ${url}/data/${seeded.demoDeploymentId}/cubejs-api/v1/meta`);
+  if (demoDashboard)
+    lines.push(`  Demo dashboard: ${url}/dashboards/${demoDashboard.deploymentId}/${demoDashboard.publicId}`);
   if (seeded.demoAgentId)
     lines.push(
       `  Demo chat:      ${url}${chatApiPath(seeded.tenantName, seeded.demoAgentId)}/chat/stream-chat-state`,
