@@ -10,6 +10,7 @@ import { AppConfigRepository } from './modules/app-config/repository.ts';
 import { AppConfigService } from './modules/app-config/service.ts';
 import { AgentsRepository } from './modules/chat/agents/repository.ts';
 import { AgentsService } from './modules/chat/agents/service.ts';
+import { RedisFanout } from './modules/chat/fanout.ts';
 import { LiveRuns } from './modules/chat/live-runs.ts';
 import { ChatRepository } from './modules/chat/repository.ts';
 import { ChatService } from './modules/chat/service.ts';
@@ -324,7 +325,8 @@ export function composeApplication({ config, db, secrets, bus }: CompositionDeps
     agents,
     deployments,
     data,
-    live: new LiveRuns(chatRepository),
+    // REDIS_URL: replicas follow and abort each other's turns through Redis (modules/chat/fanout.ts)
+    live: new LiveRuns(chatRepository, config.redisUrl ? new RedisFanout(config.redisUrl) : undefined),
   });
 
   // Scheduled notifications and dashboard exports (spec 2.5, 4.5, 6; modules/notifications).

@@ -43,6 +43,12 @@ export interface Config {
    */
   modelDir: string | null;
   /**
+   * REDIS_URL (`redis://host:port/db`): replicas share chat runs through it (lines fanned out to
+   * followers on any replica, aborts reaching the replica running the turn); null: one process,
+   * or replicas that follow each other through the store.
+   */
+  redisUrl: string | null;
+  /**
    * TESSERA_SMTP_URL: where notification email is sent (`smtp://host:port`,
    * `smtps://user:pass@host:port` for TLS); null: email deliveries fail visibly in the run log.
    */
@@ -113,6 +119,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       intFrom('TESSERA_SESSION_MAX_HOURS', env.TESSERA_SESSION_MAX_HOURS, 7 * 24),
     ),
     modelDir: env.TESSERA_MODEL_DIR ? path.resolve(env.TESSERA_MODEL_DIR) : null,
+    redisUrl: nonEmpty(env.REDIS_URL),
     smtpUrl: nonEmpty(env.TESSERA_SMTP_URL),
     smtpFrom: env.TESSERA_SMTP_FROM || 'Tessera <notifications@localhost>',
     scheduler: {

@@ -154,11 +154,11 @@ export class ChatRepository {
     leaseSeconds: number,
     lines: (messageId: string) => string[],
     limit = 100,
-  ): Promise<{ runId: number; lines: { seq: number; line: string }[] }[]> {
+  ): Promise<{ runId: number; threadId: string; lines: { seq: number; line: string }[] }[]> {
     return this.transaction(async (trx) => {
       const lapsed = await trx
         .selectFrom('chat_runs')
-        .select(['id', 'message_id'])
+        .select(['id', 'message_id', 'thread_id'])
         .where('status', '=', 'running')
         .where((eb) =>
           eb.or([
@@ -186,7 +186,7 @@ export class ChatRepository {
           .set({ status: 'suspended', finished_at: sql`now()` })
           .where('id', '=', run.id)
           .execute();
-        suspended.push({ runId: run.id, lines: written });
+        suspended.push({ runId: run.id, threadId: run.thread_id, lines: written });
       }
       return suspended;
     });

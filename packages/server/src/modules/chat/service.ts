@@ -132,16 +132,16 @@ export class ChatService {
     if (decision.kind === 'start') {
       const { run, chatId, resumed } = decision;
       const live = this.deps.live.start(
-        run.id,
+        { threadId: chatId, runId: run.id },
         (resumed?.lines ?? []).map((l) => l.line),
       );
       this.execute({ run, live, chatId, caller, session, agent: target.agent, log, resumed }).catch((error) =>
         log.error({ err: error }, 'chat run failed to finish'),
       );
-      return (signal) => this.deps.live.follow(run.id, signal);
+      return (signal) => this.deps.live.follow({ threadId: chatId, runId: run.id }, signal);
     }
-    const runId = decision.runId;
-    return (signal) => this.deps.live.follow(runId, signal);
+    const key = { threadId: decision.chatId, runId: decision.runId };
+    return (signal) => this.deps.live.follow(key, signal);
   }
 
   /** The reference's abort: 204 once asked; the run ends with `__aborted__`. */
@@ -159,12 +159,8 @@ export class ChatService {
       if (!owner || !sameOwner(owner, thread))
         throw new ForbiddenError('The chat thread belongs to another user', 'chat_thread_forbidden');
     }
-    for (const run of await this.deps.repository.runs(thread.id)) {
-      if (run.status !== 'running') continue;
-      const live = this.deps.live.get(run.id);
-      if (live) live.stop('abort');
-      else await this.deps.repository.requestStop(run.id);
-    }
+    for (const run of await this.deps.repository.runs(thread.id))
+      if (run.status === 'running') await this.deps.live.requestStop({ threadId: thread.id, runId: run.id });
   }
 
   /**
@@ -173,6 +169,7 @@ export class ChatService {
    * the abort endpoint, perhaps on another replica, asked it to stop.
    */
   async startUp(log: FastifyBaseLogger): Promise<void> {
+    await this.deps.live.connect(log);
     await this.sweepLapsed(log);
     this.timers.push(
       setInterval(() => {
@@ -189,6 +186,7 @@ export class ChatService {
   async shutDown(): Promise<void> {
     for (const timer of this.timers.splice(0)) clearInterval(timer);
     await this.sweeping;
+    await this.deps.live.close();
   }
 
   /**
@@ -225,6 +223,7 @@ export class ChatService {
             JSON.stringify(suspendedLine(messageId)),
             JSON.stringify(usageLine(noUsage())),
           ]);
+          for (const run of swept) this.deps.live.announce(run, run.lines);
           if (swept.length > 0)
             log.warn({ runs: swept.map((s) => s.runId) }, 'chat runs of a stopped process suspended');
           if (swept.length < 100) break;
@@ -307,8 +306,9 @@ export class ChatService {
     let seq = (resumed?.lines.at(-1)?.seq ?? -1) + 1;
     const emit = async (line: ChatLine) => {
       const text = JSON.stringify(line);
-      await repo.appendLine(run.id, seq++, text);
-      live.push(text);
+      const at = seq++;
+      await repo.appendLine(run.id, at, text);
+      this.deps.live.push(live, at, text);
     };
     const usage = (resumed?.usage && usageOfLine(resumed.usage)) || noUsage();
     let status: 'done' | 'error' | 'aborted' | 'suspended' = 'error';
