@@ -66,6 +66,7 @@ export function compileQuery(model: Model, query: CubeQuery, options: CompileQue
     allowUngroupedWithoutPrimaryKey:
       options.allowUngroupedWithoutPrimaryKey === true || query.allowUngroupedWithoutPrimaryKey === true,
     distinctKeysOnly: options.distinctKeysOnly === true,
+    securityContext: options.securityContext,
   });
   const printed = printSelect(plan.select, dialect);
   const columns = outputColumns(plan.columns, (c) => memberType(c.member));

@@ -82,6 +82,8 @@ export function printSelect(select: Select, dialect: Dialect): CompiledSql {
         const whens = e.whens.map((w) => `WHEN ${expr(w.when)} THEN ${expr(w.result)}`).join(' ');
         return `CASE ${whens}${e.else ? ` ELSE ${expr(e.else)}` : ''} END`;
       }
+      case 'context':
+        throw new Error('Model context (FILTER_PARAMS, SECURITY_CONTEXT) left unresolved');
       case 'bool':
         return e.value ? 'TRUE' : 'FALSE';
     }

@@ -1,3 +1,4 @@
+import { printTemplate } from '../model/template.ts';
 import type { Cube, CubeMember, Model, View } from '../model/types.ts';
 import { findMember } from '../query/members.ts';
 import type { QueryMember } from '../query/types.ts';
@@ -71,7 +72,7 @@ export function getMeta(
             joins: [...owner.joins.values()].map((j) => ({
               name: j.name,
               relationship: j.relationship,
-              sql: templateText(j.sql),
+              sql: printTemplate(j.sql),
             })),
           }
         : {}),
@@ -98,12 +99,6 @@ function visible(m: QueryMember): boolean {
   return member.public;
 }
 
-function templateText(t: readonly (string | { ref: string; cube: string; member?: string })[]): string {
-  return t
-    .map((p) => (typeof p === 'string' ? p : p.ref === 'cube' ? `{${p.cube}}` : `{${p.cube}.${p.member}}`))
-    .join('');
-}
-
 function describe(model: Model, m: QueryMember, extended: boolean): MetaMember {
   const member = m.member;
   const common = {
@@ -128,7 +123,7 @@ function describe(model: Model, m: QueryMember, extended: boolean): MetaMember {
         dimensions: member.drillMembers.map((d) => (d.includes('.') ? d : `${member.cube}.${d}`)),
       },
       ...(member.format !== null ? { format: member.format } : {}),
-      ...(extended && member.sql ? { sql: templateText(member.sql) } : {}),
+      ...(extended && member.sql ? { sql: printTemplate(member.sql) } : {}),
     };
   }
   if (member.kind === 'dimension') {
@@ -150,8 +145,8 @@ function describe(model: Model, m: QueryMember, extended: boolean): MetaMember {
             })),
           }
         : {}),
-      ...(extended ? { sql: templateText(member.sql) } : {}),
+      ...(extended ? { sql: printTemplate(member.sql) } : {}),
     };
   }
-  return { ...common, ...(extended ? { sql: templateText(member.sql) } : {}) };
+  return { ...common, ...(extended ? { sql: printTemplate(member.sql) } : {}) };
 }

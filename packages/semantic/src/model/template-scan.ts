@@ -9,11 +9,20 @@ export type TemplateExpr =
   | { readonly kind: 'path'; readonly path: readonly string[] }
   | { readonly kind: 'call'; readonly path: readonly string[]; readonly args: readonly TemplateArg[] };
 
-export type TemplateArg = { readonly kind: 'string'; readonly value: string } | TemplateExpr;
+/**
+ * An argument: a quoted string, a reference, or a lambda `(a, b) => "SQL with {a} and {b}"` (how
+ * JavaScript models' `filter((from, to) => ...)` callbacks are written down, javascript lowering).
+ */
+export type TemplateArg =
+  | { readonly kind: 'string'; readonly value: string }
+  | { readonly kind: 'lambda'; readonly params: readonly string[]; readonly body: string }
+  | TemplateExpr;
 
 export type TemplateToken = string | { readonly expr: TemplateExpr; readonly text: string };
 
 const IDENT = /[A-Za-z_]\w*/y;
+/** JSON's escapes (JavaScript models write their arguments as JSON strings), `\x` for any other x. */
+const ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', b: '\b', f: '\f' };
 const SPACE = /\s*/y;
 
 export function scanTemplate(sql: string): { tokens: TemplateToken[]; errors: string[] } {
@@ -106,11 +115,43 @@ function readExpr(sql: string, from: number): Read<TemplateExpr> {
 
 function readArg(sql: string, from: number): Read<TemplateArg> {
   const q = sql[from];
+  if (q === '(') return readLambda(sql, from);
   if (q !== "'" && q !== '"') return readExpr(sql, from);
+  return readString(sql, from);
+}
+
+function readLambda(sql: string, from: number): Read<TemplateArg> {
+  const params: string[] = [];
+  let i = skip(sql, from + 1);
+  while (sql[i] !== ')') {
+    IDENT.lastIndex = i;
+    const m = IDENT.exec(sql);
+    if (!m) return { error: 'Expected a parameter name' };
+    params.push(m[0]);
+    i = skip(sql, IDENT.lastIndex);
+    if (sql[i] === ',') i = skip(sql, i + 1);
+    else if (sql[i] !== ')') return { error: 'Expected , or ) after a parameter' };
+  }
+  i = skip(sql, i + 1);
+  if (sql.slice(i, i + 2) !== '=>') return { error: 'Expected => after the parameters' };
+  const body = readString(sql, skip(sql, i + 2));
+  if (body === null || 'error' in body) return body ?? { error: 'Expected a quoted body' };
+  if (body.value.kind !== 'string') return { error: 'Expected a quoted body' };
+  return { value: { kind: 'lambda', params, body: body.value.value }, end: body.end };
+}
+
+function readString(sql: string, from: number): Read<TemplateArg> {
+  const q = sql[from];
+  if (q !== "'" && q !== '"') return { error: 'Expected a quoted string' };
   let value = '';
   for (let i = from + 1; i < sql.length; i++) {
     if (sql[i] === '\\' && i + 1 < sql.length) {
-      value += sql[++i];
+      const c = sql[++i];
+      const hex = c === 'u' ? /^[0-9a-fA-F]{4}/.exec(sql.slice(i + 1, i + 5)) : null;
+      if (hex) {
+        value += String.fromCharCode(Number.parseInt(hex[0], 16));
+        i += 4;
+      } else value += ESCAPES[c] ?? c;
       continue;
     }
     if (sql[i] === q) return { value: { kind: 'string', value }, end: i + 1 };

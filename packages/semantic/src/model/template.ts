@@ -1,5 +1,5 @@
-import { scanTemplate, type TemplateExpr } from './template-scan.ts';
-import type { SqlTemplate, TemplatePart } from './types.ts';
+import { scanTemplate, type TemplateArg, type TemplateExpr } from './template-scan.ts';
+import type { ContextPart, FilterTarget, SqlTemplate, TemplatePart } from './types.ts';
 
 /**
  * SQL templates: Cube lets member SQL reference `{CUBE}`, `{CUBE.member}`, `{member}` (same cube),
@@ -12,20 +12,12 @@ export interface NameIndex {
   readonly cubes: ReadonlyMap<string, ReadonlySet<string>>;
 }
 
-/** Cube's context variables, each a model error until supported (file, line, member). */
-const CONTEXT_VARIABLES = new Set([
-  'FILTER_PARAMS',
-  'FILTER_GROUP',
-  'SECURITY_CONTEXT',
-  'SQL_UTILS',
-  'COMPILE_CONTEXT',
-]);
-
 export function parseTemplate(
   sql: string,
   self: string,
   index: NameIndex,
   onError: (message: string) => void,
+  params: readonly string[] = [],
 ): SqlTemplate {
   const { tokens, errors } = scanTemplate(sql);
   for (const e of errors) onError(e);
@@ -35,7 +27,13 @@ export function parseTemplate(
       parts.push(token);
       continue;
     }
-    const part = resolveExpr(token.expr, token.text, self, index);
+    const param =
+      token.expr.kind === 'path' && token.expr.path.length === 1 ? params.indexOf(token.expr.path[0]) : -1;
+    if (param >= 0) {
+      parts.push(Object.freeze({ ref: 'arg', index: param }));
+      continue;
+    }
+    const part = resolveExpr(token.expr, token.text, { self, index, onError });
     if (typeof part === 'string') {
       onError(part);
       parts.push(token.text);
@@ -44,16 +42,87 @@ export function parseTemplate(
   return Object.freeze(parts);
 }
 
-function resolveExpr(
+interface Scope {
+  readonly self: string;
+  readonly index: NameIndex;
+  readonly onError: (message: string) => void;
+}
+
+function resolveExpr(expr: TemplateExpr, text: string, scope: Scope): TemplatePart | string {
+  const [head, ...rest] = expr.path;
+  switch (head) {
+    case 'FILTER_PARAMS':
+      return filterParams(expr, text, scope);
+    case 'FILTER_GROUP': {
+      if (expr.kind !== 'call' || rest.length > 0 || expr.args.length === 0)
+        return `FILTER_GROUP takes FILTER_PARAMS filters: ${text}`;
+      const items: Extract<ContextPart, { ref: 'filterParams' }>[] = [];
+      for (const arg of expr.args) {
+        const item = arg.kind === 'path' || arg.kind === 'call' ? filterParams(arg, text, scope) : null;
+        if (item === null || typeof item === 'string')
+          return typeof item === 'string' ? item : `FILTER_GROUP takes FILTER_PARAMS filters: ${text}`;
+        items.push(item);
+      }
+      return Object.freeze({ ref: 'filterGroup', items: Object.freeze(items) });
+    }
+    case 'SECURITY_CONTEXT': {
+      const op = rest[rest.length - 1];
+      const path = rest.slice(0, -1);
+      if (expr.kind !== 'call' || path.length === 0)
+        return `SECURITY_CONTEXT is read with .filter(), .requiredFilter() or .unsafeValue(): ${text}`;
+      if (op === 'unsafeValue' && expr.args.length === 0)
+        return Object.freeze({ ref: 'securityValue', path });
+      if ((op === 'filter' || op === 'requiredFilter') && expr.args.length === 1) {
+        const target = filterTarget(expr.args[0], scope);
+        if (typeof target === 'string') return `${target}: ${text}`;
+        return Object.freeze({ ref: 'securityContext', path, required: op === 'requiredFilter', target });
+      }
+      return `SECURITY_CONTEXT is read with .filter(sql), .requiredFilter(sql) or .unsafeValue(): ${text}`;
+    }
+    case 'COMPILE_CONTEXT':
+      return `COMPILE_CONTEXT is read in JavaScript models or Jinja templates ({{ COMPILE_CONTEXT.x }}), not in SQL: ${text}`;
+    case 'SQL_UTILS':
+      return `SQL_UTILS is not supported in SQL templates: ${text}`;
+  }
+  if (expr.kind === 'call') {
+    // `{other.sql()}` / `{CUBE.sql()}`: a cube's own SQL
+    if (expr.path.length === 2 && expr.path[1] === 'sql' && expr.args.length === 0) {
+      const cube = head === 'CUBE' ? scope.self : head;
+      if (scope.index.cubes.has(cube)) return Object.freeze({ ref: 'cubeSql', cube });
+      return `Unknown cube ${head} in ${text}`;
+    }
+    return `Unsupported call in a SQL template: ${text}`;
+  }
+  return resolve(expr.path.join('.'), scope.self, scope.index);
+}
+
+/** `FILTER_PARAMS.cube.member.filter(target)`. */
+function filterParams(
   expr: TemplateExpr,
   text: string,
-  self: string,
-  index: NameIndex,
-): TemplatePart | string {
-  const head = expr.path[0];
-  if (CONTEXT_VARIABLES.has(head)) return `${head} is not supported in SQL templates: ${text}`;
-  if (expr.kind === 'call') return `Unsupported call in a SQL template: ${text}`;
-  return resolve(expr.path.join('.'), self, index);
+  scope: Scope,
+): Extract<ContextPart, { ref: 'filterParams' }> | string {
+  const [, cubeName, member, op] = expr.path;
+  if (expr.kind !== 'call' || expr.path.length !== 4 || op !== 'filter' || expr.args.length !== 1)
+    return `FILTER_PARAMS is written FILTER_PARAMS.cube.member.filter(sql): ${text}`;
+  const cube = cubeName === 'CUBE' ? scope.self : cubeName;
+  if (!scope.index.cubes.get(cube)?.has(member)) return `Unknown member ${cube}.${member} in ${text}`;
+  const target = filterTarget(expr.args[0], scope);
+  if (typeof target === 'string') return `${target}: ${text}`;
+  return Object.freeze({ ref: 'filterParams', cube, member, target });
+}
+
+function filterTarget(arg: TemplateArg, scope: Scope): FilterTarget | string {
+  if (arg.kind === 'string')
+    return Object.freeze({
+      kind: 'column',
+      sql: parseTemplate(arg.value, scope.self, scope.index, scope.onError),
+    });
+  if (arg.kind === 'lambda') {
+    const body = parseTemplate(arg.body, scope.self, scope.index, scope.onError, arg.params);
+    return Object.freeze({ kind: 'lambda', params: arg.params.length, body });
+  }
+  return 'A filter takes the SQL it applies to as a quoted string';
 }
 
 function resolve(path: string, self: string, index: NameIndex): TemplatePart | string {
@@ -81,15 +150,60 @@ function resolve(path: string, self: string, index: NameIndex): TemplatePart | s
   return `Unsupported reference {${path}}`;
 }
 
-/** Member references of a template, for dependency checks. */
+/** Member references of a template, for dependency checks (FILTER_PARAMS targets included). */
 export function memberRefs(t: SqlTemplate): { cube: string; member: string }[] {
   const out: { cube: string; member: string }[] = [];
-  for (const p of t) if (typeof p !== 'string' && p.ref === 'member') out.push(p);
+  for (const p of walkParts(t)) if (p.ref === 'member') out.push(p);
   return out;
 }
 
 export function cubeRefs(t: SqlTemplate): string[] {
   const out: string[] = [];
-  for (const p of t) if (typeof p !== 'string') out.push(p.cube);
+  for (const p of walkParts(t))
+    if (p.ref === 'cube' || p.ref === 'member' || p.ref === 'cubeSql') out.push(p.cube);
   return out;
+}
+
+/** Every reference of a template, descending into the SQL of filters and lambdas. */
+export function* walkParts(t: SqlTemplate): Generator<Exclude<TemplatePart, string>> {
+  for (const p of t) {
+    if (typeof p === 'string') continue;
+    yield p;
+    if (p.ref === 'filterParams' || p.ref === 'securityContext') yield* walkParts(targetSql(p.target));
+    if (p.ref === 'filterGroup') for (const item of p.items) yield* walkParts(targetSql(item.target));
+  }
+}
+
+function targetSql(target: FilterTarget): SqlTemplate {
+  return target.kind === 'column' ? target.sql : target.body;
+}
+
+/** A template written back in Cube's YAML syntax (for `/v1/meta?extended`). */
+export function printTemplate(t: SqlTemplate, params: readonly string[] = []): string {
+  const target = (x: FilterTarget): string => {
+    if (x.kind === 'column') return JSON.stringify(printTemplate(x.sql));
+    const names = Array.from({ length: x.params }, (_, i) => `arg${i}`);
+    return `(${names.join(', ')}) => ${JSON.stringify(printTemplate(x.body, names))}`;
+  };
+  const part = (p: Exclude<TemplatePart, string>): string => {
+    switch (p.ref) {
+      case 'cube':
+        return p.cube;
+      case 'member':
+        return `${p.cube}.${p.member}`;
+      case 'cubeSql':
+        return `${p.cube}.sql()`;
+      case 'arg':
+        return params[p.index] ?? `arg${p.index}`;
+      case 'filterParams':
+        return `FILTER_PARAMS.${p.cube}.${p.member}.filter(${target(p.target)})`;
+      case 'filterGroup':
+        return `FILTER_GROUP(${p.items.map(part).join(', ')})`;
+      case 'securityContext':
+        return `SECURITY_CONTEXT.${p.path.join('.')}.${p.required ? 'requiredFilter' : 'filter'}(${target(p.target)})`;
+      case 'securityValue':
+        return `SECURITY_CONTEXT.${p.path.join('.')}.unsafeValue()`;
+    }
+  };
+  return t.map((p) => (typeof p === 'string' ? p.replace(/\{/g, '\\{') : `{${part(p)}}`)).join('');
 }

@@ -7,7 +7,38 @@
 export type TemplatePart =
   | string
   | { readonly ref: 'cube'; readonly cube: string }
-  | { readonly ref: 'member'; readonly cube: string; readonly member: string };
+  | { readonly ref: 'member'; readonly cube: string; readonly member: string }
+  /** `{other.sql()}`: the other cube's SQL, as a subquery (or its table). */
+  | { readonly ref: 'cubeSql'; readonly cube: string }
+  /** A parameter of a lambda, inside its body. */
+  | { readonly ref: 'arg'; readonly index: number }
+  | ContextPart;
+
+/**
+ * What only the query can fill in (https://cube.dev/docs/product/data-modeling/reference/context-variables):
+ * `{FILTER_PARAMS.cube.member.filter(sql | lambda)}`, `{FILTER_GROUP(...)}`,
+ * `{SECURITY_CONTEXT.path.filter(sql | lambda)}` / `.requiredFilter(...)` / `.unsafeValue()`.
+ */
+export type ContextPart =
+  | {
+      readonly ref: 'filterParams';
+      readonly cube: string;
+      readonly member: string;
+      readonly target: FilterTarget;
+    }
+  | { readonly ref: 'filterGroup'; readonly items: readonly Extract<ContextPart, { ref: 'filterParams' }>[] }
+  | {
+      readonly ref: 'securityContext';
+      readonly path: readonly string[];
+      readonly required: boolean;
+      readonly target: FilterTarget;
+    }
+  | { readonly ref: 'securityValue'; readonly path: readonly string[] };
+
+/** The SQL a filter applies to (`filter('t.created_at')`), or a lambda given the filter's values. */
+export type FilterTarget =
+  | { readonly kind: 'column'; readonly sql: SqlTemplate }
+  | { readonly kind: 'lambda'; readonly params: number; readonly body: SqlTemplate };
 
 export type SqlTemplate = readonly TemplatePart[];
 

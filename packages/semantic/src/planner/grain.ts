@@ -139,6 +139,7 @@ function strictArithmetic(model: Model, t: SqlTemplate, cube: string, depth: num
   let text = '';
   for (const p of t) {
     if (typeof p === 'string') text += p;
+    else if (p.ref !== 'cube' && p.ref !== 'member') return false;
     else if (p.cube !== cube) return false;
     else if (p.ref === 'cube') text += '§';
     else {

@@ -8,11 +8,22 @@ import { and, type Expr, freeze, ident, param, raw } from './nodes.ts';
  * `{dimension}` inlines that dimension's SQL, `{measure}` (in calculated measures) asks `leaf`
  * for the measure's value, which is an aggregate or a column of a pre-aggregated subquery.
  */
-export function renderTemplate(model: Model, t: SqlTemplate, leaf?: (m: Measure) => Expr): Expr {
+export function renderTemplate(
+  model: Model,
+  t: SqlTemplate,
+  leaf?: (m: Measure) => Expr,
+  args: readonly Expr[] = [],
+): Expr {
   const parts: (string | Expr)[] = [];
   for (const p of t) {
     if (typeof p === 'string') parts.push(p);
     else if (p.ref === 'cube') parts.push(ident(p.cube));
+    else if (p.ref === 'cubeSql') parts.push(cubeSqlExpr(model, p.cube));
+    else if (p.ref === 'arg') {
+      if (args[p.index] === undefined)
+        throw new UserError('A filter callback parameter is used outside its callback');
+      parts.push(args[p.index]);
+    } else if (p.ref !== 'member') parts.push({ kind: 'context', part: p });
     else {
       const cube = model.cubes.get(p.cube)!;
       const dim = cube.dimensions.get(p.member);
@@ -26,6 +37,12 @@ export function renderTemplate(model: Model, t: SqlTemplate, leaf?: (m: Measure)
     }
   }
   return { kind: 'raw', parts };
+}
+
+/** `{cube.sql()}`: the table, or the cube's SQL as a subquery. */
+function cubeSqlExpr(model: Model, name: string): Expr {
+  const cube = model.cubes.get(name)!;
+  return cube.sqlTable !== null ? raw(cube.sqlTable) : raw('(', renderTemplate(model, cube.sql!), ')');
 }
 
 const dimensionCache = new WeakMap<Dimension, Expr>();

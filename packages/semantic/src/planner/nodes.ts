@@ -1,4 +1,4 @@
-import type { Interval } from '../model/types.ts';
+import type { ContextPart, Interval } from '../model/types.ts';
 
 /**
  * The SQL tree: plain readonly objects, frozen on construction, like Kysely's operation nodes.
@@ -44,7 +44,9 @@ export type Expr =
       readonly whens: readonly { when: Expr; result: Expr }[];
       readonly else: Expr | null;
     }
-  | { readonly kind: 'bool'; readonly value: boolean };
+  | { readonly kind: 'bool'; readonly value: boolean }
+  /** FILTER_PARAMS / SECURITY_CONTEXT in model SQL: filled from the query before printing (context.ts). */
+  | { readonly kind: 'context'; readonly part: ContextPart };
 
 export type BinaryOp = '=' | '<>' | '<' | '<=' | '>' | '>=' | '+' | '-' | 'IS NOT DISTINCT FROM';
 

@@ -3,8 +3,10 @@ import type { Dimension, Measure, Model } from '../model/types.ts';
 import { isMeasureFilter } from '../query/filters.ts';
 import { formatLocal, toUtc } from '../query/time.ts';
 import type { FilterNode, QueryMember, ResolvedQuery, TimeDimensionSpec } from '../query/types.ts';
+import type { SecurityContext } from '../security/context.ts';
 import { joinSubqueries, type Subquery } from './assemble.ts';
 import { dimensionColumnExpr, type PlannedColumn, planColumns } from './columns.ts';
+import { bindContext, type QueryContext } from './context.ts';
 import { fanoutSubquery, leafAlias } from './fanout.ts';
 import { filterExpr } from './filters.ts';
 import { grainPlan } from './grain.ts';
@@ -44,6 +46,8 @@ export interface PlanOptions {
    * reference the grain plan must agree with (tests and benchmarks compare the two).
    */
   readonly distinctKeysOnly?: boolean;
+  /** For SECURITY_CONTEXT in model SQL (context.ts); `{}` when absent. */
+  readonly securityContext?: SecurityContext;
 }
 
 /**
@@ -60,6 +64,14 @@ export function planQuery(
 ): Plan {
   const now = options.now ?? Date.now();
   const columns = planColumns(q);
+  const context: QueryContext = {
+    model,
+    filters: [
+      ...q.filters,
+      ...q.timeDimensions.filter((t) => t.dateRange).map((t) => rangeFilter(t, q.timezone)),
+    ],
+    securityContext: options.securityContext ?? {},
+  };
   const { tree, security } = joinTree(model, q, cubeSecurity);
   if (q.ungrouped) checkUngrouped(model, q, tree, options);
   const full = joinedSources(model, tree);
@@ -132,7 +144,7 @@ export function planQuery(
       groupBy: q.ungrouped ? [] : groupBy,
       having: q.ungrouped ? null : having,
     });
-    return finish(flat, columns, orderBy, q);
+    return finish(flat, columns, orderBy, q, context);
   }
   const aggregateOver = (
     list: readonly Measure[],
@@ -203,16 +215,24 @@ export function planQuery(
     });
     subqueries.push({ select: sub, leaves: [leaf], partial: false });
   }
-  return finish(select(joinSubqueries(model, subqueries, columns, havingFilters)), columns, orderBy, q);
+  return finish(
+    select(joinSubqueries(model, subqueries, columns, havingFilters)),
+    columns,
+    orderBy,
+    q,
+    context,
+  );
 }
 
-/** Adds order, limit and offset, and the row count without them for `total`. */
+/** Fills in context variables, adds order, limit and offset, and the row count without them for `total`. */
 function finish(
-  body: Select,
+  unbound: Select,
   columns: readonly PlannedColumn[],
   orderBy: Select['orderBy'],
   q: ResolvedQuery,
+  context: QueryContext,
 ): Plan {
+  const body = bindContext(unbound, context);
   const result = select({ ...body, orderBy, limit: q.limit, offset: q.offset || null });
   const total = q.total
     ? select({

@@ -2,10 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type CompiledQuery,
   type CubeQuery,
+  compileModelAsync,
   compileModelOrThrow,
   compileQuery,
   type DialectName,
   type Model,
+  ModelValidationError,
+  type SecurityContext,
 } from '../../src/index.ts';
 import { duckdbEngine, type Engine, postgresAvailable, postgresEngine, runQuery } from '../engines.ts';
 import type { Tables } from '../fixtures/data.ts';
@@ -21,6 +24,8 @@ export interface CubeCase {
   readonly query: CubeQuery;
   /** Expected rows in order; only the keys written here are compared. Or Cube's error message. */
   readonly expected: readonly Record<string, unknown>[] | { readonly error: string };
+  /** The token's security context (Cube's `contextSymbols.securityContext`). */
+  readonly securityContext?: SecurityContext;
 }
 
 export interface CubeSuite {
@@ -28,6 +33,8 @@ export interface CubeSuite {
   readonly source: string;
   readonly tables: Tables;
   readonly model: string;
+  /** The model is a JavaScript file, as Cube's own tests write theirs (evaluated in the sandbox). */
+  readonly javascript?: boolean;
   readonly cases: readonly CubeCase[];
   /** Cube cases not ported, each with the reason. */
   readonly left?: readonly string[];
@@ -37,13 +44,26 @@ export interface CubeSuite {
 const pgUp = await postgresAvailable();
 
 export function cubeSuite(suite: CubeSuite): void {
-  const model: Model = compileModelOrThrow([{ path: 'model/cube.yml', content: suite.model }]);
+  let model: Model = suite.javascript
+    ? ({} as Model)
+    : compileModelOrThrow([{ path: 'model/cube.yml', content: suite.model }]);
   const engines: Partial<Record<DialectName, Engine>> = {};
-  const compile = (query: CubeQuery, dialect: DialectName): CompiledQuery =>
-    compileQuery(model, query, { dialect, securityContext: {}, now: suite.now ?? Date.UTC(2025, 5, 1) });
+  const compile = (
+    query: CubeQuery,
+    dialect: DialectName,
+    securityContext: SecurityContext = {},
+  ): CompiledQuery =>
+    compileQuery(model, query, { dialect, securityContext, now: suite.now ?? Date.UTC(2025, 5, 1) });
 
   describe(suite.source, () => {
     beforeAll(async () => {
+      if (suite.javascript) {
+        const { model: m, errors } = await compileModelAsync([
+          { path: 'model/cube.js', content: suite.model },
+        ]);
+        if (errors.length > 0) throw new ModelValidationError(errors);
+        model = m;
+      }
       engines.duckdb = await duckdbEngine(suite.tables);
       if (pgUp) engines.postgres = await postgresEngine(suite.tables);
     });
@@ -55,10 +75,10 @@ export function cubeSuite(suite: CubeSuite): void {
       for (const dialect of ['duckdb', 'postgres'] as const) {
         it.skipIf(dialect === 'postgres' && !pgUp)(`${c.name} (${dialect})`, async () => {
           if ('error' in c.expected) {
-            expect(() => compile(c.query, dialect)).toThrow(c.expected.error);
+            expect(() => compile(c.query, dialect, c.securityContext)).toThrow(c.expected.error);
             return;
           }
-          const rows = await runQuery(engines[dialect]!, compile(c.query, dialect));
+          const rows = await runQuery(engines[dialect]!, compile(c.query, dialect, c.securityContext));
           const keys = Object.keys(c.expected[0] ?? {});
           expect(rows.map((r) => normalize(project(r, keys)))).toEqual(c.expected.map((r) => normalize(r)));
         });

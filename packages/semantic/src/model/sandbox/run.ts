@@ -173,7 +173,7 @@ function runBatch(
     };
     // Inside the process each file is bounded by the vm timeout; this bounds what the vm cannot
     // interrupt (a process that stops answering).
-    const perFile = settings.timeoutMs * 3 + 1000;
+    const perFile = settings.timeoutMs * 3 + 5000;
     const late = () => finish(`Evaluation took longer than ${settings.timeoutMs} ms`);
     let timer = setTimeout(late, STARTUP_MS + perFile);
     child.on('message', (message: { index: number; result: unknown }) => {

@@ -72,13 +72,29 @@ function prelude(global, settings) {
     refs.set(proxy, path);
     return proxy;
   };
-  // Arguments of FILTER_PARAMS / SECURITY_CONTEXT / SQL_UTILS calls, as quoted template text.
+  // Arguments of FILTER_PARAMS / SECURITY_CONTEXT / SQL_UTILS calls, as quoted template text;
+  // a callback (`filter((from, to) => ...)`) is called once with placeholders for its parameters
+  // and written down as a lambda of the template language (template-scan.ts). A placeholder is a
+  // one-element array, so that `values.join(', ')` and `${from}` both give its token.
   const argument = (value) => {
-    if (typeof value === 'function' && !refs.has(value))
-      throw new TypeError('Functions are not supported as arguments in model references');
-    return JSON.stringify(
-      text(refs.has(value) ? START + refs.get(value).join('.') + END : String(value), true),
-    );
+    if (typeof value === 'function' && !refs.has(value)) {
+      const count = Math.max(paramsOf(value).length, 1);
+      const names = Array.from({ length: count }, (_, i) => '__arg' + i);
+      const placeholders = names.map((n) => {
+        const token = START + n + END;
+        const list = [token];
+        list.toString = () => token;
+        return list;
+      });
+      const body = value.apply(undefined, placeholders);
+      return '(' + names.join(', ') + ') => ' + JSON.stringify(text(String(body), true));
+    }
+    if (refs.has(value)) return refs.get(value).join('.');
+    // a call's result as a whole (`FILTER_GROUP(FILTER_PARAMS.a.b.filter('x'), ...)`) stays a call
+    const whole =
+      typeof value === 'string' && value[0] === START && value.indexOf(START, 1) < 0 ? value : null;
+    if (whole !== null && whole.indexOf(END) === whole.length - 1) return whole.slice(1, -1);
+    return JSON.stringify(text(String(value), true));
   };
   // A string from the model: marked paths become `{path}` in SQL, `path` elsewhere; literal
   // braces of SQL are escaped so that they are not read as references.
