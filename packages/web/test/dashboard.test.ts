@@ -379,14 +379,25 @@ describeInBrowser('dashboard viewer in the browser', () => {
       widgets: { id: string; responsiveLayouts: Record<string, Place> }[];
     };
     const seen: string[] = [];
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(dashboardUrl(demo.publicId));
+    // The window narrowed under an open page: the grid follows without a reload.
     for (const width of [1280, 900, 640, 400]) {
       await page.setViewportSize({ width, height: 900 });
-      await page.goto(dashboardUrl(demo.publicId));
+      await page.waitForFunction((previous) => {
+        const now = document.querySelector('.tsr-dashboard')?.getAttribute('data-breakpoint');
+        return now && now !== previous;
+      }, seen.at(-1) ?? null);
       await settled(page, 6);
       const breakpoint = await page.locator('.tsr-dashboard').getAttribute('data-breakpoint');
-      expect(breakpoint).toBeTruthy();
       seen.push(breakpoint!);
       await expectLayout(page, breakpoint!, config);
+      // Charts redraw at their tile's new size.
+      const chart = (await page
+        .locator('[data-widget-id="revenue-by-month"] .tsr-chart')
+        .boundingBox()) as Box;
+      const svg = (await page.locator('[data-widget-id="revenue-by-month"] .tsr-chart svg').boundingBox()) as Box;
+      expect(Math.abs(svg.width - chart.width), `chart width at ${breakpoint}`).toBeLessThanOrEqual(2);
       await browser.screenshot(`dashboard-06-${breakpoint}-${width}px`);
     }
     // The app caps its content at 1280 px, so the signed-in page reaches md at most; lg is the

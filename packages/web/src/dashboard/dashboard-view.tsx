@@ -77,7 +77,9 @@ function Dashboard({
   const charts = useMemo(() => chartConfig(theme), [theme]);
   const [state, setState] = useViewState(syncUrl);
   const { width, containerRef, mounted } = useContainerWidth({ measureBeforeMount: true });
-  const breakpoint = mounted ? getBreakpointFromWidth(grid.breakpoints, width) : undefined;
+  // The grid's own breakpoint, as it reports changing it (its layout changes in the same render).
+  const [reported, setReported] = useState<string | null>(null);
+  const breakpoint = mounted ? (reported ?? getBreakpointFromWidth(grid.breakpoints, width)) : undefined;
   const source = { deploymentId, publicId: dashboard.publicId, versionNumber: dashboard.versionNumber };
 
   return (
@@ -101,6 +103,7 @@ function Dashboard({
             containerPadding={grid.containerPadding}
             dragConfig={{ enabled: false }}
             resizeConfig={{ enabled: false }}
+            onBreakpointChange={setReported}
           >
             {models.map((model) => (
               <div key={model.widget.id} className="tsr-cell">
