@@ -33,7 +33,21 @@ export async function ensureWebBuild(log: (line: string) => void = console.log):
   const builtAt = existsSync(builtIndex) ? statSync(builtIndex).mtimeMs : 0;
   if (builtAt > Math.max(...sources.map(newestChange))) return;
   log('Building the web app (packages/web), once after install or an edit...');
-  await build({ root: webRoot, configFile: join(webRoot, 'vite.config.ts'), logLevel: 'warn' });
+  // Always the production bundle (minified, React's production build), whoever asks: vitest sets
+  // NODE_ENV=test, which Vite would otherwise carry into the bundle that `npm start` then serves.
+  const callersNodeEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
+  try {
+    await build({
+      root: webRoot,
+      configFile: join(webRoot, 'vite.config.ts'),
+      mode: 'production',
+      logLevel: 'warn',
+    });
+  } finally {
+    if (callersNodeEnv === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = callersNodeEnv;
+  }
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
