@@ -130,7 +130,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ),
       concurrency: Math.max(
         1,
-        intFrom('TESSERA_SCHEDULER_CONCURRENCY', env.TESSERA_SCHEDULER_CONCURRENCY, 4),
+        intFrom('TESSERA_SCHEDULER_CONCURRENCY', env.TESSERA_SCHEDULER_CONCURRENCY, 8),
       ),
     },
   };

@@ -76,6 +76,7 @@ export function composeNotifications(deps: NotificationsDeps) {
     embedTenants: deps.embedTenants,
     embedUsers: deps.embedUsers,
     renderer,
+    renderOnSubmit: !deps.config.scheduler.disabled,
   });
   const scheduler = new NotificationScheduler(
     {

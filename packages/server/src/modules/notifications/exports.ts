@@ -33,6 +33,11 @@ export interface ExportsServiceDeps {
   embedTenants: Pick<EmbedTenantsRepository, 'upsert'>;
   embedUsers: Pick<EmbedUsersRepository, 'upsert'>;
   renderer: DashboardRenderer;
+  /**
+   * Render a job at once in the replica that accepted it: false where the scheduler is disabled
+   * (TESSERA_SCHEDULER_DISABLED), which leaves every job to a replica that runs it.
+   */
+  renderOnSubmit: boolean;
   clock?: () => Date;
 }
 
@@ -118,7 +123,8 @@ export class DashboardExportsService {
       expires_at: expiresAt,
     });
     // Rendered here and now; should this replica die, a scheduler pass elsewhere takes it over.
-    void this.process(id).catch((err) => this.log?.warn({ err }, 'dashboard export failed'));
+    if (this.deps.renderOnSubmit)
+      void this.process(id).catch((err) => this.log?.warn({ err }, 'dashboard export failed'));
     return { jobId: id, expiresAt: expiresAt.toISOString() };
   }
 

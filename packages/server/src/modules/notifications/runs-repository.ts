@@ -33,21 +33,31 @@ export class RunsRepository {
       .execute();
   }
 
-  /** One run per (notification, fire time): a second insert of the same fire time is a no-op. */
-  async insertRun(notificationId: number, fireTime: Date, now: Date, trx: Db): Promise<void> {
-    await trx
+  /**
+   * One run per (notification, fire time): inserting a fire time that has a run is a no-op, so a
+   * second planner adds nothing. Answers how many runs were new.
+   */
+  async insertRuns(runs: { notificationId: number; fireTime: Date }[], now: Date, trx: Db): Promise<number> {
+    if (runs.length === 0) return 0;
+    const rows = await trx
       .insertInto('notification_runs')
-      .values({ notification_id: notificationId, fire_time: fireTime, next_attempt_at: now })
+      .values(
+        runs.map((r) => ({ notification_id: r.notificationId, fire_time: r.fireTime, next_attempt_at: now })),
+      )
       .onConflict((oc) => oc.columns(['notification_id', 'fire_time']).doNothing())
+      .returning('id')
       .execute();
+    return rows.length;
   }
 
-  async advance(notificationId: number, lastFireAt: Date, nextFireAt: Date | null, trx: Db): Promise<void> {
-    await trx
-      .updateTable('notifications')
-      .set({ last_fire_at: lastFireAt, next_fire_at: nextFireAt })
-      .where('id', '=', notificationId)
-      .execute();
+  /** Moves each notification to its next fire time, in one statement. */
+  async advance(plans: { id: number; lastFireAt: Date; nextFireAt: Date | null }[], trx: Db): Promise<void> {
+    if (plans.length === 0) return;
+    const values = sql.join(
+      plans.map((p) => sql`(${p.id}::integer, ${p.lastFireAt}::timestamptz, ${p.nextFireAt}::timestamptz)`),
+    );
+    await sql`update notifications as n set last_fire_at = v.last_fire_at, next_fire_at = v.next_fire_at
+      from (values ${values}) as v(id, last_fire_at, next_fire_at) where n.id = v.id`.execute(trx);
   }
 
   /**
@@ -124,12 +134,13 @@ export class RunsRepository {
   }
 
   /** The run's deliveries, one per recipient at its first attempt; later attempts keep that list. */
-  async planDeliveries(rows: Insertable<NotificationDeliveriesTable>[]): Promise<void> {
-    if (rows.length === 0) return;
-    await this.db
+  async planDeliveries(rows: Insertable<NotificationDeliveriesTable>[]): Promise<NotificationDeliveryRow[]> {
+    if (rows.length === 0) return [];
+    return this.db
       .insertInto('notification_deliveries')
       .values(rows)
       .onConflict((oc) => oc.columns(['run_id', 'recipient_key']).doNothing())
+      .returningAll()
       .execute();
   }
 
@@ -142,16 +153,6 @@ export class RunsRepository {
       .orderBy('run_id')
       .orderBy('recipient_key')
       .execute();
-  }
-
-  async hasDeliveries(runId: number): Promise<boolean> {
-    const row = await this.db
-      .selectFrom('notification_deliveries')
-      .select('run_id')
-      .where('run_id', '=', runId)
-      .limit(1)
-      .executeTakeFirst();
-    return row !== undefined;
   }
 
   /**

@@ -34,7 +34,7 @@ export interface SchedulerOptions {
 
 export const defaultSchedulerOptions: SchedulerOptions = {
   intervalMs: 15_000,
-  concurrency: 4,
+  concurrency: 8,
   leaseMs: 5 * 60_000,
   backoffMs: 30_000,
   maxBackoffMs: 30 * 60_000,
@@ -126,22 +126,26 @@ export class NotificationScheduler {
     const planned = await this.plan(now);
     let runs = 0;
     const renders = new Map<string, Promise<RenderedDashboardFile>>();
-    while (!this.stopping) {
-      const claimed = await this.deps.runs.claim(
-        now,
-        this.after(now, this.options.leaseMs),
-        this.owner,
-        this.options.concurrency,
-      );
-      if (claimed.length === 0) break;
-      runs += claimed.length;
-      // A run that fails on the store keeps its claim until the lease passes, then is retried.
-      const outcomes = await Promise.allSettled(claimed.map((run) => this.work(run, now, renders)));
-      const failure = outcomes.find((o) => o.status === 'rejected');
-      if (failure) throw (failure as PromiseRejectedResult).reason;
-      // A tick that sends many mails must not hold many rendered files.
-      if (renders.size > 50) renders.clear();
-    }
+    let failure: unknown = null;
+    // `concurrency` workers, each claiming one run at a time until none is left to claim: no run
+    // waits for a slower one of its batch.
+    const worker = async () => {
+      while (!this.stopping && failure === null) {
+        const [run] = await this.deps.runs.claim(now, this.after(now, this.options.leaseMs), this.owner, 1);
+        if (!run) return;
+        runs++;
+        try {
+          await this.work(run, now, renders);
+        } catch (error) {
+          // A run that fails on the store keeps its claim until the lease passes, then is retried.
+          failure = error;
+        }
+        // A pass that sends many mails must not hold many rendered files.
+        if (renders.size > 50) renders.clear();
+      }
+    };
+    await Promise.all(Array.from({ length: this.options.concurrency }, worker));
+    if (failure !== null) throw failure;
     if (this.deps.exports && !this.stopping) await this.deps.exports.work(now);
     return { planned, runs };
   }
@@ -152,16 +156,17 @@ export class NotificationScheduler {
     for (;;) {
       const count = await this.deps.db.transaction().execute(async (trx) => {
         const due = await this.deps.runs.due(now, planBatch, trx);
-        for (const n of due) {
+        const plans = due.map((n) => {
           const schedule = { cronExpression: n.cron_expression, timezone: n.timezone };
           const fireTime = catchUpFireTime(schedule, n.last_fire_at, now);
-          if (fireTime) {
-            await this.deps.runs.insertRun(n.id, fireTime, now, trx);
-            planned++;
-          }
           const [next] = nextFireTimes(schedule, now, 1);
-          await this.deps.runs.advance(n.id, fireTime ?? n.last_fire_at, next ?? null, trx);
-        }
+          return { id: n.id, fireTime, lastFireAt: fireTime ?? n.last_fire_at, nextFireAt: next ?? null };
+        });
+        const runs = plans.flatMap((p) =>
+          p.fireTime ? [{ notificationId: p.id, fireTime: p.fireTime }] : [],
+        );
+        planned += await this.deps.runs.insertRuns(runs, now, trx);
+        await this.deps.runs.advance(plans, trx);
         return due.length;
       });
       if (count < planBatch) return planned;
@@ -173,42 +178,44 @@ export class NotificationScheduler {
     now: Date,
     renders: Map<string, Promise<RenderedDashboardFile>>,
   ): Promise<void> {
-    const notification = await this.deps.db
-      .selectFrom('notifications as n')
-      .innerJoin('dashboards as d', 'd.id', 'n.dashboard_id')
-      .selectAll('n')
-      .select('d.public_id as dashboard_public_id')
-      .where('n.id', '=', run.notification_id)
-      .executeTakeFirst();
+    // Three reads at once: the notification, its recipients now, and what this run already did.
+    const [notification, recipientRows, planned] = await Promise.all([
+      this.deps.db
+        .selectFrom('notifications as n')
+        .innerJoin('dashboards as d', 'd.id', 'n.dashboard_id')
+        .selectAll('n')
+        .select('d.public_id as dashboard_public_id')
+        .where('n.id', '=', run.notification_id)
+        .executeTakeFirst(),
+      this.deps.notifications.allRecipients(run.notification_id),
+      this.deps.runs.deliveries([run.id]),
+    ]);
     if (!notification) return; // deleted meanwhile: its runs went with it
-    const recipients = new Map(
-      (await this.deps.notifications.allRecipients(run.notification_id)).map((r) => [r.id, r]),
-    );
-    if (!(await this.deps.runs.hasDeliveries(run.id))) {
+    const recipients = new Map(recipientRows.map((r) => [r.id, r]));
+    let deliveries = planned;
+    if (deliveries.length === 0 && recipients.size > 0) {
       // The recipients at the first attempt are the run's; later changes apply to later runs.
-      await this.deps.runs.planDeliveries(
-        [...recipients.values()].flatMap((r) => {
-          const address = addressOf(r);
-          if (address === null) return [];
-          const d = { run_id: run.id, recipient_key: r.recipient_key, recipient_id: r.id, type: r.type };
-          return [{ ...d, address, next_attempt_at: now }];
-        }),
-      );
+      const rows = recipientRows.flatMap((r) => {
+        const address = addressOf(r);
+        if (address === null) return [];
+        const d = { run_id: run.id, recipient_key: r.recipient_key, recipient_id: r.id, type: r.type };
+        return [{ ...d, address, next_attempt_at: now }];
+      });
+      deliveries = await this.deps.runs.planDeliveries(rows);
+      if (deliveries.length < rows.length) deliveries = await this.deps.runs.deliveries([run.id]);
     }
-    const open = (await this.deps.runs.deliveries([run.id])).filter(
-      (d) => d.state === 'pending' || d.state === 'sending',
-    );
+    /** What this pass did to each delivery, so that settling needs no second read. */
+    const outcome = new Map(deliveries.map((d) => [d.recipient_key, { ...d }]));
+    const open = deliveries.filter((d) => d.state === 'pending' || d.state === 'sending');
     let failedWidgets = parseFailed(run.failed_widgets);
     let renderError: string | null = null;
     for (const d of open) {
       // Unsubscribed after the run was planned: not sent, and said so in the log.
-      if (d.recipient_id === null || !recipients.has(d.recipient_id))
-        await this.deps.runs.undelivered(
-          run.id,
-          d.recipient_key,
-          'The recipient was removed before delivery',
-          null,
-        );
+      if (d.recipient_id === null || !recipients.has(d.recipient_id)) {
+        const error = 'The recipient was removed before delivery';
+        await this.deps.runs.undelivered(run.id, d.recipient_key, error, null);
+        Object.assign(outcome.get(d.recipient_key) as object, { state: 'failed', error });
+      }
     }
     const live = open.filter((d) => d.recipient_id !== null && recipients.has(d.recipient_id));
     for (const group of groups(notification, live, recipients)) {
@@ -224,9 +231,9 @@ export class NotificationScheduler {
         continue;
       }
       failedWidgets = mergeFailed(failedWidgets, file.failedWidgets);
-      await this.deliver(run, notification, group.deliveries, file, recipients, now);
+      await this.deliver(run, notification, group.deliveries, file, recipients, now, outcome);
     }
-    await this.settle(run, renderError, failedWidgets, now);
+    await this.settle(run, renderError, failedWidgets, now, [...outcome.values()]);
   }
 
   private async render(
@@ -268,6 +275,7 @@ export class NotificationScheduler {
     file: RenderedDashboardFile,
     recipients: Map<number, RecipientWithNames>,
     now: Date,
+    outcome: Map<string, NotificationDeliveryRow>,
   ): Promise<void> {
     const base = this.deps.publicUrl().replace(/\/+$/, '');
     for (const d of deliveries) {
@@ -278,7 +286,12 @@ export class NotificationScheduler {
         now,
         this.after(now, this.options.leaseMs),
       );
-      if (!claimed) continue;
+      const record = outcome.get(d.recipient_key) as NotificationDeliveryRow;
+      if (!claimed) {
+        // Taken by another replica meanwhile: its state is read back when the run settles.
+        record.state = 'sending';
+        continue;
+      }
       const message: DeliveryMessage = {
         notificationId: n.id,
         deploymentId: n.deployment_id,
@@ -307,12 +320,19 @@ export class NotificationScheduler {
           await this.deps.channels.email({ address: d.address, name }, message);
         }
         await this.deps.runs.delivered(run.id, d.recipient_key, this.clock());
+        Object.assign(record, { state: 'sent', attempts: d.attempts + 1, error: null });
       } catch (error) {
         const attempts = d.attempts + 1;
         const retryable = !(error instanceof DeliveryError) || error.retryable;
         const retryAt =
           retryable && attempts < this.options.maxAttempts ? this.after(now, this.backoff(attempts)) : null;
         await this.deps.runs.undelivered(run.id, d.recipient_key, describe(error), retryAt);
+        Object.assign(record, {
+          state: retryAt === null ? 'failed' : 'pending',
+          attempts,
+          error: describe(error),
+          next_attempt_at: retryAt ?? d.next_attempt_at,
+        });
       }
     }
   }
@@ -323,8 +343,12 @@ export class NotificationScheduler {
     renderError: string | null,
     failedWidgets: RenderedDashboardFile['failedWidgets'] | null,
     now: Date,
+    known: NotificationDeliveryRow[],
   ): Promise<void> {
-    let deliveries = await this.deps.runs.deliveries([run.id]);
+    // A delivery still `sending` here was another replica's: read every state back from the store.
+    let deliveries = known.some((d) => d.state === 'sending')
+      ? await this.deps.runs.deliveries([run.id])
+      : known;
     const open = () => deliveries.filter((d) => d.state === 'pending' || d.state === 'sending');
     if (renderError !== null && open().length > 0) {
       if (run.attempts >= this.options.maxAttempts) {
