@@ -11,6 +11,7 @@ import * as chat from './migrations/0009-chat.ts';
 import * as signIn from './migrations/0010-sign-in.ts';
 import * as notifications from './migrations/0011-notifications.ts';
 import * as chatLeases from './migrations/0012-chat-leases.ts';
+import * as restrictDataDownload from './migrations/0013-restrict-data-download.ts';
 
 /** Migrations are listed in code (not read from disk) so that they work the same from any cwd. */
 const migrations: Record<string, Migration> = {
@@ -26,6 +27,7 @@ const migrations: Record<string, Migration> = {
   '0010-sign-in': signIn,
   '0011-notifications': notifications,
   '0012-chat-leases': chatLeases,
+  '0013-restrict-data-download': restrictDataDownload,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -273,6 +273,8 @@ export interface AppConfigsTable {
   app_theme: JsonOrNull<Record<string, unknown>>;
   apply_theme_globally: Generated<boolean>;
   creator_mode: JsonOrNull<Record<string, unknown>>;
+  /** Migration 0013-restrict-data-download. */
+  restrict_data_download: Generated<boolean>;
   updated_at: UpdatedAt;
 }
 

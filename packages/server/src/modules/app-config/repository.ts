@@ -5,6 +5,7 @@ export interface AppConfigChanges {
   appTheme?: Record<string, unknown> | null;
   applyThemeGlobally?: boolean;
   creatorMode?: Record<string, unknown> | null;
+  restrictDataDownload?: boolean;
 }
 
 const json = (v: Record<string, unknown> | null) => (v === null ? null : JSON.stringify(v));
@@ -25,6 +26,9 @@ export class AppConfigRepository {
         ? { apply_theme_globally: changes.applyThemeGlobally }
         : {}),
       ...(changes.creatorMode !== undefined ? { creator_mode: json(changes.creatorMode) } : {}),
+      ...(changes.restrictDataDownload !== undefined
+        ? { restrict_data_download: changes.restrictDataDownload }
+        : {}),
     };
     await db
       .insertInto('app_configs')

@@ -51,6 +51,12 @@ export const UpdateAppConfigBody = Type.Object(
     appTheme: Type.Optional(nullable(AppTheme)),
     applyThemeGlobally: Type.Optional(Type.Boolean()),
     creatorMode: Type.Optional(nullable(CreatorMode)),
+    restrictDataDownload: Type.Optional(
+      Type.Boolean({
+        description:
+          'Spec 2.3: every published dashboard of the account reports it; the web app then offers no data download',
+      }),
+    ),
   },
   strict,
 );

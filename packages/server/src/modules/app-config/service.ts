@@ -15,7 +15,7 @@ export class AppConfigService {
       appTheme: (row?.app_theme as AppConfig['appTheme']) ?? null,
       applyThemeGlobally: row?.apply_theme_globally ?? false,
       creatorMode: (row?.creator_mode as AppConfig['creatorMode']) ?? null,
-      restrictDataDownload: false,
+      restrictDataDownload: row?.restrict_data_download ?? false,
       sheetsAgentChatEnabled: false,
     };
   }

@@ -9,6 +9,8 @@ export interface Published {
   dashboard: DashboardRow;
   version: DashboardVersionRow;
   snapshots: PublishedSnapshot[];
+  /** The account's app-config setting (spec 2.3), which every published dashboard reports. */
+  restrictDataDownload: boolean;
 }
 
 /** A snapshot to write; `semantic_query` is the report's JSON text, stored as written. */
@@ -45,7 +47,13 @@ export class DashboardsRepository {
       .where('dashboard_version_id', '=', version.id)
       .orderBy('id')
       .execute();
-    return { dashboard, version, snapshots };
+    const config = await db
+      .selectFrom('deployments')
+      .innerJoin('app_configs', 'app_configs.tenant_id', 'deployments.tenant_id')
+      .select('app_configs.restrict_data_download')
+      .where('deployments.id', '=', dashboard.deployment_id)
+      .executeTakeFirst();
+    return { dashboard, version, snapshots, restrictDataDownload: config?.restrict_data_download ?? false };
   }
 
   /**

@@ -19,7 +19,9 @@ export function publishedView(p: Published): Static<typeof PublishedDashboard> {
     title: p.version.title,
     description: p.version.description,
     fromSharedWorkspace: p.dashboard.from_shared_workspace,
-    restrictDataDownload: false,
+    // A display flag (spec 2.3): the web app hides its data-download button. The widget-data
+    // endpoint keeps answering, as the widgets need those rows to draw; the setting does not guard data.
+    restrictDataDownload: p.restrictDataDownload,
     useBoardDashboards: false,
   };
 }
