@@ -340,18 +340,15 @@ describeInBrowser('dashboard viewer in the browser', () => {
   it('hides the download buttons when the dashboard restricts data download', async () => {
     const { page } = browser;
     expect(await page.locator('.tsr-download').count()).toBe(6);
-    // The server has no setting that turns restrictDataDownload on yet (it always answers false),
-    // so the dashboard read is answered with the flag set: what the viewer does with it is tested.
-    const read = `**/api/v1/embed/dashboard/${demo.publicId}`;
-    await page.route(read, async (route) => {
-      const response = await route.fetch();
-      await route.fulfill({ response, json: { ...(await response.json()), restrictDataDownload: true } });
-    });
+    // The account's app-config setting, which every published dashboard reports (spec 2.3).
+    expect(
+      (await api('PUT', '/api/v1/app-config', { restrictDataDownload: true })).restrictDataDownload,
+    ).toBe(true);
     await page.reload();
     await settled(page, 6);
     expect(await page.locator('.tsr-download').count()).toBe(0);
     await browser.screenshot('dashboard-04-no-download');
-    await page.unroute(read);
+    await api('PUT', '/api/v1/app-config', { restrictDataDownload: false });
   });
 
   it('shows a failing query in its own tile while the others draw', async () => {
@@ -396,7 +393,9 @@ describeInBrowser('dashboard viewer in the browser', () => {
       const chart = (await page
         .locator('[data-widget-id="revenue-by-month"] .tsr-chart')
         .boundingBox()) as Box;
-      const svg = (await page.locator('[data-widget-id="revenue-by-month"] .tsr-chart svg').boundingBox()) as Box;
+      const svg = (await page
+        .locator('[data-widget-id="revenue-by-month"] .tsr-chart svg')
+        .boundingBox()) as Box;
       expect(Math.abs(svg.width - chart.width), `chart width at ${breakpoint}`).toBeLessThanOrEqual(2);
       await browser.screenshot(`dashboard-06-${breakpoint}-${width}px`);
     }
