@@ -160,6 +160,7 @@ export function buildDimension(raw: Raw, ctx: MemberContext): Dimension {
     sql: sql ?? Object.freeze([{ ref: 'cube', cube: ctx.cube }, `.${b.name}`]),
     primaryKey: raw.primary_key === true,
     subQuery: raw.sub_query === true,
+    propagateFiltersToSubQuery: raw.propagate_filters_to_sub_query === true,
     granularities: granularities(raw, type, b.name, ctx),
     case: caseLabel,
     format: raw.format ?? null,

@@ -127,6 +127,8 @@ export interface Dimension extends MemberBase {
   readonly sql: SqlTemplate;
   readonly primaryKey: boolean;
   readonly subQuery: boolean;
+  /** `propagate_filters_to_sub_query`: the query's filters apply inside the subquery too. */
+  readonly propagateFiltersToSubQuery: boolean;
   readonly granularities: ReadonlyMap<string, CustomGranularity>;
   readonly case: CaseLabel | null;
   readonly format: unknown;

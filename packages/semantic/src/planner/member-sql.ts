@@ -45,13 +45,18 @@ function cubeSqlExpr(model: Model, name: string): Expr {
   return cube.sqlTable !== null ? raw(cube.sqlTable) : raw('(', renderTemplate(model, cube.sql!), ')');
 }
 
+/** The alias of a sub_query dimension's subquery (planner/sub-query.ts). */
+export function subQueryAlias(dim: Dimension): string {
+  return `${dim.cube}__${dim.name}__sq`;
+}
+
 const dimensionCache = new WeakMap<Dimension, Expr>();
 
 export function dimensionExpr(model: Model, dim: Dimension): Expr {
   const hit = dimensionCache.get(dim);
   if (hit) return hit;
-  if (dim.subQuery)
-    throw new UserError(`Dimension ${dim.path} is a sub_query dimension, which is not supported yet`);
+  // read from its subquery, joined by sub-query.ts wherever the cube is
+  if (dim.subQuery) return freeze(ident(subQueryAlias(dim), 'value'));
   if (dim.type === 'geo')
     throw new UserError(`Dimension ${dim.path} is a geo dimension, which is not supported yet`);
   let expr: Expr;

@@ -26,6 +26,7 @@ import { type CubeSecurity, joinTree } from './query-tree.ts';
 import { filterMembers } from './required.ts';
 import { rollingSubquery } from './rolling.ts';
 import { joinedSources } from './sources.ts';
+import { attachSubQueries, subQueryQuery } from './sub-query.ts';
 
 export type { CubeSecurity };
 
@@ -48,6 +49,8 @@ export interface PlanOptions {
   readonly distinctKeysOnly?: boolean;
   /** For SECURITY_CONTEXT in model SQL (context.ts); `{}` when absent. */
   readonly securityContext?: SecurityContext;
+  /** The query carries no row-level filters of its own: apply every joined cube's (sub-query.ts). */
+  readonly applyEveryPolicy?: boolean;
 }
 
 /**
@@ -72,7 +75,28 @@ export function planQuery(
     ],
     securityContext: options.securityContext ?? {},
   };
-  const { tree, security } = joinTree(model, q, cubeSecurity);
+  const subQueries = new Map<Dimension, Select>();
+  const planSub = (dim: Dimension): Select => {
+    let sub = subQueries.get(dim);
+    if (!sub) {
+      const sq = subQueryQuery(model, dim, q, context.filters);
+      const plan = planQuery(model, sq, cubeSecurity, { ...options, applyEveryPolicy: true });
+      const names = new Map(
+        plan.columns.map((c, i) => [c.alias, c.kind === 'measure' ? 'value' : `pk_${i}`]),
+      );
+      sub = select({
+        ...plan.select,
+        items: plan.select.items.map((it) => ({ ...it, alias: names.get(it.alias) ?? it.alias })),
+        orderBy: [],
+        limit: null,
+        offset: null,
+      });
+      subQueries.set(dim, sub);
+    }
+    return sub;
+  };
+  const attach = (s: Select) => attachSubQueries(model, s, planSub);
+  const { tree, security } = joinTree(model, q, cubeSecurity, options.applyEveryPolicy === true);
   if (q.ungrouped) checkUngrouped(model, q, tree, options);
   const full = joinedSources(model, tree);
   const multiplied = multipliedCubes(tree);
@@ -144,7 +168,7 @@ export function planQuery(
       groupBy: q.ungrouped ? [] : groupBy,
       having: q.ungrouped ? null : having,
     });
-    return finish(flat, columns, orderBy, q, context);
+    return finish(flat, columns, orderBy, q, context, attach);
   }
   const aggregateOver = (
     list: readonly Measure[],
@@ -221,18 +245,23 @@ export function planQuery(
     orderBy,
     q,
     context,
+    attach,
   );
 }
 
-/** Fills in context variables, adds order, limit and offset, and the row count without them for `total`. */
+/**
+ * Joins sub_query dimensions' subqueries, fills in context variables, adds order, limit and
+ * offset, and the row count without them for `total`.
+ */
 function finish(
   unbound: Select,
   columns: readonly PlannedColumn[],
   orderBy: Select['orderBy'],
   q: ResolvedQuery,
   context: QueryContext,
+  attach: (s: Select) => Select,
 ): Plan {
-  const body = bindContext(unbound, context);
+  const body = bindContext(attach(unbound), context);
   const result = select({ ...body, orderBy, limit: q.limit, offset: q.offset || null });
   const total = q.total
     ? select({

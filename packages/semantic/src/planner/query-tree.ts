@@ -14,7 +14,7 @@ export type CubeSecurity = (cube: string) => FilterNode | null;
  * "Policies on views" and "Policies on cubes", https://cube.dev/docs/product/auth/data-access-policies).
  * A cube's filter may reach further cubes through member SQL; those are joined too.
  */
-export function joinTree(model: Model, q: ResolvedQuery, cubeSecurity: CubeSecurity) {
+export function joinTree(model: Model, q: ResolvedQuery, cubeSecurity: CubeSecurity, governAll = false) {
   const members = [
     ...q.measures,
     ...q.dimensions,
@@ -33,7 +33,8 @@ export function joinTree(model: Model, q: ResolvedQuery, cubeSecurity: CubeSecur
   };
   need(members);
   // cubes named directly: their filters are in q.security already
-  const governed = new Set(members.filter((m) => m.view === null).map((m) => m.owner));
+  // (a planner-made query, a sub_query dimension's, carries none: every cube's filter applies)
+  const governed = new Set(governAll ? [] : members.filter((m) => m.view === null).map((m) => m.owner));
   const filters = new Map<string, FilterNode>();
   for (;;) {
     const tree = buildJoinTree(model, required, [...hints.values()]);

@@ -12,6 +12,8 @@ export function cubesOfMember(model: Model, m: CubeMember): readonly string[] {
   const visit = (member: CubeMember, seen: Set<CubeMember>) => {
     if (seen.has(member)) return;
     seen.add(member);
+    // a sub_query dimension's cubes are joined inside its own subquery (sub-query.ts)
+    if (member.kind === 'dimension' && member.subQuery) return;
     const templates =
       member.kind === 'measure'
         ? [member.sql ?? [], ...member.filters]

@@ -142,6 +142,9 @@ cubes:
         type: count
       - name: bar
         type: count
+      - name: averageCheckins
+        type: avg
+        sql: "{doubledCheckings}"
     dimensions:
       - name: id
         type: number
@@ -159,6 +162,30 @@ cubes:
       - name: questionMark
         type: string
         sql: "replace('some string question string???', 'string', 'with some ???')"
+      - name: checkins
+        type: number
+        sql: "{visitor_checkins.visitor_checkins_count}"
+        sub_query: true
+      - name: checkinsRolling
+        type: number
+        sql: "{visitor_checkins.visitorCheckinsRolling}"
+        sub_query: true
+      - name: checkinsWithPropagation
+        type: number
+        sql: "{visitor_checkins.visitor_checkins_count}"
+        sub_query: true
+        propagate_filters_to_sub_query: true
+      - name: subQueryFail
+        type: number
+        sql: "2"
+        sub_query: true
+      - name: doubledCheckings
+        type: number
+        sql: "{checkins} * 2"
+      - name: minVisitorCheckinDate
+        type: time
+        sql: "{visitor_checkins.minDate}"
+        sub_query: true
 
   - name: visitor_checkins
     sql_table: visitor_checkins
@@ -209,6 +236,10 @@ cubes:
       - name: created_at
         type: time
         sql: created_at
+      - name: cardsCount
+        type: number
+        sql: "{cards.count}"
+        sub_query: true
 
   - name: visitor_checkins_sources
     sql: select id, source from visitor_checkins
