@@ -258,6 +258,7 @@ export function composeApplication({ config, db, secrets, bus }: CompositionDeps
     users: repos.embedUsers,
     dashboards: embedDashboards,
     tokens: embedTokens,
+    hostTenants: tenantResolver,
   });
   const embedSettings = new EmbedSettingsService(db, repos.embedSettings);
   const embedTenants = new EmbedTenantsService({

@@ -1343,7 +1343,7 @@ export interface paths {
     put?: never;
     /**
      * Exchange a session for an embed token
-     * @description Unauthenticated: the session id is the credential. Redeems the session once, within its lifetime, for an HS256 embed token valid 24 hours; send it as `Authorization: Bearer <token>` to `GET /api/v1/embed/dashboard/{publicId}` and the dashboard widget-data endpoint. 401 `embed_session_invalid`, `embed_session_redeemed`, `embed_session_expired` or `embed_session_revoked` otherwise.
+     * @description Unauthenticated: the session id is the credential. Redeems the session once, within its lifetime, for an HS256 embed token valid 24 hours; send it as `Authorization: Bearer <token>` to `GET /api/v1/embed/dashboard/{publicId}` and the dashboard widget-data endpoint. 401 `embed_session_invalid`, `embed_session_redeemed`, `embed_session_expired` or `embed_session_revoked` otherwise; a session of another account than the host's is unknown (401 `embed_session_invalid`) and stays redeemable on its own account's host.
      */
     post: operations['postTokenBySessionId'];
     delete?: never;
@@ -19081,6 +19081,8 @@ export interface operations {
                 }[]
               | null;
           } | null;
+          /** @description Spec 2.3: every published dashboard of the account reports it; the web app then offers no data download */
+          restrictDataDownload?: boolean;
         };
       };
     };

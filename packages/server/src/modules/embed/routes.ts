@@ -72,14 +72,15 @@ export const embedRoutes: FastifyPluginAsyncTypebox<EmbedRoutesOptions> = async 
           'Unauthenticated: the session id is the credential. Redeems the session once, within its lifetime, for an ' +
           'HS256 embed token valid 24 hours; send it as `Authorization: Bearer <token>` to `GET /api/v1/embed/dashboard/' +
           '{publicId}` and the dashboard widget-data endpoint. 401 `embed_session_invalid`, `embed_session_redeemed`, ' +
-          '`embed_session_expired` or `embed_session_revoked` otherwise.',
+          '`embed_session_expired` or `embed_session_revoked` otherwise; a session of another account than the ' +
+          "host's is unknown (401 `embed_session_invalid`) and stays redeemable on its own account's host.",
         security: [],
         body: SessionTokenBody,
         response: { 200: SessionTokenResponse },
       },
       config: { access: { public: true } },
     },
-    (r) => sessions.redeem(r.body.sessionId),
+    (r) => sessions.redeem(r.headers.host, r.body.sessionId),
   );
   app.post(
     '/api/v1/embed/session/revoke',

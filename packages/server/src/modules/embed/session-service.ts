@@ -9,6 +9,7 @@ import { uniqueNames, unknownNames } from '../embed-tenants/group-names.ts';
 import type { EmbedGroupsRepository } from '../embed-tenants/groups-repository.ts';
 import type { EmbedTenantsRepository } from '../embed-tenants/tenants-repository.ts';
 import type { EmbedUsersRepository, Lifetime } from '../embed-tenants/users-repository.ts';
+import type { TenantResolver } from '../tenants/resolver.ts';
 import type { SessionContext } from './claims.ts';
 import type { EmbedDashboardsService } from './dashboard-service.ts';
 import type { GenerateSessionBody } from './schemas.ts';
@@ -34,6 +35,8 @@ export interface EmbedSessionDeps {
   users: EmbedUsersRepository;
   dashboards: EmbedDashboardsService;
   tokens: EmbedTokens;
+  /** The account a request's host names (DESIGN.md "Addresses on one server"). */
+  hostTenants: Pick<TenantResolver, 'resolve'>;
 }
 
 type Body = Static<typeof GenerateSessionBody>;
@@ -156,15 +159,20 @@ export class EmbedSessionService {
   /**
    * Spec 4.3 rule 3: a session is redeemed once, within its lifetime. The session id is the
    * credential (the route is unauthenticated), so every refusal is 401, as the reference says.
+   * It is redeemed on its own account's host only: on another account's, it is unknown (the same
+   * answer as an id never issued, before anything of that account is looked at, and the session
+   * stays redeemable at home).
    */
-  async redeem(sessionId: string): Promise<{ token: string }> {
+  async redeem(host: string | undefined, sessionId: string): Promise<{ token: string }> {
+    const tenant = await this.deps.hostTenants.resolve(host);
     const hash = sha256(sessionId);
     const found = await this.deps.sessions.find(hash);
-    if (!found) throw new UnauthorizedError('embed_session_invalid', 'Unknown embed session');
-    const settings = await this.deps.settings.find(found.tenant_id);
+    if (!found || found.tenant_id !== tenant.id)
+      throw new UnauthorizedError('embed_session_invalid', 'Unknown embed session');
+    const settings = await this.deps.settings.find(tenant.id);
     if (!settings.enabled)
       throw new ForbiddenError('Embedding is not enabled for this account', 'embedding_disabled');
-    const row = await this.deps.sessions.redeem(hash, tokenLifetimeSeconds);
+    const row = await this.deps.sessions.redeem(tenant.id, hash, tokenLifetimeSeconds);
     if (!row) throw await this.refusal(hash);
     const context = row.context as SessionContext;
     const token = await this.deps.tokens.sign(

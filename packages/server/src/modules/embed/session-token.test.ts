@@ -221,4 +221,59 @@ describe('embed tokens across accounts', () => {
     const foreign = await read(token, 'second.tessera.test');
     expect([foreign.statusCode, foreign.json().code]).toEqual([401, 'credential_invalid']);
   });
+
+  it("takes a session as unknown on another account's host, whatever its state, and leaves it redeemable at home", async () => {
+    const home = embedApi(server, server.adminKey, 'default.tessera.test');
+    await server.services.repositories.tenants.create({ name: 'elsewhere', displayName: 'Elsewhere' });
+    server.services.tenantResolver.invalidate();
+    const abroad = embedApi(server, server.adminKey, 'elsewhere.tessera.test');
+    const deploymentId = server.demoDeploymentId;
+    const fresh = async () => {
+      const s = await home.generate({ deploymentId, externalId: 'traveller' });
+      expect(s.status).toBe(200);
+      return s.body.sessionId as string;
+    };
+    const unknown = await abroad.redeem('0'.repeat(32));
+    expect([unknown.status, unknown.body.code]).toEqual([401, 'embed_session_invalid']);
+    const strip = (b: Record<string, unknown>) => {
+      const { requestId: _r, ...rest } = b;
+      return rest;
+    };
+
+    // Live, redeemed, revoked, expired: abroad, all the same as an id never issued.
+    const live = await fresh();
+    const redeemed = await fresh();
+    expect((await home.redeem(redeemed)).status).toBe(200);
+    const revoked = await fresh();
+    expect((await home.revoke(revoked)).status).toBe(204);
+    const expired = await fresh();
+    await sql`update embed_sessions set expires_at = now() - interval '1 second' where session_hash = ${sha256(expired)}`.execute(
+      server.store.db,
+    );
+    for (const id of [live, redeemed, revoked, expired]) {
+      const res = await abroad.redeem(id);
+      expect(res.status, id).toBe(401);
+      expect(strip(res.body), id).toEqual(strip(unknown.body));
+    }
+
+    // Many tries abroad beside one at home: the one at home gets the only token, for its account.
+    const racing = await fresh();
+    const answers = await Promise.all([
+      ...Array.from({ length: 30 }, () => abroad.redeem(racing)),
+      home.redeem(racing),
+    ]);
+    expect(answers.map((a) => a.status)).toEqual([...Array(30).fill(401), 200]);
+    expect(claimsOf(answers[30].body.token).embed.tenantId).toBe(server.tenantId);
+    const row = await server.store.db
+      .selectFrom('embed_sessions')
+      .select(['tenant_id', 'redeemed_at'])
+      .where('session_hash', '=', sha256(racing))
+      .executeTakeFirstOrThrow();
+    expect(row.tenant_id).toBe(server.tenantId);
+    expect(row.redeemed_at).not.toBeNull();
+
+    // The live one, tried abroad above, still redeems once at home.
+    expect((await home.redeem(live)).status).toBe(200);
+    expect((await home.redeem(live)).body.code).toBe('embed_session_redeemed');
+  });
 });

@@ -34,8 +34,13 @@ export class EmbedSessionsRepository {
   /**
    * Redeems the session if it is still redeemable, in one statement (spec 4.3 rule 3: once): of
    * parallel redemptions, the row lock lets one set `redeemed_at` and the others find it set.
+   * Only a session of `tenantId` (the account of the host it is redeemed on).
    */
-  redeem(sessionHash: string, tokenLifetimeSeconds: number): Promise<EmbedSessionRow | undefined> {
+  redeem(
+    tenantId: number,
+    sessionHash: string,
+    tokenLifetimeSeconds: number,
+  ): Promise<EmbedSessionRow | undefined> {
     return this.db
       .updateTable('embed_sessions')
       .set({
@@ -43,6 +48,7 @@ export class EmbedSessionsRepository {
         token_expires_at: sql<Date>`now() + make_interval(secs => ${tokenLifetimeSeconds})`,
       })
       .where('session_hash', '=', sessionHash)
+      .where('tenant_id', '=', tenantId)
       .where('redeemed_at', 'is', null)
       .where('revoked_at', 'is', null)
       .where('expires_at', '>', sql<Date>`now()`)
