@@ -178,6 +178,31 @@ cubes:
     expect(a.rawData()).toEqual(b.rawData());
   });
 
+  it('fills SECURITY_CONTEXT in model SQL from the token, as parameters', async () => {
+    const id = await newDeployment(server, 'tenants');
+    const model = `cubes:
+  - name: orders
+    sql: "SELECT * FROM orders WHERE {SECURITY_CONTEXT.status.filter('status')}"
+    measures:
+      - name: count
+        type: count
+`;
+    const put = await call('PUT', `${build(id)}/data-model/files`, {
+      files: [{ path: 'model/orders.yml', content: model }],
+    });
+    expect(put.statusCode, put.body).toBe(200);
+    const count = async (securityContext: Record<string, unknown>) => {
+      const api = client(baseUrl, id, await tokenFor(server, id, { securityContext }));
+      return Number((await api.load({ measures: ['orders.count'] })).rawData()[0]['orders.count']);
+    };
+    const all = await count({});
+    const completed = await count({ status: 'completed' });
+    const none = await count({ status: "completed' OR '1'='1" });
+    expect(completed).toBeGreaterThan(0);
+    expect(completed).toBeLessThan(all);
+    expect(none).toBe(0);
+  });
+
   it('reports a model error of a JavaScript file with its file and line', async () => {
     const put = await call('PUT', `${build(deploymentId)}/data-model/files`, {
       branchName: 'broken',
