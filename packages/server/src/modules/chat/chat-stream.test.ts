@@ -163,6 +163,28 @@ describe('chat stream (spec 4.6) over HTTP', () => {
     expect((await chat.turn({ chatId: 'no-such-thread', sessionSettings: admin })).status).toBe(404);
   });
 
+  it('writes each line as it comes, not the turn at once (even on the embedded store)', async () => {
+    // a second asking: the model and the answer are cached, nothing in the turn waits on I/O
+    await chat.turn({ input: 'How many orders are there?', sessionSettings: admin });
+    const res = await fetch(chat.url('stream-chat-state'), {
+      method: 'POST',
+      headers: { authorization: `Api-Key ${server.adminKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ input: 'How many orders are there?', sessionSettings: admin }),
+    });
+    const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+    const decoder = new TextDecoder();
+    const reads: string[] = [];
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      reads.push(decoder.decode(value, { stream: true }));
+    }
+    const readOf = (needle: string) => reads.findIndex((r) => r.includes(needle));
+    // the cutoff reached the client in an earlier read than the final answer
+    expect(readOf('"id":"__cutoff__"')).toBeGreaterThanOrEqual(0);
+    expect(readOf('"graphPath":["final"]')).toBeGreaterThan(readOf('"id":"__cutoff__"'));
+  });
+
   it('another user asking for a thread is refused before anything is written', async () => {
     const db = server.store.db;
     const owner = await chat.turn({ input: 'How many orders are there?', sessionSettings: admin });

@@ -309,6 +309,10 @@ export class ChatService {
       const at = seq++;
       await repo.appendLine(run.id, at, text);
       this.deps.live.push(live, at, text);
+      // Spec 4.6: each line leaves as it is written. An embedded store answers without I/O, so a
+      // turn could run to its end in one stretch of promise callbacks, during which the response's
+      // writes stay corked (Node uncorks on the next tick) and no other request is served.
+      await new Promise<void>((resolve) => setImmediate(resolve));
     };
     const usage = (resumed?.usage && usageOfLine(resumed.usage)) || noUsage();
     let status: 'done' | 'error' | 'aborted' | 'suspended' = 'error';
