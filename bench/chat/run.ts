@@ -1,28 +1,40 @@
 /**
- * bench/chat: the built-in brain's chat turns over HTTP on loopback (spec 4.6, DESIGN.md "Chat
- * agent"). Measures, per turn, the time to the first line (`__cutoff__`) and to the final answer
- * (`graphPath: ["final"]`), first one turn at a time, then N turns streaming at once on one
- * process, each checked to end with `__usage__` and no `{"error"}` line. Bounded by the number
- * of turns, not by time. PGlite store, generated sample data.
+ * bench/chat: chat turns of the built-in brain on the demo deployment, over HTTP on loopback
+ * (spec 4.6, DESIGN.md "Chat agent"). Per turn: the time to the first line (`__cutoff__`), to the
+ * final answer (`graphPath: ["final"]`) and to the last line (`__usage__`); per run: lines per
+ * second. First one turn at a time, then N turns streaming at once on one process (200 by
+ * default). Each turn must end with `__usage__` and carry no `{"error"}` line, or it counts as a
+ * failure (and the run exits non-zero).
+ *
+ * Baseline, measured in the same run by the same client: a bare Fastify route that streams the
+ * same lines (those of a real turn, same count and sizes) as NDJSON, one write per line, with no
+ * store, no brain and no query. The ratio is what the turn itself costs on this machine: checks,
+ * session, the run's log in the store, the model read and the queries the brain runs.
+ *
+ * Bounded by the number of turns, not by time. PGlite store, then PostgreSQL when reachable.
  *
  *   node --import tsx bench/chat/run.ts
- *   BENCH_TURNS=40 BENCH_CONCURRENCY=20 node --import tsx bench/chat/run.ts
+ *   BENCH_CONCURRENCY=200 BENCH_SERIAL=10 node --import tsx bench/chat/run.ts
  */
+
+import { fork } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import Fastify from 'fastify';
+import pg from 'pg';
 import { seed } from '../../packages/server/src/bootstrap/seed.ts';
 import { InvalidationBus } from '../../packages/server/src/cache/invalidation-bus.ts';
 import { loadConfig } from '../../packages/server/src/config/config.ts';
 import { SecretBox } from '../../packages/server/src/crypto/secrets.ts';
-import { openStore } from '../../packages/server/src/db/database.ts';
+import { openStore, type Store } from '../../packages/server/src/db/database.ts';
 import { migrateToLatest } from '../../packages/server/src/db/migrate.ts';
 import { buildApp } from '../../packages/server/src/http/app.ts';
-import { median } from '../lib/stats.ts';
+import type { Batch, Result } from './client.ts';
 
-const turns = Number(process.env.BENCH_TURNS ?? 20);
-const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 10);
+const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 200);
+const serialTurns = Number(process.env.BENCH_SERIAL ?? 10);
 const questions = [
   'How many orders are there?',
   'Average order amount by status',
@@ -30,101 +42,178 @@ const questions = [
   'Show orders by month in 2024',
 ];
 
-interface Timing {
-  firstLineMs: number;
-  finalMs: number;
-  ok: boolean;
+/** One batch of turns, driven by a client in a process of its own (client.ts). */
+function drive(batch: Batch): Promise<Result> {
+  return new Promise((resolve, reject) => {
+    const client = fork(fileURLToPath(new URL('./client.ts', import.meta.url)), {
+      execArgv: ['--import', 'tsx'],
+    });
+    client.once('message', (result) => {
+      resolve(result as Result);
+      client.disconnect();
+    });
+    client.once('error', reject);
+    client.once('exit', (code) => code !== 0 && reject(new Error(`bench client exited with ${code}`)));
+    client.send(batch);
+  });
 }
 
-async function turn(url: string, key: string, i: number): Promise<Timing> {
-  const start = performance.now();
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: { authorization: `Api-Key ${key}`, 'content-type': 'application/json' },
-    body: JSON.stringify({
-      input: questions[i % questions.length],
-      sessionSettings: { externalId: `bench-${i}`, groups: ['admin'] },
-    }),
-  });
-  if (!res.ok || !res.body) return { firstLineMs: Number.NaN, finalMs: Number.NaN, ok: false };
-  const reader = res.body.getReader();
-  const decoder = new TextDecoder();
-  let pending = '';
-  let firstLineMs = Number.NaN;
-  let finalMs = Number.NaN;
-  let last: Record<string, unknown> | undefined;
-  let errored = false;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    pending += decoder.decode(value, { stream: true });
-    const parts = pending.split('\n');
-    pending = parts.pop() ?? '';
-    for (const part of parts) {
-      if (part.trim() === '') continue;
-      const line = JSON.parse(part) as Record<string, unknown>;
-      if (Number.isNaN(firstLineMs)) firstLineMs = performance.now() - start;
-      if ((line.graphPath as string[] | undefined)?.[0] === 'final') finalMs = performance.now() - start;
-      if ('error' in line && line.id === undefined) errored = true;
-      last = line;
+/**
+ * The baseline: the same lines streamed by a bare Fastify route, one write per line, as the
+ * chat route writes them (hijacked reply, NDJSON), with nothing computed.
+ */
+async function bare(lines: string[], serial: number, parallel: number) {
+  const app = Fastify({ logger: false });
+  app.post('/stream', async (_request, reply) => {
+    reply.hijack();
+    const raw = reply.raw;
+    raw.writeHead(200, {
+      'content-type': 'application/x-ndjson; charset=utf-8',
+      'cache-control': 'no-cache',
+    });
+    for (const line of lines) {
+      raw.write(`${line}\n`);
+      // a turn's lines come one at a time, each after an await: so do these
+      await new Promise<void>((resolve) => setImmediate(resolve));
     }
-  }
-  return { firstLineMs, finalMs, ok: !errored && last?.id === '__usage__' && !Number.isNaN(finalMs) };
-}
-
-async function drive(url: string, key: string, count: number, parallel: number) {
-  const timings: Timing[] = [];
-  let next = 0;
-  const start = performance.now();
-  await Promise.all(
-    Array.from({ length: parallel }, async () => {
-      while (next < count) timings.push(await turn(url, key, next++));
-    }),
-  );
-  const seconds = (performance.now() - start) / 1000;
-  return {
-    turnsPerSecond: count / seconds,
-    medianFirstLineMs: median(timings.map((t) => t.firstLineMs)),
-    medianFinalMs: median(timings.map((t) => t.finalMs)),
-    failures: timings.filter((t) => !t.ok).length,
-  };
-}
-
-async function main() {
-  process.env.TESSERA_SAMPLE_SCALE ??= '0.01';
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tessera-bench-chat-'));
-  const store = await openStore({ databaseUrl: null });
-  await migrateToLatest(store.db as never);
-  const secrets = new SecretBox('bench-secret');
-  const seeded = await seed(store.db, secrets, {
-    dataDir,
-    adminApiKey: null,
-    skipDemo: false,
-    createAdminKey: true,
+    raw.end();
   });
+  const base = await app.listen({ host: '127.0.0.1', port: 0 });
+  const batch = (count: number, parallel: number): Batch => ({
+    url: `${base}/stream`,
+    headers: {},
+    bodies: Array.from({ length: count }, () => ({ input: 'x' })),
+    parallel,
+  });
+  try {
+    await drive(batch(20, 20));
+    return { serial: await drive(batch(serial, 1)), parallel: await drive(batch(parallel, parallel)) };
+  } finally {
+    await app.close();
+  }
+}
+
+async function tessera(store: Store) {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tessera-bench-chat-'));
+  const secrets = new SecretBox('bench-secret');
+  const seeded = await seed(store.db, secrets, { dataDir, adminApiKey: null, skipDemo: false });
   const bus = new InvalidationBus();
   await bus.connect(store);
   const config = { ...loadConfig({}), dataDir, rateLimitPerMinute: 0 };
   const { app } = await buildApp({ config, db: store.db, secrets, bus, logger: false });
   const base = await app.listen({ host: '127.0.0.1', port: 0 });
   const url = `${base}/api/v1/public/${seeded.tenantName}/agents/${seeded.demoAgentId}/chat/stream-chat-state`;
-  const key = seeded.createdAdminKey as string;
+  const headers = { authorization: `Api-Key ${seeded.createdAdminKey}` };
+  const body = (i: number) => ({
+    input: questions[i % questions.length],
+    sessionSettings: { externalId: `bench-${i}`, groups: ['admin'] },
+  });
+  const batch = (from: number, count: number, parallel: number): Batch => ({
+    url,
+    headers,
+    bodies: Array.from({ length: count }, (_, i) => body(from + i)),
+    parallel,
+  });
   try {
-    await turn(url, key, 0); // warm-up: model compile, sample data, query plans
-    const serial = await drive(url, key, Math.min(turns, 10), 1);
-    const parallel = await drive(url, key, turns, concurrency);
-    console.log('chat (built-in brain, PGlite, loopback HTTP)');
-    console.log(
-      `  one at a time: first line ${serial.medianFirstLineMs.toFixed(1)} ms, final answer ${serial.medianFinalMs.toFixed(1)} ms (median), failures ${serial.failures}`,
-    );
-    console.log(
-      `  ${concurrency} at once: ${parallel.turnsPerSecond.toFixed(1)} turns/s, first line ${parallel.medianFirstLineMs.toFixed(1)} ms, final answer ${parallel.medianFinalMs.toFixed(1)} ms (median), failures ${parallel.failures}`,
-    );
-    if (serial.failures + parallel.failures > 0) process.exitCode = 1;
+    // warm-up: model compile, sample data, query plans of every question
+    const warm = await drive(batch(100_000, questions.length, 1));
+    if (warm.failures > 0) throw new Error(`warm-up turns failed: ${warm.problems.join('; ')}`);
+    // the lines of one real turn, for the baseline to stream
+    const sample = await fetch(url, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify(body(200_000)),
+    });
+    const lines = (await sample.text()).split('\n').filter((l) => l.trim() !== '');
+    const serial = await drive(batch(0, serialTurns, 1));
+    const parallel = await drive(batch(serialTurns, concurrency, concurrency));
+    return { lines, serial, parallel };
   } finally {
     await app.close();
     await bus.close();
-    await store.close();
+  }
+}
+
+async function postgresStore(): Promise<{ store: Store; drop: () => Promise<void> } | null> {
+  const adminUrl = process.env.TESSERA_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+  const admin = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 2000 });
+  try {
+    await admin.connect();
+  } catch {
+    return null;
+  }
+  const name = `tessera_bench_chat_${process.pid}`;
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const store = await openStore({ databaseUrl: url.toString(), poolSize: 20 });
+  await migrateToLatest(store.db as never);
+  return {
+    store,
+    drop: async () => {
+      await store.close();
+      const c = new pg.Client({ connectionString: adminUrl });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+function report(
+  engine: string,
+  lineCount: number,
+  base: Awaited<ReturnType<typeof bare>>,
+  ours: Awaited<ReturnType<typeof tessera>>,
+) {
+  const ms = (s: { median: number; p95: number }) => `${s.median.toFixed(1)} / ${s.p95.toFixed(1)} ms`;
+  const row = (label: string, r: Result) =>
+    `    ${label.padEnd(13)} first line ${ms(r.firstLine)}, final answer ${Number.isNaN(r.final.median) ? '-' : ms(r.final)}, last line ${ms(r.lastLine)} (median / p95); ${r.linesPerSecond.toFixed(0)} lines/s; ${r.turns} turns in ${r.seconds.toFixed(2)} s; failures ${r.failures}`;
+  const ratio = (a: number, b: number) => (a / b).toFixed(1);
+  console.log(`${engine} (${lineCount} lines per turn)`);
+  for (const [label, b, o] of [
+    ['one at a time', base.serial, ours.serial],
+    [`${concurrency} at once`, base.parallel, ours.parallel],
+  ] as const) {
+    console.log(`  ${label}`);
+    console.log(row('bare Fastify', b));
+    console.log(row('Tessera', o));
+    for (const problem of o.problems) console.log(`    failure: ${problem}`);
+    console.log(
+      `    ratio Tessera / bare: first line ${ratio(o.firstLine.median, b.firstLine.median)}x, last line ${ratio(o.lastLine.median, b.lastLine.median)}x (medians), lines/s ${(o.linesPerSecond / b.linesPerSecond).toFixed(3)}`,
+    );
+  }
+}
+
+async function main() {
+  process.env.TESSERA_SAMPLE_SCALE ??= '0.01';
+  console.log(
+    `bench/chat: built-in brain, demo deployment (sample scale ${process.env.TESSERA_SAMPLE_SCALE}), ${serialTurns} turns one at a time, then ${concurrency} at once; node ${process.version}, ${os.cpus().length} CPUs`,
+  );
+  let failures = 0;
+  const pglite = await openStore({ databaseUrl: null });
+  await migrateToLatest(pglite.db as never);
+  try {
+    const ours = await tessera(pglite);
+    report('PGlite', ours.lines.length, await bare(ours.lines, serialTurns, concurrency), ours);
+    failures += ours.serial.failures + ours.parallel.failures;
+  } finally {
+    await pglite.close();
+  }
+  const pgStore = await postgresStore();
+  if (!pgStore) console.log('PostgreSQL not reachable: skipped');
+  else
+    try {
+      const ours = await tessera(pgStore.store);
+      report('PostgreSQL', ours.lines.length, await bare(ours.lines, serialTurns, concurrency), ours);
+      failures += ours.serial.failures + ours.parallel.failures;
+    } finally {
+      await pgStore.drop();
+    }
+  if (failures > 0) {
+    console.log(`${failures} turns failed`);
+    process.exitCode = 1;
   }
 }
 
