@@ -81,6 +81,7 @@ export class NotificationScheduler {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<unknown> | null = null;
   private stopping = false;
+  private log: FastifyBaseLogger | null = null;
 
   constructor(
     private readonly deps: SchedulerDeps,
@@ -96,6 +97,7 @@ export class NotificationScheduler {
 
   start(log: FastifyBaseLogger): void {
     if (this.timer) return;
+    this.log = log;
     this.stopping = false;
     const loop = () => {
       this.running = this.tick()
@@ -228,6 +230,9 @@ export class NotificationScheduler {
         file = await this.render(notification, group.subject, renders);
       } catch (error) {
         renderError = describe(error);
+        // The run log says only that rendering failed; the cause goes to the server's log.
+        if (!(error instanceof RenderError || error instanceof DomainError))
+          this.log?.error({ err: error, notificationId: notification.id }, 'notification render failed');
         continue;
       }
       failedWidgets = mergeFailed(failedWidgets, file.failedWidgets);

@@ -104,6 +104,8 @@ export async function startMailbox() {
   const envelopes: string[][] = [];
   const waiters: (() => void)[] = [];
   let refuse = 0;
+  let seen = 0;
+  let hold: { at: number; reached: () => void } | null = null;
   const smtp = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
@@ -113,6 +115,12 @@ export async function startMailbox() {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', async () => {
+        seen++;
+        // Held: the message is read but never answered, as a server that hangs mid-delivery.
+        if (hold && seen === hold.at) {
+          hold.reached();
+          return;
+        }
         if (refuse > 0) {
           refuse--;
           callback(Object.assign(new Error('try again later'), { responseCode: 451 }));
@@ -132,6 +140,12 @@ export async function startMailbox() {
     url: `smtp://127.0.0.1:${port}`,
     messages,
     envelopes,
+    /** The `n`th message from now is read and never answered; resolves once it arrives. */
+    holdMessage(n: number): Promise<void> {
+      return new Promise((resolve) => {
+        hold = { at: seen + n, reached: resolve };
+      });
+    },
     /** The next `n` messages are refused with a temporary (4xx) reply. */
     refuseNext(n: number) {
       refuse = n;
