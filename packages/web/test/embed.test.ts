@@ -322,12 +322,20 @@ describeInBrowser('embed page in a host application on another origin', () => {
 
   it('shows two users with different attributes different rows', async () => {
     const { page } = browser;
+    // The Revenue tile's figure, with the widget's: read before the page moves on to another user.
+    const revenue = async (read: Awaited<ReturnType<typeof openAs>>) => {
+      const tile = (await tileContents(read.frame)).find((t) => t.id === 'revenue');
+      const rows = read.widgetRows.get('revenue') as Record<string, unknown>[];
+      return { shown: tile?.figure ?? '', figure: Math.round(Number(rows[0]['orders.total_amount'])) };
+    };
     const alice = await openAs(page, 'alice');
     const aliceCountries = await columnValues(alice.frame, 'recent-orders', 'customers.country');
+    const aliceRevenue = await revenue(alice);
     await saveScreenshot(page, 'embed-host-alice-rows');
     const bob = await openAs(page, 'bob');
     expect(await page.locator('#user').textContent()).toBe('Bob');
     const bobCountries = await columnValues(bob.frame, 'recent-orders', 'customers.country');
+    const bobRevenue = await revenue(bob);
     await saveScreenshot(page, 'embed-host-bob');
 
     // The demo model keeps a user with a `country` attribute to that country's customers.
@@ -337,6 +345,13 @@ describeInBrowser('embed page in a host application on another origin', () => {
     expect(new Set(bobCountries)).toEqual(new Set(['US']));
     const rowsOf = (read: typeof alice) => JSON.stringify(read.widgetRows.get('recent-orders'));
     expect(rowsOf(alice)).not.toBe(rowsOf(bob));
+    // The Revenue figure too is each user's own (orders carry the policy through their customer),
+    // and the tile shows the widget's figure in whole currency units.
+    expect(aliceRevenue.shown).not.toBe(bobRevenue.shown);
+    for (const r of [aliceRevenue, bobRevenue]) {
+      expect(r.shown, JSON.stringify(r)).toMatch(/^\$[\d,]+$/);
+      expect(Number(r.shown.replace(/[$,]/g, '')), JSON.stringify(r)).toBe(r.figure);
+    }
     expect(browser.errors).toEqual([]);
   });
 
