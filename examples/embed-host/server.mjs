@@ -30,7 +30,8 @@ if (!Number.isInteger(config.deploymentId) || config.deploymentId < 1)
 /**
  * The demo's "signed-in" users. A real application takes the user from its own sign-in; what matters
  * is that it decides the attributes on its server, where the browser cannot change them. Tessera's
- * demo model keeps a user whose `country` attribute is set to that country's customers only.
+ * demo model keeps a user whose `country` attribute is set to that country's customers, orders and
+ * order lines only: every figure of the dashboard is that country's.
  */
 const users = {
   alice: { externalId: 'alice', email: 'alice@example.com', displayName: 'Alice', country: 'DE' },
