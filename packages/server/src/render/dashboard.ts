@@ -1,18 +1,29 @@
 import { renderChart, scopeIds } from './chart.ts';
+import { textWidth } from './fonts.ts';
 import { layoutGrid, type Tile } from './grid.ts';
-import { lineHeight, round, textLine, wrapText } from './svg-text.ts';
+import { ellipsize, lineHeight, round, textLine, wrapText } from './svg-text.ts';
 import { type ResolvedTheme, resolveTheme, vegaLiteConfig } from './theme.ts';
-import type { DashboardRenderInput, FailedWidget, RenderedDashboard, WidgetContent } from './types.ts';
+import type {
+  DashboardRenderInput,
+  FailedWidget,
+  RenderedDashboard,
+  TableContent,
+  WidgetContent,
+} from './types.ts';
 
 /**
- * A whole dashboard as one SVG (DESIGN.md "Notifications and rendering"): the title and
- * description on top, then every widget in its tile on the grid at the `lg` breakpoint. A widget
+ * A whole dashboard as one SVG (DESIGN.md "Notifications and rendering"): inside the page's
+ * padding, the title and description on top, then every widget in its tile on the grid at the
+ * `lg` breakpoint. A widget
  * without a chart is never a silent blank: an error is written into its tile and reported in
  * `failedWidgets` (so that a scheduled run can be marked partly failed); a widget whose query
  * returned no rows says so.
  */
 
-const header = { top: 16, titleSize: 22, descriptionSize: 13, descriptionLines: 2, gap: 4 } as const;
+/** `gap` between title and description, `below` between the header and the grid. */
+const header = { titleSize: 22, descriptionSize: 13, descriptionLines: 2, gap: 4, below: 12 } as const;
+/** A table widget: 12-pixel text, rows of 24 pixels, 8 pixels either side of a cell's text. */
+const table = { fontSize: 12, rowHeight: 24, cellPadding: 8, rule: '#e4e7eb', stripe: '#f7f8fa' } as const;
 /** Below this many pixels of width or height a tile draws no chart. */
 const minChart = 24;
 const errorColours = { fill: '#fef3f2', stroke: '#fda29b', heading: '#b42318' } as const;
@@ -26,9 +37,18 @@ export async function renderDashboard(input: DashboardRenderInput): Promise<Rend
     throw new RangeError(`width must be from ${minWidth} to ${maxWidth} pixels, not ${input.width}`);
   }
   const theme = resolveTheme(input.config.theme);
-  const grid = layoutGrid(input.config.layout, input.config.widgets ?? [], width);
-  const top = drawHeader(input.config.title, input.config.description, width, grid.padding[0], theme);
-  const height = top.height + grid.height;
+  // The page's padding never takes more than a quarter of the width off each side.
+  const pad = Math.min(theme.pagePadding, Math.floor(width / 4));
+  const grid = layoutGrid(input.config.layout, input.config.widgets ?? [], width - 2 * pad);
+  const top = drawHeader(
+    input.config.title,
+    input.config.description,
+    width - 2 * pad,
+    grid.padding[0],
+    theme,
+  );
+  const gridTop = pad + top.height;
+  const height = gridTop + grid.height + pad;
 
   const failedWidgets: FailedWidget[] = [];
   const tiles: string[] = [];
@@ -47,8 +67,8 @@ export async function renderDashboard(input: DashboardRenderInput): Promise<Rend
     `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" ` +
     `width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">` +
     `<rect width="${width}" height="${height}" fill="${theme.background}"/>` +
-    top.svg +
-    `<g transform="translate(0,${top.height})">${tiles.join('')}</g></svg>`;
+    `<g transform="translate(${pad},${pad})">${top.svg}</g>` +
+    `<g transform="translate(${pad},${gridTop})">${tiles.join('')}</g></svg>`;
   return { svg, width, height, failedWidgets };
 }
 
@@ -61,7 +81,7 @@ function drawHeader(
 ): { svg: string; height: number } {
   const textWidth = width - 2 * left;
   const parts: string[] = [];
-  let y = header.top;
+  let y = 0;
   if (title?.trim()) {
     const [line] = wrapText(title.trim(), textWidth, header.titleSize, 600, 1);
     parts.push(
@@ -83,7 +103,7 @@ function drawHeader(
       y += lineHeight(style.fontSize);
     }
   }
-  return parts.length === 0 ? { svg: '', height: 0 } : { svg: parts.join(''), height: y };
+  return parts.length === 0 ? { svg: '', height: 0 } : { svg: parts.join(''), height: y + header.below };
 }
 
 async function drawTile(
@@ -117,10 +137,12 @@ async function drawTile(
   let body = '';
   let error = 'error' in content ? content.error : null;
   if (!('error' in content)) {
-    if (content.rows.length === 0) {
+    if (('table' in content ? content.table.rows : content.rows).length === 0) {
       body = notice(area, 'No data to show', theme);
     } else if (area.width < minChart || area.height < minChart) {
       // A tile laid out too small for a chart shows its title only: that is its author's layout.
+    } else if ('table' in content) {
+      body = drawTable(area, content.table, theme);
     } else {
       try {
         body = placeChart(area, await renderChart(content.vegaSpec, content.rows, area, config), idPrefix);
@@ -145,6 +167,77 @@ async function drawTile(
 
 type Area = { x: number; y: number; width: number; height: number };
 
+/**
+ * The web viewer's table (data-table.tsx) in the tile: a header row of column titles, then as many
+ * rows as fit, the last line saying how many more there are. Numbers are right-aligned. Columns
+ * get their text's width, the room left over shared among them; when the text is wider than the
+ * tile every column is narrowed in proportion and its cells cut with an ellipsis.
+ */
+function drawTable(area: Area, content: TableContent, theme: ResolvedTheme): string {
+  const { fontSize, rowHeight, cellPadding } = table;
+  const capacity = Math.max(0, Math.floor(area.height / rowHeight) - 1);
+  const fitsAll = content.rows.length <= capacity;
+  const shown = content.rows.slice(0, fitsAll ? capacity : Math.max(0, capacity - 1));
+  const natural = content.columns.map(
+    (c, i) =>
+      Math.max(
+        textWidth(c.title, fontSize, 600),
+        ...shown.map((row) => textWidth(row[i] ?? '', fontSize, 400)),
+      ) +
+      2 * cellPadding,
+  );
+  const total = natural.reduce((a, b) => a + b, 0) || 1;
+  const widths =
+    total <= area.width
+      ? natural.map((w) => w + (area.width - total) / natural.length)
+      : natural.map((w) => (w * area.width) / total);
+  const lefts = widths.map((_, i) => widths.slice(0, i).reduce((a, b) => a + b, area.x));
+  const textTop = (rowHeight - lineHeight(fontSize)) / 2;
+  const cells = (texts: string[], top: number, weight: 400 | 600, color: string) =>
+    content.columns
+      .map((c, i) => {
+        const room = Math.max(0, widths[i] - 2 * cellPadding);
+        const text = ellipsize(texts[i] ?? '', room, fontSize, weight);
+        const x = c.numeric ? lefts[i] + widths[i] - cellPadding : lefts[i] + cellPadding;
+        const anchor = c.numeric ? 'end' : 'start';
+        return textLine(x, top + textTop, text, { fontSize, weight, color, anchor });
+      })
+      .join('');
+  const rule = (y: number) =>
+    `<line x1="${round(area.x)}" x2="${round(area.x + area.width)}" y1="${round(y)}" y2="${round(y)}" ` +
+    `stroke="${table.rule}" stroke-width="1"/>`;
+  const parts = [
+    cells(
+      content.columns.map((c) => c.title),
+      area.y,
+      600,
+      theme.text.secondary,
+    ),
+    rule(area.y + rowHeight - 0.5),
+  ];
+  shown.forEach((row, r) => {
+    const top = area.y + rowHeight * (r + 1);
+    if (r % 2 === 1)
+      parts.push(
+        `<rect x="${round(area.x)}" y="${round(top)}" width="${round(area.width)}" height="${rowHeight}" ` +
+          `fill="${table.stripe}"/>`,
+      );
+    parts.push(cells(row, top, 400, theme.text.color));
+  });
+  const more = content.rows.length - shown.length;
+  if (more > 0) {
+    const top = area.y + rowHeight * (shown.length + 1);
+    parts.push(
+      textLine(area.x + cellPadding, top + textTop, `and ${more} more row${more === 1 ? '' : 's'}`, {
+        fontSize,
+        weight: 400,
+        color: theme.text.secondary,
+      }),
+    );
+  }
+  return parts.join('');
+}
+
 /** The chart at the area's corner, scaled down if vega could not fit it (facets and concatenations). */
 function placeChart(
   area: Area,
@@ -153,7 +246,10 @@ function placeChart(
 ): string {
   const scale = Math.min(1, area.width / (chart.width || 1), area.height / (chart.height || 1));
   const transform = `translate(${area.x},${area.y})${scale < 0.999 ? ` scale(${round(scale)})` : ''}`;
-  return `<g transform="${transform}">${scopeIds(chart.body, idPrefix)}</g>`;
+  // A spec naming a field its rows lack makes vega write "undefined" (or "null", "NaN") as text;
+  // a reader of the image must never see that: such a label is left empty.
+  const body = scopeIds(chart.body, idPrefix).replace(/>(undefined|null|NaN)<\/text>/g, '></text>');
+  return `<g transform="${transform}">${body}</g>`;
 }
 
 function notice(area: Area, text: string, theme: ResolvedTheme): string {

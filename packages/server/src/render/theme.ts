@@ -8,12 +8,15 @@ import type { DashboardTheme } from './types.ts';
  *
  * Font families: the image is drawn with the shipped font only (fonts.ts), whatever family a
  * theme names, so that what is measured is what is drawn; sizes, weights and colours apply.
- * Spacing: the grid's own `layout.margin` and `containerPadding` place the tiles (grid.ts), so
- * `widgets.margin` and `dashboard.padding` are not used; `widgets.padding` insets a tile's content.
+ * Spacing: `dashboard.padding` is the page's margin around everything (as the web viewer pads
+ * its page); the grid's own `layout.margin` and `containerPadding` place the tiles inside it
+ * (grid.ts), so `widgets.margin` is not used; `widgets.padding` insets a tile's content.
  */
 export interface ResolvedTheme {
   background: string;
   primary: string;
+  /** Pixels between the image's edges and the header and grid. */
+  pagePadding: number;
   tile: {
     background: string;
     borderColor: string;
@@ -30,6 +33,7 @@ export interface ResolvedTheme {
 const fallback: ResolvedTheme = {
   background: '#f4f5f7',
   primary: '#4c78a8',
+  pagePadding: 24,
   tile: {
     background: '#ffffff',
     borderColor: '#dde1e6',
@@ -71,6 +75,7 @@ export function resolveTheme(theme: DashboardTheme | null | undefined): Resolved
   return {
     background: colour(theme?.dashboard?.backgroundColor ?? theme?.backgroundColor, fallback.background),
     primary: colour(theme?.primaryColor, fallback.primary),
+    pagePadding: pixels(theme?.dashboard?.padding, fallback.pagePadding, 120),
     tile: {
       background: colour(widgets?.backgroundColor, fallback.tile.background),
       borderColor: colour(border?.color, fallback.tile.borderColor),

@@ -84,9 +84,20 @@ export interface DashboardRenderConfig {
 /** A Vega-Lite v5 spec as stored in a report snapshot (spec 2.3): no `data`, the rows come apart. */
 export type VegaLiteSpec = Record<string, unknown>;
 
-/** One widget's content: its chart and rows, or why there is none. */
+/**
+ * A report without a chart, drawn as the web viewer's table: column titles, and every value
+ * already formatted as the viewer shows it. The renderer draws as many rows as fit in the tile.
+ */
+export interface TableContent {
+  columns: { title: string /** Numbers are right-aligned. */; numeric: boolean }[];
+  /** One text per column for each row. */
+  rows: string[][];
+}
+
+/** One widget's content: its chart and rows, a table, or why there is none. */
 export type WidgetContent =
   | { title: string; vegaSpec: VegaLiteSpec; rows: Record<string, unknown>[] }
+  | { title: string; table: TableContent }
   | { title: string; error: string };
 
 export interface DashboardRenderInput {

@@ -15,12 +15,13 @@ import type { DashboardDataService } from '../dashboard-data/service.ts';
 import type { UsersRepository } from '../users/repository.ts';
 import type { NotificationFormat } from './schemas.ts';
 import {
+  type ColumnFormats,
   defaultSpec,
   linesOf,
   numericRows,
   type RowsMeta,
   storedSpec,
-  textRows,
+  tableOf,
   textSpec,
 } from './widget-content.ts';
 
@@ -60,6 +61,8 @@ export interface RenderedDashboardFile {
   bytes: Buffer;
   /** A PNG of the same dashboard: the file itself for PNG, a preview for PDF when asked for. */
   png: Buffer | null;
+  /** The SVG both files were drawn from. */
+  svg: string;
   title: string;
   width: number;
   height: number;
@@ -124,6 +127,7 @@ export class DashboardRenderer {
       contentType: request.format === 'png' ? 'image/png' : 'application/pdf',
       bytes,
       png,
+      svg: rendered.svg,
       title,
       width: rendered.width,
       height: rendered.height,
@@ -205,8 +209,8 @@ export class DashboardRenderer {
       };
       const rows = numericRows(answer.data, meta);
       const spec = storedSpec(snapshot?.spec) ?? defaultSpec(rows, meta);
-      const tabular = spec.mark !== undefined && isTextTable(spec);
-      return { title, vegaSpec: spec, rows: tabular ? textRows(rows, meta) : rows };
+      if (spec) return { title, vegaSpec: spec, rows };
+      return { title, table: tableOf(rows, meta, columnFormats(snapshot?.preferences)) };
     } catch (error) {
       // A domain error's message is written for the caller (a bad filter, no access, a query
       // error); anything else may carry internals, which an image sent by email must not show.
@@ -216,8 +220,18 @@ export class DashboardRenderer {
   }
 }
 
-/** The default spec's text table draws `textRows`, not the rows themselves. */
-function isTextTable(spec: Record<string, unknown>): boolean {
-  const text = (spec.encoding as { text?: { field?: unknown } } | undefined)?.text;
-  return text?.field === 'text' && (spec.encoding as { y?: { field?: unknown } }).y?.field === 'line';
+/** The report's `preferences.columnFormats` (stored as JSON, or as JSON text), or none. */
+function columnFormats(preferences: unknown): ColumnFormats {
+  let value = preferences;
+  if (typeof value === 'string') {
+    try {
+      value = JSON.parse(value);
+    } catch {
+      return {};
+    }
+  }
+  const formats = (value as { columnFormats?: unknown } | null)?.columnFormats;
+  return formats !== null && typeof formats === 'object' && !Array.isArray(formats)
+    ? (formats as ColumnFormats)
+    : {};
 }

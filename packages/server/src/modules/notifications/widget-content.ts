@@ -1,16 +1,17 @@
-import type { VegaLiteSpec } from '../../render/index.ts';
+import type { TableContent, VegaLiteSpec } from '../../render/index.ts';
 
 /**
  * What a widget draws when rendered without a browser: the report's own Vega-Lite spec when its
  * snapshot has one, otherwise a chart chosen from the shape of its rows (a single number, a line
- * over time, bars per category, or the rows as text), so that a report saved without a chart
- * still shows its numbers in a notification rather than an empty tile.
+ * over time, bars per category), or else the rows as the web viewer's table, so that a report
+ * saved without a chart still shows its numbers in a notification rather than an empty tile.
  */
 
 const vegaLite = 'https://vega.github.io/schema/vega-lite/v5.json';
 const numeric = /^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
-const maxTextRows = 14;
 const textLineHeight = 17;
+/** Rows formatted for a table: never more than a tile could hold. */
+const maxTableRows = 500;
 /** Cube granularities as Vega-Lite time units, so that a yearly series is labelled by year. */
 const timeUnits: Record<string, string> = {
   year: 'year',
@@ -33,7 +34,7 @@ interface Column {
 /** Annotation as the data API returns it (Cube's `/v1/load`), or SQL-API columns. */
 export interface RowsMeta {
   annotation?: {
-    measures?: Record<string, { shortTitle?: string; title?: string; type?: string }>;
+    measures?: Record<string, { shortTitle?: string; title?: string; type?: string; format?: string }>;
     dimensions?: Record<string, { shortTitle?: string; title?: string; type?: string }>;
     timeDimensions?: Record<string, { shortTitle?: string; title?: string; granularity?: { name?: string } }>;
   } | null;
@@ -83,8 +84,8 @@ export function numericRows(rows: Record<string, unknown>[], meta: RowsMeta): Re
   });
 }
 
-/** A chart for rows that came without one. */
-export function defaultSpec(rows: Record<string, unknown>[], meta: RowsMeta): VegaLiteSpec {
+/** A chart for rows that came without one, or null when they are drawn as a table. */
+export function defaultSpec(rows: Record<string, unknown>[], meta: RowsMeta): VegaLiteSpec | null {
   const columns = describeColumns(rows, meta);
   const measures = columns.filter((c) => c.kind === 'measure');
   const times = columns.filter((c) => c.kind === 'time');
@@ -136,11 +137,11 @@ export function defaultSpec(rows: Record<string, unknown>[], meta: RowsMeta): Ve
       },
     };
   }
-  return textSpec();
+  return null;
 }
 
 /**
- * Rows (or a text widget's lines) drawn as lines of text from the top of the tile: `y` in pixels
+ * A text widget's lines drawn as lines of text from the top of the tile: `y` in pixels
  * (`scale: null`), so that one line sits at the top rather than in the middle of a band.
  */
 export function textSpec(): VegaLiteSpec {
@@ -156,16 +157,69 @@ export function textSpec(): VegaLiteSpec {
   };
 }
 
-/** A table's rows as lines of text (`name: value, ...`), at most `maxTextRows` of them. */
-export function textRows(rows: Record<string, unknown>[], meta: RowsMeta): { line: number; text: string }[] {
+/** A report's column formats (`preferences.columnFormats`), as the web viewer reads them. */
+export type ColumnFormats = Record<string, { type?: string; decimalPlaces?: number } | undefined>;
+
+/**
+ * The rows as the web viewer's table (web/src/dashboard/rows.ts `toTable` and `formatValue`):
+ * the members' short titles as headings, a time grain's duplicate column left out, and each value
+ * formatted as the viewer formats it (the report's column format, else the data API's, times as
+ * `YYYY-MM-DD HH:mm`), so that the image reads as the page does.
+ */
+export function tableOf(
+  rows: Record<string, unknown>[],
+  meta: RowsMeta,
+  formats: ColumnFormats,
+): TableContent {
   const columns = describeColumns(rows, meta);
-  const lines = rows.slice(0, maxTextRows).map((row, i) => ({
-    line: i,
-    text: columns.map((c) => `${c.title}: ${format(row[c.name])}`).join('   '),
-  }));
-  if (rows.length > maxTextRows)
-    lines.push({ line: maxTextRows, text: `… ${rows.length - maxTextRows} more rows` });
-  return lines;
+  return {
+    columns: columns.map((c) => ({ title: c.title, numeric: isNumeric(c, rows) })),
+    rows: rows
+      .slice(0, maxTableRows)
+      .map((row) => columns.map((c) => formatValue(row[c.name], c, formats, meta))),
+  };
+}
+
+function isNumeric(c: Column, rows: Record<string, unknown>[]): boolean {
+  return c.kind === 'measure' || rows.some((r) => typeof r[c.name] === 'number');
+}
+
+/** A value as a person reads it, as the web viewer's `formatValue` writes it. */
+function formatValue(value: unknown, column: Column, formats: ColumnFormats, meta: RowsMeta): string {
+  if (value === null || value === undefined) return '–';
+  if (typeof value === 'object') return JSON.stringify(value);
+  if (column.kind === 'time' && typeof value === 'string') return formatTime(value);
+  if (typeof value !== 'number') return String(value);
+  if (!Number.isFinite(value)) return '–';
+  const chosen = formats[column.name] ?? formats[column.name.replace(/\.[a-z]+$/, '')];
+  const apiFormat = meta.annotation?.measures?.[column.name]?.format;
+  const type = chosen?.type ?? (apiFormat === 'currency' || apiFormat === 'percent' ? apiFormat : null);
+  const places = chosen?.decimalPlaces ?? undefined;
+  if (type === 'currency')
+    return new Intl.NumberFormat('en-US', {
+      style: 'currency',
+      currency: 'USD',
+      minimumFractionDigits: places ?? 2,
+      maximumFractionDigits: places ?? 2,
+    }).format(value);
+  if (type === 'percent')
+    return new Intl.NumberFormat('en-US', { style: 'percent', maximumFractionDigits: places ?? 1 }).format(
+      value,
+    );
+  if (column.name.endsWith('.id')) return String(value);
+  return new Intl.NumberFormat('en-US', {
+    maximumFractionDigits: places ?? 2,
+    ...(places !== undefined ? { minimumFractionDigits: places } : {}),
+  }).format(value);
+}
+
+/** "2024-03-01T00:00:00.000" -> "2024-03-01"; with a time of day, "2024-03-01 14:05". */
+export function formatTime(value: string): string {
+  const match = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2})(:\d{2}(?:\.\d+)?)?)?/.exec(value);
+  if (!match) return value;
+  const [, date, hm, rest] = match;
+  if (!hm || (hm === '00:00' && (!rest || /^:00(\.0+)?$/.test(rest)))) return date;
+  return `${date} ${hm}`;
 }
 
 /** A text widget's text as lines. */
@@ -222,10 +276,4 @@ function titleOf(m: { shortTitle?: string; title?: string }, name: string): stri
 /** Vega reads dots in a field name as nested access; member names are `cube.member`. */
 function escapeField(field: string): string {
   return field.replace(/\./g, '\\.');
-}
-
-function format(value: unknown): string {
-  if (value === null || value === undefined) return '∅';
-  if (typeof value === 'object') return JSON.stringify(value);
-  return String(value);
 }
