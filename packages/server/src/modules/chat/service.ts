@@ -170,7 +170,9 @@ export class ChatService {
    */
   async startUp(log: FastifyBaseLogger): Promise<void> {
     await this.deps.live.connect(log);
-    await this.sweepLapsed(log);
+    // A sweep that fails (the store unreachable for a moment, or no store at all, as when the
+    // OpenAPI document is generated) must not stop the server from starting: the timer retries.
+    await this.sweepLapsed(log).catch((err) => log.warn({ err }, 'chat sweep failed'));
     this.timers.push(
       setInterval(() => {
         this.renewLeases().catch((err) => log.warn({ err }, 'chat leases not renewed'));

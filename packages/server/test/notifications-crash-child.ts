@@ -1,13 +1,13 @@
 /**
- * A server process for the crash test (crash.test.ts): the application on a PostgreSQL store,
+ * A server process for the crash test (modules/notifications/crash.test.ts): the application on a PostgreSQL store,
  * running one scheduler pass at a given time, as a replica would. The test kills it with SIGKILL
  * mid-delivery and starts another. Env: CRASH_DATABASE_URL, CRASH_SMTP_URL, CRASH_DATA_DIR,
  * CRASH_AT (ISO time of the pass), CRASH_LEASE_MS.
  */
-import { loadConfig } from '../../config/config.ts';
-import { SecretBox } from '../../crypto/secrets.ts';
-import { openStore } from '../../db/database.ts';
-import { buildApp } from '../../http/app.ts';
+import { loadConfig } from '../src/config/config.ts';
+import { SecretBox } from '../src/crypto/secrets.ts';
+import { openStore } from '../src/db/database.ts';
+import { buildApp } from '../src/http/app.ts';
 
 const env = process.env;
 const store = await openStore({ databaseUrl: env.CRASH_DATABASE_URL as string, poolSize: 4 });
