@@ -129,7 +129,16 @@ export function vegaLiteConfig(theme: ResolvedTheme): Record<string, unknown> {
     mark: { color: theme.primary },
     text: { color: theme.text.color },
     range: { category: [theme.primary, ...tableau10.filter((c) => c !== theme.primary)] },
-    axis: { ...axisText, domainColor: quiet, tickColor: quiet, gridColor: '#eceff2', labelPadding: 4 },
+    // Labels closer than 6 pixels are thinned out (vega's label overlap removal), so that a
+    // crowded axis never reads as "$110k$120k".
+    axis: {
+      ...axisText,
+      domainColor: quiet,
+      tickColor: quiet,
+      gridColor: '#eceff2',
+      labelPadding: 4,
+      labelSeparation: 6,
+    },
     legend: { ...axisText, symbolType: 'circle' },
     header: axisText,
     title: { color: theme.text.color, fontSize: 12, fontWeight: 600 },
