@@ -92,6 +92,7 @@ const router = createBrowserRouter([
               </Suspense>
             ),
           },
+          { path: '/chat', element: <ChooseDeployment section="chat" /> },
           { path: '/chat/:deploymentId', lazy: () => import('./chat/chat-page.tsx') },
           { path: '*', element: <NotFoundPage /> },
         ],

@@ -5,14 +5,18 @@ import { useSession, useSignedInUser } from '../session/session.tsx';
 import { idParam, rememberDeployment } from './deployment.ts';
 import { LogoMark } from './icons.tsx';
 
-/** The deployment in the address, and which section (`workspace` or `dashboards`) shows it. */
-export function useCurrentDeployment(): { deploymentId: number | null; section: 'workspace' | 'dashboards' } {
+/** The sections of the signed-in app; each shows one deployment at a time. */
+export type Section = 'workspace' | 'dashboards' | 'chat';
+
+/** The deployment in the address, and which section shows it. */
+export function useCurrentDeployment(): { deploymentId: number | null; section: Section } {
   const workspace = useMatch('/workspace/:deploymentId/*');
   const dashboards = useMatch('/dashboards/:deploymentId/*');
-  const match = workspace ?? dashboards;
+  const chat = useMatch('/chat/:deploymentId/*');
+  const match = workspace ?? dashboards ?? chat;
   return {
     deploymentId: idParam(match?.params.deploymentId),
-    section: dashboards ? 'dashboards' : 'workspace',
+    section: dashboards ? 'dashboards' : chat ? 'chat' : 'workspace',
   };
 }
 
@@ -104,6 +108,7 @@ export function AppShell({ children }: { children?: ReactNode }) {
           <nav aria-label="Sections" className="sections">
             <NavLink to={`/workspace${suffix}`}>Workspace</NavLink>
             <NavLink to={`/dashboards${suffix}`}>Dashboards</NavLink>
+            <NavLink to={`/chat${suffix}`}>Chat</NavLink>
           </nav>
           <div className="topbar-end">
             <DeploymentPicker />

@@ -1,14 +1,15 @@
 import { useGetDeployments } from '@tessera/client/react';
 import { Navigate } from 'react-router';
+import type { Section } from '../layout/app-shell.tsx';
 import { rememberedDeployment } from '../layout/deployment.ts';
 import { PageHeader } from '../layout/page.tsx';
 import { EmptyState, ErrorState, LoadingState } from '../layout/states.tsx';
 
 /**
- * `/`, `/workspace` and `/dashboards`: opens the section on the deployment chosen last on this
+ * `/`, `/workspace`, `/dashboards` and `/chat`: opens the section on the deployment chosen last on this
  * browser when the caller still reaches it, else on the first one the API lists.
  */
-export function ChooseDeployment({ section }: { section: 'workspace' | 'dashboards' }) {
+export function ChooseDeployment({ section }: { section: Section }) {
   const deployments = useGetDeployments({ params: { query: { first: 1000 } } });
   if (deployments.isPending) return <LoadingState label="Loading deployments…" />;
   if (deployments.isError) {
