@@ -18,19 +18,12 @@
  */
 
 import { fork } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Fastify from 'fastify';
-import pg from 'pg';
-import { seed } from '../../packages/server/src/bootstrap/seed.ts';
-import { InvalidationBus } from '../../packages/server/src/cache/invalidation-bus.ts';
-import { loadConfig } from '../../packages/server/src/config/config.ts';
-import { SecretBox } from '../../packages/server/src/crypto/secrets.ts';
-import { openStore, type Store } from '../../packages/server/src/db/database.ts';
-import { migrateToLatest } from '../../packages/server/src/db/migrate.ts';
-import { buildApp } from '../../packages/server/src/http/app.ts';
+import type { Store } from '../../packages/server/src/db/database.ts';
+import { withBareFastify } from '../lib/bare-fastify.ts';
+import { onEachStore } from '../lib/each-store.ts';
+import { startTessera } from '../lib/tessera-server.ts';
 import type { Batch, Result } from './client.ts';
 
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 200);
@@ -62,46 +55,39 @@ function drive(batch: Batch): Promise<Result> {
  * The baseline: the same lines streamed by a bare Fastify route, one write per line, as the
  * chat route writes them (hijacked reply, NDJSON), with nothing computed.
  */
-async function bare(lines: string[], serial: number, parallel: number) {
-  const app = Fastify({ logger: false });
-  app.post('/stream', async (_request, reply) => {
-    reply.hijack();
-    const raw = reply.raw;
-    raw.writeHead(200, {
-      'content-type': 'application/x-ndjson; charset=utf-8',
-      'cache-control': 'no-cache',
-    });
-    for (const line of lines) {
-      raw.write(`${line}\n`);
-      // a turn's lines come one at a time, each after an await: so do these
-      await new Promise<void>((resolve) => setImmediate(resolve));
-    }
-    raw.end();
-  });
-  const base = await app.listen({ host: '127.0.0.1', port: 0 });
-  const batch = (count: number, parallel: number): Batch => ({
-    url: `${base}/stream`,
-    headers: {},
-    bodies: Array.from({ length: count }, () => ({ input: 'x' })),
-    parallel,
-  });
-  try {
-    await drive(batch(20, 20));
-    return { serial: await drive(batch(serial, 1)), parallel: await drive(batch(parallel, parallel)) };
-  } finally {
-    await app.close();
-  }
+function bare(lines: string[], serial: number, parallel: number) {
+  return withBareFastify(
+    (app) =>
+      app.post('/stream', async (_request, reply) => {
+        reply.hijack();
+        const raw = reply.raw;
+        raw.writeHead(200, {
+          'content-type': 'application/x-ndjson; charset=utf-8',
+          'cache-control': 'no-cache',
+        });
+        for (const line of lines) {
+          raw.write(`${line}\n`);
+          // a turn's lines come one at a time, each after an await: so do these
+          await new Promise<void>((resolve) => setImmediate(resolve));
+        }
+        raw.end();
+      }),
+    async (base) => {
+      const batch = (count: number, parallel: number): Batch => ({
+        url: `${base}/stream`,
+        headers: {},
+        bodies: Array.from({ length: count }, () => ({ input: 'x' })),
+        parallel,
+      });
+      await drive(batch(20, 20));
+      return { serial: await drive(batch(serial, 1)), parallel: await drive(batch(parallel, parallel)) };
+    },
+  );
 }
 
 async function tessera(store: Store) {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tessera-bench-chat-'));
-  const secrets = new SecretBox('bench-secret');
-  const seeded = await seed(store.db, secrets, { dataDir, adminApiKey: null, skipDemo: false });
-  const bus = new InvalidationBus();
-  await bus.connect(store);
-  const config = { ...loadConfig({}), dataDir, rateLimitPerMinute: 0 };
-  const { app } = await buildApp({ config, db: store.db, secrets, bus, logger: false });
-  const base = await app.listen({ host: '127.0.0.1', port: 0 });
+  const server = await startTessera(store, 'chat');
+  const { base, seeded } = server;
   const url = `${base}/api/v1/public/${seeded.tenantName}/agents/${seeded.demoAgentId}/chat/stream-chat-state`;
   const headers = { authorization: `Api-Key ${seeded.createdAdminKey}` };
   const body = (i: number) => ({
@@ -129,36 +115,8 @@ async function tessera(store: Store) {
     const parallel = await drive(batch(serialTurns, concurrency, concurrency));
     return { lines, serial, parallel };
   } finally {
-    await app.close();
-    await bus.close();
+    await server.close();
   }
-}
-
-async function postgresStore(): Promise<{ store: Store; drop: () => Promise<void> } | null> {
-  const adminUrl = process.env.TESSERA_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-  const admin = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 2000 });
-  try {
-    await admin.connect();
-  } catch {
-    return null;
-  }
-  const name = `tessera_bench_chat_${process.pid}`;
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const store = await openStore({ databaseUrl: url.toString(), poolSize: 20 });
-  await migrateToLatest(store.db as never);
-  return {
-    store,
-    drop: async () => {
-      await store.close();
-      const c = new pg.Client({ connectionString: adminUrl });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    },
-  };
 }
 
 function report(
@@ -192,25 +150,11 @@ async function main() {
     `bench/chat: built-in brain, demo deployment (sample scale ${process.env.TESSERA_SAMPLE_SCALE}), ${serialTurns} turns one at a time, then ${concurrency} at once; node ${process.version}, ${os.cpus().length} CPUs`,
   );
   let failures = 0;
-  const pglite = await openStore({ databaseUrl: null });
-  await migrateToLatest(pglite.db as never);
-  try {
-    const ours = await tessera(pglite);
-    report('PGlite', ours.lines.length, await bare(ours.lines, serialTurns, concurrency), ours);
+  await onEachStore({ name: 'chat', poolSize: 20 }, async (engine, store) => {
+    const ours = await tessera(store);
+    report(engine, ours.lines.length, await bare(ours.lines, serialTurns, concurrency), ours);
     failures += ours.serial.failures + ours.parallel.failures;
-  } finally {
-    await pglite.close();
-  }
-  const pgStore = await postgresStore();
-  if (!pgStore) console.log('PostgreSQL not reachable: skipped');
-  else
-    try {
-      const ours = await tessera(pgStore.store);
-      report('PostgreSQL', ours.lines.length, await bare(ours.lines, serialTurns, concurrency), ours);
-      failures += ours.serial.failures + ours.parallel.failures;
-    } finally {
-      await pgStore.drop();
-    }
+  });
   if (failures > 0) {
     console.log(`${failures} turns failed`);
     process.exitCode = 1;

@@ -12,20 +12,13 @@
  * The browser side (navigation until every chart of the embed page has drawn) is bench/embed/draw.ts.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import Fastify from 'fastify';
-import pg from 'pg';
-import { seed } from '../../packages/server/src/bootstrap/seed.ts';
-import { InvalidationBus } from '../../packages/server/src/cache/invalidation-bus.ts';
-import { loadConfig } from '../../packages/server/src/config/config.ts';
-import { SecretBox } from '../../packages/server/src/crypto/secrets.ts';
-import { openStore, type Store } from '../../packages/server/src/db/database.ts';
-import { migrateToLatest } from '../../packages/server/src/db/migrate.ts';
-import { buildApp } from '../../packages/server/src/http/app.ts';
+import type { Store } from '../../packages/server/src/db/database.ts';
+import { withBareFastify } from '../lib/bare-fastify.ts';
+import { onEachStore } from '../lib/each-store.ts';
+import { printRatio } from '../lib/ratio-report.ts';
 import { median } from '../lib/stats.ts';
+import { startTessera } from '../lib/tessera-server.ts';
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 1000);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 8);
@@ -94,29 +87,23 @@ async function measure(base: string, headers: Record<string, string>, deployment
 }
 
 /** The same two calls on a bare Fastify server: no store, no checks, a canned token of the same size. */
-async function bare(tokenLength: number): Promise<Result> {
-  const app = Fastify({ logger: false });
-  app.post('/api/v1/embed/generate-session', async () => ({ sessionId: randomBytes(16).toString('hex') }));
-  app.post('/api/v1/embed/session/token', async () => ({ token: 'x'.repeat(tokenLength) }));
-  const base = await app.listen({ host: '127.0.0.1', port: 0 });
-  try {
-    return await measure(base, { authorization: 'Bearer bench' }, 1);
-  } finally {
-    await app.close();
-  }
+function bare(tokenLength: number): Promise<Result> {
+  return withBareFastify(
+    (app) => {
+      app.post('/api/v1/embed/generate-session', async () => ({
+        sessionId: randomBytes(16).toString('hex'),
+      }));
+      app.post('/api/v1/embed/session/token', async () => ({ token: 'x'.repeat(tokenLength) }));
+    },
+    (base) => measure(base, { authorization: 'Bearer bench' }, 1),
+  );
 }
 
 async function tessera(store: Store): Promise<{ result: Result; tokenLength: number }> {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tessera-bench-embed-'));
-  const secrets = new SecretBox('bench');
-  const seeded = await seed(store.db, secrets, { dataDir, adminApiKey: null, skipDemo: false });
-  const config = { ...loadConfig({}), dataDir, rateLimitPerMinute: 0 };
-  const bus = new InvalidationBus();
-  await bus.connect(store);
-  const { app } = await buildApp({ config, db: store.db, secrets, bus, logger: false });
-  const base = await app.listen({ host: '127.0.0.1', port: 0 });
-  const headers = { authorization: `Bearer ${seeded.createdAdminKey}` };
-  const deploymentId = seeded.demoDeploymentId as number;
+  const server = await startTessera(store, 'embed');
+  const { base } = server;
+  const headers = { authorization: `Bearer ${server.seeded.createdAdminKey}` };
+  const deploymentId = server.seeded.demoDeploymentId as number;
   try {
     await post(`${base}/api/v1/groups`, { name: 'bench' }, headers);
     const probe = await post(`${base}/api/v1/embed/generate-session`, sessionBody(deploymentId, -1), headers);
@@ -124,69 +111,23 @@ async function tessera(store: Store): Promise<{ result: Result; tokenLength: num
     if (!token.ok) throw new Error(`embed token failed: ${JSON.stringify(token.body)}`);
     return { result: await measure(base, headers, deploymentId), tokenLength: token.body.token.length };
   } finally {
-    await app.close();
-    await bus.close();
+    await server.close();
   }
-}
-
-async function postgresStore(): Promise<{ store: Store; drop: () => Promise<void> } | null> {
-  const adminUrl = process.env.TESSERA_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-  const admin = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 2000 });
-  try {
-    await admin.connect();
-  } catch {
-    return null;
-  }
-  const name = `tessera_bench_embed_${process.pid}`;
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const store = await openStore({ databaseUrl: url.toString(), poolSize: 10 });
-  await migrateToLatest(store.db as never);
-  return {
-    store,
-    drop: async () => {
-      await store.close();
-      const c = new pg.Client({ connectionString: adminUrl });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    },
-  };
-}
-
-function report(engine: string, base: Result, ours: Result) {
-  const f = (r: Result) =>
-    `${r.roundsPerSecond.toFixed(0)} sessions/s (median round ${r.medianMs.toFixed(1)} ms, failures ${r.failures})`;
-  console.log(`${engine.padEnd(10)} bare Fastify: ${f(base)}`);
-  console.log(`${''.padEnd(10)} Tessera:      ${f(ours)}`);
-  console.log(
-    `${''.padEnd(10)} ratio Tessera / bare = ${(ours.roundsPerSecond / base.roundsPerSecond).toFixed(3)}`,
-  );
 }
 
 async function main() {
   console.log(
     `bench/embed: generate-session + session/token, ${rounds} rounds after ${warmup} warm-up, ${concurrency} at a time, node ${process.version}`,
   );
-  const pglite = await openStore({ databaseUrl: null });
-  await migrateToLatest(pglite.db as never);
-  const p = await tessera(pglite);
-  await pglite.close();
-  report('PGlite', await bare(p.tokenLength), p.result);
-
-  const pgStore = await postgresStore();
-  if (!pgStore) {
-    console.log('PostgreSQL not reachable: skipped (CI runs it)');
-    return;
-  }
-  try {
-    const q = await tessera(pgStore.store);
-    report('PostgreSQL', await bare(q.tokenLength), q.result);
-  } finally {
-    await pgStore.drop();
-  }
+  await onEachStore({ name: 'embed', poolSize: 10 }, async (engine, store) => {
+    const ours = await tessera(store);
+    printRatio(engine, await bare(ours.tokenLength), ours.result, {
+      describe: (r) =>
+        `${r.roundsPerSecond.toFixed(0)} sessions/s (median round ${r.medianMs.toFixed(1)} ms, failures ${r.failures})`,
+      rate: (r) => r.roundsPerSecond,
+      digits: 3,
+    });
+  });
 }
 
 main().catch((error) => {
