@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import embed, { type EmbedOptions, type Result, type VisualizationSpec } from 'vega-embed';
-import { expressionInterpreter } from 'vega-interpreter';
+import { vegaEmbedOptions } from '../charts/vega-options.ts';
 import type { ChartItem } from './conversation.ts';
 
 /** Vega-Lite's look in the panel: the app's font and accent (styles.css), quiet axes. */
@@ -33,9 +33,7 @@ const heightOf = (spec: Record<string, unknown>) =>
 
 /**
  * A tool result's chart (spec 4.6: the `vegaSpec` carries no data; it is drawn from the result's
- * rows), as SVG at the width of the panel. The page's Content-Security-Policy forbids
- * 'unsafe-eval': Vega parses expressions to an AST and vega-interpreter evaluates them, and
- * vega-embed adds no style element.
+ * rows), as SVG at the width of the panel (options: charts/vega-options.ts).
  */
 export function ChatChart({ chart, onDrawn }: { chart: ChartItem; onDrawn?: () => void }) {
   const box = useRef<HTMLDivElement>(null);
@@ -60,15 +58,7 @@ export function ChatChart({ chart, onDrawn }: { chart: ChartItem; onDrawn?: () =
         height: heightOf(chart.spec),
         autosize: { type: 'fit', contains: 'padding' },
       } as VisualizationSpec,
-      {
-        ast: true,
-        expr: expressionInterpreter,
-        actions: false,
-        renderer: 'svg',
-        defaultStyle: false,
-        tooltip: { disableDefaultStyle: true },
-        config: CONFIG,
-      },
+      vegaEmbedOptions(CONFIG),
     )
       .then((embedded) => {
         if (cancelled) {

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import embed, { type Result, type VisualizationSpec } from 'vega-embed';
-import { expressionInterpreter } from 'vega-interpreter';
+import { vegaEmbedOptions } from '../charts/vega-options.ts';
 
 export interface VegaChartProps {
   /** A Vega-Lite spec with its data inline (chart-spec.ts). */
@@ -14,10 +14,8 @@ export interface VegaChartProps {
 
 /**
  * A Vega-Lite chart drawn as SVG at the size of its box, redrawn at the new size when the box
- * changes (a breakpoint, a window resize). The page's Content-Security-Policy has no
- * 'unsafe-eval', so Vega parses expressions to an AST and evaluates them with vega-interpreter
- * instead of compiling them to functions; vega-embed's and vega-tooltip's style elements are off
- * for the same policy (dashboard.css styles the tooltip).
+ * changes (a breakpoint, a window resize). Options (no 'unsafe-eval', no style elements):
+ * charts/vega-options.ts; dashboard.css styles the tooltip.
  */
 export function VegaChart({ spec, config, onDrawn, onError }: VegaChartProps) {
   const box = useRef<HTMLDivElement>(null);
@@ -42,15 +40,7 @@ export function VegaChart({ spec, config, onDrawn, onError }: VegaChartProps) {
         height: first.height,
         autosize: { type: 'fit', contains: 'padding' },
       } as VisualizationSpec,
-      {
-        ast: true,
-        expr: expressionInterpreter,
-        actions: false,
-        renderer: 'svg',
-        defaultStyle: false,
-        tooltip: { disableDefaultStyle: true },
-        config,
-      },
+      vegaEmbedOptions(config),
     )
       .then((embedded) => {
         if (cancelled) {

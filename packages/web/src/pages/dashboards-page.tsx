@@ -7,6 +7,7 @@ import { idParam } from '../layout/deployment.ts';
 import { DashboardIcon } from '../layout/icons.tsx';
 import { DateText, PageHeader } from '../layout/page.tsx';
 import { EmptyState, ErrorState, LoadingState } from '../layout/states.tsx';
+import { ShowMoreItem } from './show-more-item.tsx';
 
 const workbookPath = '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}';
 /** Workbooks per page here: each is read once more for its published dashboard. */
@@ -129,16 +130,8 @@ function DashboardCards(props: {
           />
         </li>
       )}
-      {props.isLast && pageInfo.hasNextPage && pageInfo.endCursor && (
-        <li className="dashboard-grid-wide load-more">
-          <button
-            type="button"
-            className="button button-secondary"
-            onClick={() => props.onMore(pageInfo.endCursor as string)}
-          >
-            Show more
-          </button>
-        </li>
+      {props.isLast && (
+        <ShowMoreItem pageInfo={pageInfo} onMore={props.onMore} className="dashboard-grid-wide" />
       )}
     </>
   );

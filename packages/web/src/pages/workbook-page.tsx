@@ -6,6 +6,7 @@ import { idParam } from '../layout/deployment.ts';
 import { DashboardIcon, ReportIcon } from '../layout/icons.tsx';
 import { Card, type Crumb, DateText, PageHeader } from '../layout/page.tsx';
 import { EmptyState, ErrorState, LoadingState } from '../layout/states.tsx';
+import { ShowMoreItem } from './show-more-item.tsx';
 import { pageSize } from './workspace-items.tsx';
 
 type Workbook = SuccessBody<'/api/v1/deployments/{deploymentId}/workbooks/{workbookId}', 'get'>;
@@ -205,17 +206,7 @@ function ReportsPage(props: {
           </span>
         </li>
       ))}
-      {props.isLast && pageInfo.hasNextPage && pageInfo.endCursor && (
-        <li className="load-more">
-          <button
-            type="button"
-            className="button button-secondary"
-            onClick={() => props.onMore(pageInfo.endCursor as string)}
-          >
-            Show more
-          </button>
-        </li>
-      )}
+      {props.isLast && <ShowMoreItem pageInfo={pageInfo} onMore={props.onMore} />}
     </>
   );
 }
