@@ -1,25 +1,10 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type CubeQuery,
-  compileModelAsync,
-  compileQuery,
-  type DialectName,
-  type Model,
-  type ModelFile,
-} from '../src/index.ts';
-import { duckdbEngine, type Engine, postgresAvailable, postgresDatabaseEngine, runQuery } from './engines.ts';
-import { type Tables, tables } from './fixtures/data.ts';
+import { type CubeQuery, compileModelAsync, compileQuery, type Model } from '../src/index.ts';
+import { postgresAvailable, runQuery } from './engines.ts';
+import { closeEngines, type Engines, openShopEngines, readShopFiles } from './shop-project.ts';
 
 const pgUp = await postgresAvailable();
-const dir = path.join(import.meta.dirname, 'fixtures/javascript/shop');
-const shopFiles: ModelFile[] = readdirSync(dir).map((f) => ({
-  path: `model/${f}`,
-  content: readFileSync(path.join(dir, f), 'utf8'),
-}));
-// The shop model reads `public.*`, as Cube's example projects do.
-const publicTables: Tables = Object.fromEntries(Object.entries(tables).map(([n, t]) => [`public.${n}`, t]));
+const shopFiles = readShopFiles('javascript');
 
 /**
  * JavaScript models (`cube()` / `view()` in .js files, Cube's other model syntax) load and
@@ -28,18 +13,14 @@ const publicTables: Tables = Object.fromEntries(Object.entries(tables).map(([n, 
  */
 describe('a project of JavaScript models', () => {
   let model: Model;
-  const engines: Partial<Record<DialectName, Engine>> = {};
+  let engines: Engines = {};
   beforeAll(async () => {
     const compiled = await compileModelAsync(shopFiles);
     expect(compiled.errors).toEqual([]);
     model = compiled.model;
-    engines.duckdb = await duckdbEngine(publicTables);
-    if (pgUp) engines.postgres = await postgresDatabaseEngine(publicTables);
+    engines = await openShopEngines(pgUp);
   });
-  afterAll(async () => {
-    await engines.duckdb?.close();
-    await engines.postgres?.close();
-  });
+  afterAll(() => closeEngines(engines));
 
   it('compiles references, drill members, loops and extends', () => {
     const orders = model.cubes.get('Orders')!;

@@ -1,25 +1,17 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type CubeQuery,
   compileModel,
   compileModelAsync,
   compileQuery,
-  type DialectName,
   type Model,
   type ModelFile,
 } from '../src/index.ts';
-import { duckdbEngine, type Engine, postgresAvailable, postgresDatabaseEngine, runQuery } from './engines.ts';
-import { type Tables, tables } from './fixtures/data.ts';
+import { postgresAvailable, runQuery } from './engines.ts';
+import { closeEngines, type Engines, openShopEngines, readShopFiles } from './shop-project.ts';
 
 const pgUp = await postgresAvailable();
-const dir = path.join(import.meta.dirname, 'fixtures/jinja/shop');
-const shopFiles: ModelFile[] = readdirSync(dir).map((f) => ({
-  path: `model/${f}`,
-  content: readFileSync(path.join(dir, f), 'utf8'),
-}));
-const publicTables: Tables = Object.fromEntries(Object.entries(tables).map(([n, t]) => [`public.${n}`, t]));
+const shopFiles = readShopFiles('jinja');
 const options = { javascript: { compileContext: { schema: 'public' } } };
 
 /**
@@ -30,18 +22,14 @@ const options = { javascript: { compileContext: { schema: 'public' } } };
  */
 describe('a project of Jinja YAML models', () => {
   let model: Model;
-  const engines: Partial<Record<DialectName, Engine>> = {};
+  let engines: Engines = {};
   beforeAll(async () => {
     const compiled = await compileModelAsync(shopFiles, options);
     expect(compiled.errors).toEqual([]);
     model = compiled.model;
-    engines.duckdb = await duckdbEngine(publicTables);
-    if (pgUp) engines.postgres = await postgresDatabaseEngine(publicTables);
+    engines = await openShopEngines(pgUp);
   });
-  afterAll(async () => {
-    await engines.duckdb?.close();
-    await engines.postgres?.close();
-  });
+  afterAll(() => closeEngines(engines));
 
   it('generates cubes and members from loops and macros', () => {
     expect([...model.cubes.keys()].sort()).toEqual(['customers', 'orders', 'products']);
