@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
-import embed, { type EmbedOptions, type Result, type VisualizationSpec } from 'vega-embed';
-import { vegaEmbedOptions } from '../charts/vega-options.ts';
+import type { EmbedOptions } from 'vega-embed';
+import { drawVega } from '../charts/draw-vega.ts';
 import type { ChartItem } from './conversation.ts';
 
 /** Vega-Lite's look in the panel: the app's font and accent (styles.css), quiet axes. */
@@ -33,7 +33,7 @@ const heightOf = (spec: Record<string, unknown>) =>
 
 /**
  * A tool result's chart (spec 4.6: the `vegaSpec` carries no data; it is drawn from the result's
- * rows), as SVG at the width of the panel (options: charts/vega-options.ts).
+ * rows), as SVG at the width of the panel (charts/draw-vega.ts).
  */
 export function ChatChart({ chart, onDrawn }: { chart: ChartItem; onDrawn?: () => void }) {
   const box = useRef<HTMLDivElement>(null);
@@ -44,48 +44,27 @@ export function ChatChart({ chart, onDrawn }: { chart: ChartItem; onDrawn?: () =
   useEffect(() => {
     const element = box.current;
     if (!element) return;
-    let result: Result | null = null;
-    let cancelled = false;
-    const width = () => Math.max(120, Math.floor(element.clientWidth));
     const { title: _title, ...spec } = chart.spec;
-    embed(
+    return drawVega(
       element,
       {
         ...spec,
         // Vega mutates the values it is given (it parses dates in place): it gets copies
         data: { values: chart.rows.map((row) => ({ ...row })) },
-        width: width(),
         height: heightOf(chart.spec),
-        autosize: { type: 'fit', contains: 'padding' },
-      } as VisualizationSpec,
-      vegaEmbedOptions(CONFIG),
-    )
-      .then((embedded) => {
-        if (cancelled) {
-          embedded.finalize();
-          return;
-        }
-        result = embedded;
-        setState('drawn');
-        drawn.current?.();
-      })
-      .catch(() => {
-        if (!cancelled) setState('failed');
-      });
-    let last = width();
-    const observer = new ResizeObserver(() => {
-      const next = width();
-      if (!result || next === last) return;
-      last = next;
-      result.view.width(next).runAsync();
-    });
-    observer.observe(element);
-    return () => {
-      cancelled = true;
-      observer.disconnect();
-      result?.finalize();
-      element.replaceChildren();
-    };
+      },
+      {
+        config: CONFIG,
+        size: () => ({ width: Math.max(120, Math.floor(element.clientWidth)) }),
+        onDrawn: () => {
+          setState('drawn');
+          drawn.current?.();
+        },
+        onError: () => {
+          setState('failed');
+        },
+      },
+    );
   }, [chart]);
 
   return (

@@ -1,6 +1,5 @@
 import { useEffect, useRef } from 'react';
-import embed, { type Result, type VisualizationSpec } from 'vega-embed';
-import { vegaEmbedOptions } from '../charts/vega-options.ts';
+import { drawVega } from '../charts/draw-vega.ts';
 
 export interface VegaChartProps {
   /** A Vega-Lite spec with its data inline (chart-spec.ts). */
@@ -14,8 +13,8 @@ export interface VegaChartProps {
 
 /**
  * A Vega-Lite chart drawn as SVG at the size of its box, redrawn at the new size when the box
- * changes (a breakpoint, a window resize). Options (no 'unsafe-eval', no style elements):
- * charts/vega-options.ts; dashboard.css styles the tooltip.
+ * changes (a breakpoint, a window resize). Drawn by charts/draw-vega.ts (no
+ * 'unsafe-eval', no style elements: charts/vega-options.ts); dashboard.css styles the tooltip.
  */
 export function VegaChart({ spec, config, onDrawn, onError }: VegaChartProps) {
   const box = useRef<HTMLDivElement>(null);
@@ -25,48 +24,16 @@ export function VegaChart({ spec, config, onDrawn, onError }: VegaChartProps) {
   useEffect(() => {
     const element = box.current;
     if (!element) return;
-    let result: Result | null = null;
-    let cancelled = false;
-    const size = () => ({
-      width: Math.max(40, Math.floor(element.clientWidth)),
-      height: Math.max(40, Math.floor(element.clientHeight)),
+    return drawVega(element, spec, {
+      config,
+      size: () => ({
+        width: Math.max(40, Math.floor(element.clientWidth)),
+        height: Math.max(40, Math.floor(element.clientHeight)),
+      }),
+      onDrawn: () => callbacks.current.onDrawn(spec),
+      onError: (error) =>
+        callbacks.current.onError(error instanceof Error ? error : new Error(String(error))),
     });
-    const first = size();
-    embed(
-      element,
-      {
-        ...spec,
-        width: first.width,
-        height: first.height,
-        autosize: { type: 'fit', contains: 'padding' },
-      } as VisualizationSpec,
-      vegaEmbedOptions(config),
-    )
-      .then((embedded) => {
-        if (cancelled) {
-          embedded.finalize();
-          return;
-        }
-        result = embedded;
-        callbacks.current.onDrawn(spec);
-      })
-      .catch((error: unknown) => {
-        if (!cancelled) callbacks.current.onError(error instanceof Error ? error : new Error(String(error)));
-      });
-    let last = first;
-    const observer = new ResizeObserver(() => {
-      const next = size();
-      if (!result || (next.width === last.width && next.height === last.height)) return;
-      last = next;
-      result.view.width(next.width).height(next.height).runAsync();
-    });
-    observer.observe(element);
-    return () => {
-      cancelled = true;
-      observer.disconnect();
-      result?.finalize();
-      element.replaceChildren();
-    };
   }, [spec, config]);
 
   return <div ref={box} className="tsr-chart" />;
