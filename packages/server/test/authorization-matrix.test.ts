@@ -56,7 +56,12 @@ describe('authorization matrix over every management route', () => {
     ).key;
     keys.viewer = (await userWithKey(server, 'viewer')).key;
     // An embed token (modules/embed) of the target deployment: a credential of its own kind.
-    keys.embed = await embedToken(server, { deploymentId: fixtures.deploymentId, externalId: 'matrix' });
+    // Its session refuses dashboard chat (spec 4.3), so the chat routes refuse it as every other does.
+    keys.embed = await embedToken(server, {
+      deploymentId: fixtures.deploymentId,
+      externalId: 'matrix',
+      settings: { showDashboardChat: false },
+    });
     // Browser sessions (modules/sign-in) of users whose passwords no sample changes.
     sessions = { admin: await adminSession(), viewer: await signedInUser(server, 'viewer') };
   });

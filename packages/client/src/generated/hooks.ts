@@ -2199,6 +2199,18 @@ export function useUpdateAgent(options?: MutationHookOptions<'/api/v1/agents/{ag
 }
 
 /**
+ * The agent an embedded dashboard chats with
+ *
+ * `GET /api/v1/embed/chat-agent`
+ */
+export function useGetEmbedChatAgent(
+  init?: QueryHookInit<'/api/v1/embed/chat-agent', 'get'>,
+  options?: QueryHookOptions<'/api/v1/embed/chat-agent', 'get'>,
+) {
+  return useApiQuery('get', '/api/v1/embed/chat-agent', init, options);
+}
+
+/**
  * Stream a chat turn as newline-delimited JSON (spec 4.6)
  *
  * `POST /api/v1/public/{accountName}/agents/{agentId}/chat/stream-chat-state`

@@ -1824,6 +1824,26 @@ export interface paths {
     patch: operations['updateAgent'];
     trace?: never;
   };
+  '/api/v1/embed/chat-agent': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The agent an embedded dashboard chats with
+     * @description Embed tokens only, when the session allows dashboard chat (`settings.showDashboardChat`, or the account's embed setting when the session omitted it; 403 `embed_chat_not_allowed` otherwise): the account name and the first agent of the token's deployment (404 `agent_not_found` when it has none). The token then streams turns without `sessionSettings`: the session names the user.
+     */
+    get: operations['getEmbedChatAgent'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/public/{accountName}/agents/{agentId}/chat/stream-chat-state': {
     parameters: {
       query?: never;
@@ -1969,6 +1989,7 @@ export interface components {
         | 'chat_thread_forbidden'
         | 'chat_streaming'
         | 'chat_user_limit'
+        | 'embed_chat_not_allowed'
         | 'notification_not_found'
         | 'export_not_found'
         | 'export_not_ready'
@@ -26474,7 +26495,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -26493,7 +26514,8 @@ export interface operations {
               | 'embedding_disabled'
               | 'embedding_not_allowed'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'embed_chat_not_allowed';
           };
         };
       };
@@ -26785,7 +26807,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -26804,7 +26826,8 @@ export interface operations {
               | 'embedding_disabled'
               | 'embedding_not_allowed'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'embed_chat_not_allowed';
           };
         };
       };
@@ -26990,7 +27013,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `embedding_disabled`, `embedding_not_allowed` */
+      /** @description Forbidden: `https_required`, `embedding_disabled`, `embedding_not_allowed`, `embed_chat_not_allowed` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -26998,7 +27021,11 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'https_required' | 'embedding_disabled' | 'embedding_not_allowed';
+            code:
+              | 'https_required'
+              | 'embedding_disabled'
+              | 'embedding_not_allowed'
+              | 'embed_chat_not_allowed';
           };
         };
       };
@@ -27134,7 +27161,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -27153,7 +27180,8 @@ export interface operations {
               | 'embedding_disabled'
               | 'embedding_not_allowed'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'embed_chat_not_allowed';
           };
         };
       };
@@ -27379,7 +27407,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -27397,7 +27425,8 @@ export interface operations {
               | 'embedding_disabled'
               | 'embedding_not_allowed'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'embed_chat_not_allowed';
           };
         };
       };
@@ -27628,7 +27657,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -27647,7 +27676,8 @@ export interface operations {
               | 'embedding_disabled'
               | 'embedding_not_allowed'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'embed_chat_not_allowed';
           };
         };
       };
@@ -27850,7 +27880,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -27869,7 +27899,8 @@ export interface operations {
               | 'embedding_disabled'
               | 'embedding_not_allowed'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'embed_chat_not_allowed';
           };
         };
       };
@@ -28091,7 +28122,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -28110,7 +28141,8 @@ export interface operations {
               | 'embedding_disabled'
               | 'embedding_not_allowed'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'embed_chat_not_allowed';
           };
         };
       };
@@ -28305,7 +28337,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -28324,7 +28356,8 @@ export interface operations {
               | 'embedding_disabled'
               | 'embedding_not_allowed'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'embed_chat_not_allowed';
           };
         };
       };
@@ -28548,7 +28581,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -28567,7 +28600,8 @@ export interface operations {
               | 'embedding_disabled'
               | 'embedding_not_allowed'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'embed_chat_not_allowed';
           };
         };
       };
@@ -28760,7 +28794,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -28779,7 +28813,8 @@ export interface operations {
               | 'embedding_disabled'
               | 'embedding_not_allowed'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'embed_chat_not_allowed';
           };
         };
       };
@@ -28990,7 +29025,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -29009,7 +29044,8 @@ export interface operations {
               | 'embedding_disabled'
               | 'embedding_not_allowed'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'embed_chat_not_allowed';
           };
         };
       };
@@ -29201,7 +29237,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -29220,7 +29256,8 @@ export interface operations {
               | 'embedding_disabled'
               | 'embedding_not_allowed'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'embed_chat_not_allowed';
           };
         };
       };
@@ -29455,7 +29492,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -29474,7 +29511,8 @@ export interface operations {
               | 'embedding_disabled'
               | 'embedding_not_allowed'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'embed_chat_not_allowed';
           };
         };
       };
@@ -29681,7 +29719,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -29700,7 +29738,8 @@ export interface operations {
               | 'embedding_disabled'
               | 'embedding_not_allowed'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'embed_chat_not_allowed';
           };
         };
       };
@@ -29923,7 +29962,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -29942,7 +29981,8 @@ export interface operations {
               | 'embedding_disabled'
               | 'embedding_not_allowed'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'embed_chat_not_allowed';
           };
         };
       };
@@ -30135,7 +30175,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -30154,7 +30194,8 @@ export interface operations {
               | 'embedding_disabled'
               | 'embedding_not_allowed'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'embed_chat_not_allowed';
           };
         };
       };
@@ -30384,7 +30425,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -30403,7 +30444,8 @@ export interface operations {
               | 'embedding_disabled'
               | 'embedding_not_allowed'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'embed_chat_not_allowed';
           };
         };
       };
@@ -30642,7 +30684,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -30661,7 +30703,8 @@ export interface operations {
               | 'embedding_disabled'
               | 'embedding_not_allowed'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'embed_chat_not_allowed';
           };
         };
       };
@@ -30884,7 +30927,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -30903,7 +30946,8 @@ export interface operations {
               | 'embedding_disabled'
               | 'embedding_not_allowed'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'embed_chat_not_allowed';
           };
         };
       };
@@ -31129,7 +31173,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -31148,7 +31192,8 @@ export interface operations {
               | 'embedding_disabled'
               | 'embedding_not_allowed'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'embed_chat_not_allowed';
           };
         };
       };
@@ -31388,7 +31433,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -31407,7 +31452,8 @@ export interface operations {
               | 'embedding_disabled'
               | 'embedding_not_allowed'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'embed_chat_not_allowed';
           };
         };
       };
@@ -31633,7 +31679,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -31652,7 +31698,8 @@ export interface operations {
               | 'embedding_disabled'
               | 'embedding_not_allowed'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'embed_chat_not_allowed';
           };
         };
       };
@@ -31891,7 +31938,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -31910,7 +31957,8 @@ export interface operations {
               | 'embedding_disabled'
               | 'embedding_not_allowed'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'embed_chat_not_allowed';
           };
         };
       };
@@ -32143,7 +32191,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -32162,7 +32210,8 @@ export interface operations {
               | 'embedding_disabled'
               | 'embedding_not_allowed'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'embed_chat_not_allowed';
           };
         };
       };
@@ -32381,7 +32430,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -32400,7 +32449,8 @@ export interface operations {
               | 'embedding_disabled'
               | 'embedding_not_allowed'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'embed_chat_not_allowed';
           };
         };
       };
@@ -32721,7 +32771,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -32740,7 +32790,8 @@ export interface operations {
               | 'embedding_disabled'
               | 'embedding_not_allowed'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'embed_chat_not_allowed';
           };
         };
       };
@@ -37554,6 +37605,209 @@ export interface operations {
       };
     };
   };
+  getEmbedChatAgent: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description The `{accountName}` of the chat URLs */
+            accountName: string;
+            /** @description The first agent of the token's deployment */
+            agentId: number;
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'operator_unsupported'
+              | 'time_grain_unsupported'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'unknown_group'
+              | 'embed_group_name_unavailable'
+              | 'embed_group_not_empty';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired`, `embed_session_invalid`, `embed_session_redeemed`, `embed_session_expired`, `embed_session_revoked` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired'
+              | 'embed_session_invalid'
+              | 'embed_session_redeemed'
+              | 'embed_session_expired'
+              | 'embed_session_revoked';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_scoped_credential'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'embedding_disabled'
+              | 'embedding_not_allowed'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden'
+              | 'embed_chat_not_allowed';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'embed_tenant_not_found'
+              | 'embed_group_not_found'
+              | 'embed_user_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'last_admin'
+              | 'cannot_delete_self'
+              | 'report_public_id_taken'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+    };
+  };
   streamChatState: {
     parameters: {
       query?: never;
@@ -37570,7 +37824,7 @@ export interface operations {
           input?: string;
           chatId?: string;
           messageId?: string;
-          sessionSettings: {
+          sessionSettings?: {
             /** @description Lowercase, no spaces */
             externalId?: string;
             internalId?: string;

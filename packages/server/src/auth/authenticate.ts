@@ -191,7 +191,7 @@ function checkDeploymentParam(request: FastifyRequest, principal: Principal): un
 
 /**
  * An embed token is a credential of its own kind (DESIGN.md "Identity and access"): valid only on
- * routes that declare `embed`, for the one deployment its session named, as a viewer; which
+ * routes that declare `embed` (or `embedChat`, when its session allows chat), for the one deployment its session named, as a viewer; which
  * dashboards it reads is the embed module's decision (modules/embed/dashboard-service.ts).
  */
 function authorizeEmbed(
@@ -200,7 +200,12 @@ function authorizeEmbed(
   tenantId: number,
   grant: EmbedGrant,
 ): Principal {
-  if (!access.embed && access.credential !== 'embed') {
+  if (access.embedChat && !grant.showDashboardChat)
+    throw new ForbiddenError(
+      'The embed session does not allow dashboard chat (settings.showDashboardChat)',
+      'embed_chat_not_allowed',
+    );
+  if (!access.embed && !access.embedChat && access.credential !== 'embed') {
     throw new ForbiddenError(
       'An embed token can only read the dashboards it was issued for',
       'credential_kind_not_allowed',

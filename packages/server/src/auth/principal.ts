@@ -36,6 +36,13 @@ export interface EmbedGrant {
   publicDashboardId: string | null;
   /** The security context every query of the token runs under (spec 4.3 rules 1 and 2). */
   securityContext: Record<string, unknown>;
+  /**
+   * Spec 4.3 `settings.showDashboardChat`, resolved when the session was redeemed: the session's
+   * own true or false, or (omitted) the account-wide embed setting, which is off until an admin
+   * turns it on (modules/embed/session-service.ts redeem). Absent (a grant built by the server
+   * itself, as for exports): no chat.
+   */
+  showDashboardChat?: boolean;
 }
 
 const rank: Record<AccountRole, number> = { viewer: 0, developer: 1, admin: 2 };
@@ -73,4 +80,9 @@ export type Access =
        * issued for declare it. Every other route answers an embed token 403.
        */
       embed?: true;
+      /**
+       * Embed tokens whose session allows dashboard chat (spec 4.3 `settings.showDashboardChat`)
+       * may call the route too, as the token's own embed user (modules/chat); others get 403.
+       */
+      embedChat?: true;
     };

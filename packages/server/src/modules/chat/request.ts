@@ -36,7 +36,9 @@ export const ChatRequestBody = Type.Object(
     input: Type.Optional(Type.String({ minLength: 1, maxLength: 20_000 })),
     chatId: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
     messageId: Type.Optional(Type.String({ pattern: '^\\d{13,}-message$', maxLength: 100 })),
-    sessionSettings: SessionSettings,
+    // Required with an API key (the service answers 400 naming it); refused with an embed token,
+    // whose session already names the user (spec 4.3).
+    sessionSettings: Type.Optional(SessionSettings),
     activeBranchName: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
     isDefaultBranch: Type.Optional(Type.Boolean()),
     images: Type.Optional(

@@ -8,10 +8,22 @@ const tags = ['Chat'];
 /**
  * Spec 5: the chat API takes the account's API keys as `Api-Key <key>` (or `Bearer`); a key
  * scoped to some deployments reaches only the agents on them (the service checks the agent's).
+ * An embed token whose session allows dashboard chat (spec 4.3 `settings.showDashboardChat`)
+ * chats with its own deployment's agents as its own embed user, without `sessionSettings`.
  */
 const access = {
-  access: { role: 'viewer' as const, apiKeyScheme: true as const, scopedKeys: 'service' as const },
+  access: {
+    role: 'viewer' as const,
+    apiKeyScheme: true as const,
+    scopedKeys: 'service' as const,
+    embedChat: true as const,
+  },
 };
+
+const EmbedChatAgent = Type.Object({
+  accountName: Type.String({ description: 'The `{accountName}` of the chat URLs' }),
+  agentId: Type.Integer({ description: "The first agent of the token's deployment" }),
+});
 
 /** While a turn is silent (a long query), an empty line now and then keeps proxies from closing the stream. */
 const HEARTBEAT_MS = 15_000;
@@ -21,6 +33,24 @@ export const chatRoutes: FastifyPluginAsyncTypebox<{ chat: ChatService }> = asyn
   app.addHook('onReady', () => chat.startUp(app.log));
   app.addHook('onClose', () => chat.shutDown());
   const base = '/api/v1/public/:accountName/agents/:agentId/chat';
+  app.get(
+    '/api/v1/embed/chat-agent',
+    {
+      schema: {
+        tags,
+        operationId: 'getEmbedChatAgent',
+        summary: 'The agent an embedded dashboard chats with',
+        description:
+          "Embed tokens only, when the session allows dashboard chat (`settings.showDashboardChat`, or the account's " +
+          'embed setting when the session omitted it; 403 `embed_chat_not_allowed` otherwise): the account name and ' +
+          "the first agent of the token's deployment (404 `agent_not_found` when it has none). The token then streams " +
+          'turns without `sessionSettings`: the session names the user.',
+        response: { 200: EmbedChatAgent },
+      },
+      config: { access: { role: 'viewer', credential: 'embed', embedChat: true } },
+    },
+    (request) => chat.embedAgent(principalOf(request)),
+  );
   app.post(
     `${base}/stream-chat-state`,
     {

@@ -2,7 +2,13 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { canReachDeployment, type Principal } from '../../auth/principal.ts';
 import type { ChatRunRow } from '../../db/schema.ts';
-import { ConflictError, DomainError, ForbiddenError, NotFoundError } from '../../errors/domain-errors.ts';
+import {
+  ConflictError,
+  DomainError,
+  ForbiddenError,
+  NotFoundError,
+  ValidationError,
+} from '../../errors/domain-errors.ts';
 import { decideBranch } from '../data/branch.ts';
 import type { DataCaller } from '../data/caller.ts';
 import type { DataService } from '../data/service.ts';
@@ -77,14 +83,22 @@ export class ChatService {
     log: FastifyBaseLogger,
   ): Promise<(signal: AbortSignal) => AsyncGenerator<string, void>> {
     const target = await this.target(principal, params);
-    checkSessionSettings(body.sessionSettings);
+    const embedded = embedSession(principal, body.sessionSettings);
+    if (body.sessionSettings) checkSessionSettings(body.sessionSettings);
     const branch = branchOf(body);
     const deployment = await this.deps.deployments.require(target.tenantId, target.agent.deployment_id);
     // An unknown thread (404) or another user's (403) is refused before the session writes
     // anything: resolving the session creates or extends the external user (DESIGN.md "Errors":
     // bad input changes nothing).
-    if (body.chatId !== undefined) await this.checkThreadOwner(target, body.chatId, body.sessionSettings);
-    const session = await resolveSession(this.deps, target.tenantId, body.sessionSettings);
+    if (body.chatId !== undefined)
+      await this.checkThreadOwner(
+        target,
+        body.chatId,
+        embedded?.owner ?? (body.sessionSettings as SessionSettingsInput),
+      );
+    const session =
+      embedded ??
+      (await resolveSession(this.deps, target.tenantId, body.sessionSettings as SessionSettingsInput));
     const caller: DataCaller = { deployment, securityContext: session.securityContext, branch };
 
     const repo = this.deps.repository;
@@ -151,9 +165,13 @@ export class ChatService {
     body: { chatId: string; sessionSettings?: SessionSettingsInput },
   ): Promise<void> {
     const target = await this.target(principal, params);
+    if (principal.embed) embedSession(principal, body.sessionSettings);
     const thread = await this.deps.repository.findThread(target.tenantId, target.agent.id, body.chatId);
     if (!thread) throw new NotFoundError('Chat thread', 'chat_not_found');
-    if (body.sessionSettings) {
+    if (principal.embed) {
+      if (!sameOwner({ embedUserId: principal.embed.embedUserId }, thread))
+        throw new ForbiddenError('The chat thread belongs to another user', 'chat_thread_forbidden');
+    } else if (body.sessionSettings) {
       checkSessionSettings(body.sessionSettings);
       const owner = await this.findOwner(target.tenantId, body.sessionSettings);
       if (!owner || !sameOwner(owner, thread))
@@ -237,6 +255,19 @@ export class ChatService {
     return this.sweeping;
   }
 
+  /**
+   * Which agent the embed page chats with (spec 4.3 `settings.showDashboardChat`): the first agent
+   * of the token's deployment, with the account name of the chat URL.
+   */
+  async embedAgent(principal: Principal): Promise<{ accountName: string; agentId: number }> {
+    const grant = principal.embed;
+    if (!grant) throw new ForbiddenError('Only an embed token asks this', 'credential_kind_not_allowed');
+    const accountName = await this.deps.agents.requireChat(principal.tenantId);
+    const agent = await this.deps.agents.firstOn(principal.tenantId, grant.deploymentId);
+    if (!agent) throw new NotFoundError('Agent', 'agent_not_found');
+    return { accountName, agentId: agent.id };
+  }
+
   private async target(
     principal: Principal,
     params: { accountName: string; agentId: number },
@@ -256,11 +287,18 @@ export class ChatService {
    * The thread exists and belongs to the session's user, read without writing: an external user
    * not created yet owns no thread. An unknown internal user is left to resolveSession's 400.
    */
-  private async checkThreadOwner(target: Target, chatId: string, s: SessionSettingsInput): Promise<void> {
+  private async checkThreadOwner(
+    target: Target,
+    chatId: string,
+    s: SessionSettingsInput | ThreadOwner,
+  ): Promise<void> {
     const thread = await this.deps.repository.findThread(target.tenantId, target.agent.id, chatId);
     if (!thread) throw new NotFoundError('Chat thread', 'chat_not_found');
-    const owner = await this.findOwner(target.tenantId, s);
-    if (owner === undefined && s.internalId !== undefined) return;
+    const known = 'embedUserId' in s || 'userId' in s;
+    const owner = known
+      ? (s as ThreadOwner)
+      : await this.findOwner(target.tenantId, s as SessionSettingsInput);
+    if (owner === undefined && (s as SessionSettingsInput).internalId !== undefined) return;
     if (!owner || !sameOwner(owner, thread))
       throw new ForbiddenError('The chat thread belongs to another user', 'chat_thread_forbidden');
   }
@@ -406,4 +444,26 @@ function ended(run: LiveRun): Promise<void> {
     const check = () => (run.isEnded ? resolve() : setTimeout(check, 20));
     check();
   });
+}
+
+/**
+ * An embed token chats as its own session's user (spec 4.3: the embed grant names the end user,
+ * their groups, attributes and security context), so a body `sessionSettings` is refused rather
+ * than letting the page choose whose rows it reads; an API key must send one (spec 4.6).
+ */
+function embedSession(principal: Principal, s: SessionSettingsInput | undefined): ChatSession | undefined {
+  const grant = principal.embed;
+  if (!grant) {
+    if (s === undefined)
+      throw new ValidationError('sessionSettings is required', [
+        { field: 'body/sessionSettings', message: 'is required' },
+      ]);
+    return undefined;
+  }
+  if (s !== undefined)
+    throw new ValidationError(
+      'sessionSettings is not allowed with an embed token: its session names the user',
+      [{ field: 'body/sessionSettings', message: 'is not allowed with an embed token' }],
+    );
+  return { owner: { embedUserId: grant.embedUserId }, securityContext: grant.securityContext };
 }

@@ -58,5 +58,6 @@ export function grantOf(payload: Record<string, unknown>): (EmbedGrant & { tenan
     creatorMode: claim.creatorMode,
     publicDashboardId: claim.publicDashboardId,
     securityContext: claim.securityContext,
+    showDashboardChat: claim.settings.showDashboardChat,
   };
 }

@@ -82,6 +82,11 @@ export class AgentsService {
       throw new NotFoundError('Agent', 'agent_not_found');
   }
 
+  /** The first agent of a deployment (the one an embedded dashboard chats with), if any. */
+  firstOn(tenantId: number, deploymentId: number): Promise<AgentRow | undefined> {
+    return this.deps.repository.firstOn(tenantId, deploymentId);
+  }
+
   async require(tenantId: number, id: number): Promise<AgentRow> {
     const row = await this.deps.repository.find(tenantId, id);
     if (!row) throw new NotFoundError('Agent', 'agent_not_found');
