@@ -160,7 +160,11 @@ export const errorCatalogue = {
   chat_thread_forbidden: { status: 403, title: 'Chat thread of another user', on: 'management' },
   chat_streaming: { status: 409, title: 'Streaming for thread is in progress', on: 'management' },
   chat_user_limit: { status: 409, title: 'Chat user limit reached', on: 'management' },
-  embed_chat_not_allowed: { status: 403, title: 'Dashboard chat not allowed for this embed session', on: 'embed' },
+  embed_chat_not_allowed: {
+    status: 403,
+    title: 'Dashboard chat not allowed for this embed session',
+    on: 'embed',
+  },
 
   // Scheduled notifications and dashboard exports (spec 2.5, 4.5; modules/notifications).
   notification_not_found: { status: 404, title: 'Notification not found', on: 'management' },
