@@ -435,4 +435,55 @@ describeInBrowser('embed page in a host application on another origin', () => {
     await saveScreenshot(page, 'embed-token-expired');
     await page.close();
   });
+
+  it('shows a chat panel under the dashboard only when the session allows dashboard chat', async () => {
+    const open = async (showDashboardChat: boolean) => {
+      const page = await browser.context.newPage();
+      const { sessionId } = await api('POST', '/api/v1/embed/generate-session', {
+        deploymentId: web.server.demoDeploymentId,
+        externalId: `chat-${showDashboardChat}`,
+        userAttributeDefinitions: [{ name: 'country', displayName: 'Country' }],
+        userAttributes: [{ name: 'country', value: 'DE' }],
+        settings: { showDashboardChat },
+      });
+      await page.goto(`${tesseraOrigin}/embed/dashboard/${publicId}?session=${sessionId}`);
+      await waitForDrawn(page.mainFrame());
+      return page;
+    };
+    const withChat = await open(true);
+    const pageErrors: string[] = [];
+    withChat.on('console', (m) => void (m.type() === 'error' && pageErrors.push(m.text())));
+    withChat.on('pageerror', (e) => void pageErrors.push(e.message));
+    const streams: Promise<string>[] = [];
+    withChat.on('response', (r) => {
+      if (r.url().endsWith('/chat/stream-chat-state')) streams.push(r.text());
+    });
+    await withChat.locator('.embed-chat .tsr-chat textarea').waitFor();
+    await withChat.locator('.embed-chat .tsr-chat textarea').fill('Revenue by month in 2024');
+    await withChat.keyboard.press('Enter');
+    const turn = withChat.locator('.tsr-chat-turn').last();
+    await withChat.locator('.tsr-chat-turn[data-turn-status="done"]').first().waitFor({ timeout: 60_000 });
+    const chart = turn.locator('.tsr-chat-chart[data-chart-state="drawn"]');
+    await chart.waitFor();
+    // the streamed query ran as the embed user: only German customers' orders, one point per month
+    const lines = (await Promise.all(streams))
+      .join('\n')
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .map((l) => JSON.parse(l));
+    const sql = lines.filter((l) => l.toolCall?.name === 'serviceSqlApi' && l.toolCall.result).at(-1);
+    const rows = JSON.parse(sql.toolCall.result).data as unknown[];
+    expect(rows.length).toBeGreaterThan(0);
+    expect(await chart.locator('svg .mark-symbol path').count()).toBe(rows.length);
+    expect((await turn.locator('.tsr-chat-answer-text').innerText()).trim()).not.toBe('');
+    await chart.scrollIntoViewIfNeeded();
+    await saveScreenshot(withChat, 'embed-chat-answer');
+    await withChat.close();
+
+    const without = await open(false);
+    expect(await without.locator('.tsr-chat').count()).toBe(0);
+    expect(await without.locator('.embed-chat').count()).toBe(0);
+    await without.close();
+    expect(pageErrors).toEqual([]);
+  });
 });

@@ -32,13 +32,18 @@ export interface ChatPanelProps {
    * `internalId`, so that their own permissions apply.
    */
   sessionSettings?: ChatSessionSettings;
+  /**
+   * An embed token's agent (`GET /api/v1/embed/chat-agent`): the panel chats with it as the
+   * token's own embed user, sending no `sessionSettings` (spec 4.3 `settings.showDashboardChat`).
+   */
+  embedAgent?: { accountName: string; agentId: number };
   /** Questions offered before the first one; defaults suit the demo data. */
   suggestions?: string[];
 }
 
 type Setup =
   | { status: 'loading' }
-  | { status: 'ready'; agent: ChatAgent; session: ChatSessionSettings }
+  | { status: 'ready'; agent: ChatAgent; session: ChatSessionSettings | null }
   | { status: 'unavailable'; message: string };
 
 const DEFAULT_SUGGESTIONS = [
@@ -49,8 +54,9 @@ const DEFAULT_SUGGESTIONS = [
 
 /** The agent and the session the panel chats as, or why it cannot. */
 function useSetup(props: ChatPanelProps): Setup {
-  const { client, deploymentId, agentId } = props;
+  const { client, deploymentId, agentId, embedAgent } = props;
   const [setup, setSetup] = useState<Setup>({ status: 'loading' });
+  const embedKey = embedAgent ? `${embedAgent.accountName}/${embedAgent.agentId}` : null;
   // compared by value: a caller may pass a new object with the same settings on each render
   const settingsKey = JSON.stringify(props.sessionSettings ?? null);
   useEffect(() => {
@@ -60,6 +66,19 @@ function useSetup(props: ChatPanelProps): Setup {
       if (!cancelled) setSetup(next);
     };
     setSetup({ status: 'loading' });
+    if (embedKey !== null) {
+      // the embed token names the user: no agent lookup, no session settings
+      const slash = embedKey.lastIndexOf('/');
+      const id = Number(embedKey.slice(slash + 1));
+      settle({
+        status: 'ready',
+        agent: { id, name: 'Agent', accountName: embedKey.slice(0, slash) },
+        session: null,
+      });
+      return () => {
+        cancelled = true;
+      };
+    }
     (async () => {
       const agents =
         agentId !== undefined
@@ -92,7 +111,7 @@ function useSetup(props: ChatPanelProps): Setup {
     return () => {
       cancelled = true;
     };
-  }, [client, deploymentId, agentId, settingsKey]);
+  }, [client, deploymentId, agentId, settingsKey, embedKey]);
   return setup;
 }
 
@@ -153,7 +172,7 @@ function Conversation({
 }: {
   client: Client;
   agent: ChatAgent;
-  session: ChatSessionSettings;
+  session: ChatSessionSettings | null;
   suggestions: string[];
 }) {
   const [turns, setTurns] = useState<Turn[]>([]);
@@ -200,7 +219,12 @@ function Conversation({
           accountName: agent.accountName,
           agentId: String(agent.id),
           apiKey: '',
-          request: { input: text, chatId: chatId.current, sessionSettings: session },
+          // without sessionSettings for an embed token, whose session names the user
+          request: {
+            input: text,
+            chatId: chatId.current,
+            ...(session ? { sessionSettings: session } : {}),
+          } as Parameters<typeof streamChat>[0]['request'],
           signal: controller.signal,
           fetch: throughClient(client, agent),
         });

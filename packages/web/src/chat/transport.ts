@@ -45,11 +45,11 @@ export async function abortTurn(
   client: Client,
   agent: ChatAgent,
   chatId: string,
-  sessionSettings: ChatSessionSettings,
+  sessionSettings: ChatSessionSettings | null,
 ): Promise<boolean> {
   const { response } = await client.POST(ABORT_PATH, {
     params: { path: { accountName: agent.accountName, agentId: agent.id } },
-    body: { chatId, sessionSettings } as never,
+    body: { chatId, ...(sessionSettings ? { sessionSettings } : {}) } as never,
   });
   return response.ok;
 }

@@ -1,6 +1,6 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { Client } from '@tessera/client';
-import { ClientProvider, useGetEmbedDashboard } from '@tessera/client/react';
+import { ClientProvider, useGetEmbedChatAgent, useGetEmbedDashboard } from '@tessera/client/react';
 import { lazy, type RefObject, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import {
   captureEmbedLocation,
@@ -21,6 +21,8 @@ import './embed.css';
  */
 const dashboardView = import('../dashboard/dashboard-view.tsx');
 const DashboardView = lazy(() => dashboardView.then((m) => ({ default: m.DashboardView })));
+/** The chat panel loads only for sessions that allow dashboard chat. */
+const ChatPanel = lazy(() => import('../chat/chat-panel.tsx').then((m) => ({ default: m.ChatPanel })));
 
 /**
  * The embed page, `/embed/dashboard/{publicId}?session=...` (spec 4.3; DESIGN.md "Web app and
@@ -148,15 +150,36 @@ function DashboardLoader({
   if (!dashboard) return <p className="embed-status">Loading the dashboard…</p>;
   // The controls' state stays out of the address: the embed page's URL is the host's to give.
   return (
-    <Suspense fallback={<p className="embed-status">Loading the dashboard…</p>}>
-      <DashboardView
-        dashboard={dashboard}
-        client={client}
-        deploymentId={dashboard.deploymentId}
-        theme={theme}
-        syncUrl={false}
-        className="embed-dashboard"
-      />
+    <>
+      <Suspense fallback={<p className="embed-status">Loading the dashboard…</p>}>
+        <DashboardView
+          dashboard={dashboard}
+          client={client}
+          deploymentId={dashboard.deploymentId}
+          theme={theme}
+          syncUrl={false}
+          className="embed-dashboard"
+        />
+      </Suspense>
+      {credential.claims.settings?.showDashboardChat === true && (
+        <EmbeddedChat client={client} deploymentId={dashboard.deploymentId} />
+      )}
+    </>
+  );
+}
+
+/**
+ * Spec 4.3 `settings.showDashboardChat`: below the dashboard, a chat with the deployment's agent
+ * as the embedded user (the token carries who they are; the server applies their row policies).
+ */
+function EmbeddedChat({ client, deploymentId }: { client: Client; deploymentId: number }) {
+  const agent = useGetEmbedChatAgent({});
+  if (!agent.data) return null;
+  return (
+    <Suspense fallback={<p className="embed-status">Starting the chat…</p>}>
+      <div className="embed-chat">
+        <ChatPanel client={client} deploymentId={deploymentId} embedAgent={agent.data} />
+      </div>
     </Suspense>
   );
 }
