@@ -16,7 +16,10 @@ import { notificationsApi, startMailbox } from './test-support.ts';
  * only; skipped on PGlite, whose store lives inside the test process.
  */
 const onPostgres = inject('testDb') === 'postgres';
-const child = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../../test/notifications-crash-child.ts');
+const child = path.join(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../../test/notifications-crash-child.ts',
+);
 
 describe.skipIf(!onPostgres)('a server killed mid-delivery', () => {
   let server: TestServer;
