@@ -377,6 +377,8 @@ export const routeSamples: Record<string, SampleFactory> = {
     url: `/api/v1/embed/dashboard/${(await publishSimpleBoard(f.server, f.deploymentId, false)).publicId}`,
     payload: { allowEmbed: true },
   }),
+  // Embed tokens only: every other credential is refused (403), which the fuzzer checks holds.
+  'GET /api/v1/embed/chat-agent': () => ({ url: '/api/v1/embed/chat-agent' }),
   'GET /api/v1/embed/settings': () => ({ url: '/api/v1/embed/settings' }),
   'PUT /api/v1/embed/settings': () => ({
     url: '/api/v1/embed/settings',

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { embedToken } from '../../src/modules/embed/test-support.ts';
 import { startTestServer, type TestServer } from '../harness.ts';
 import { createFixtures } from '../route-samples.ts';
 import { dataFixtures } from './data-samples.ts';
@@ -72,6 +73,12 @@ describe('fuzzing every route', () => {
     credentials.admin = `Bearer ${server.adminKey}`;
     credentials.scim = `Bearer ${scim.token}`;
     credentials.data = data.token;
+    // An embed token whose session allows dashboard chat (spec 4.3), for the embed-only routes.
+    credentials.embed = `Bearer ${await embedToken(server, {
+      deploymentId: fixtures.deploymentId,
+      externalId: 'fuzz',
+      settings: { showDashboardChat: true },
+    })}`;
     ({ cases, uncovered } = await routeCases(server.routes, { server, fixtures, scim, data }));
     fingerprint = await storeFingerprinter(server);
   });

@@ -7,7 +7,7 @@ import type { ScimFixtures } from './scim-samples.ts';
 
 /** Which error shape a route answers in (DESIGN.md "Errors"). */
 export type Family = 'management' | 'scim' | 'data' | 'public';
-export type Credential = 'admin' | 'scim' | 'data' | 'none';
+export type Credential = 'admin' | 'scim' | 'data' | 'embed' | 'none';
 
 /** A route of the table with one valid request of it, split into the parts the fuzzer varies. */
 export interface RouteCase {
@@ -23,6 +23,10 @@ export interface RouteCase {
   query: Record<string, string | string[]>;
   payload?: unknown;
   hints: Hints;
+}
+
+function embedOnly(route: RouteInfo): boolean {
+  return route.access !== undefined && 'role' in route.access && route.access.credential === 'embed';
 }
 
 export function familyOf(route: RouteInfo): Family {
@@ -142,7 +146,10 @@ export async function routeCases(
       method: route.method,
       route: route.url,
       family,
-      credential: { management: 'admin', scim: 'scim', data: 'data', public: 'none' }[family] as Credential,
+      // Routes for embed tokens alone are fuzzed with one (every other credential gets 403 there).
+      credential: embedOnly(route)
+        ? 'embed'
+        : ({ management: 'admin', scim: 'scim', data: 'data', public: 'none' }[family] as Credential),
       contentType: family === 'scim' ? 'application/scim+json' : 'application/json',
       schema: { params: schema.params, querystring: schema.querystring, body: schema.body },
       params,
@@ -152,5 +159,9 @@ export async function routeCases(
         family === 'scim' ? scim.hints : family === 'data' ? data.hintsFor(route.method, route.url) : noHints,
     });
   }
+  // Embed-token routes first: the fuzzing of other routes (embed settings, session revocation,
+  // users) may legitimately end the one embed session the token came from.
+  const embedFirst = (c: RouteCase) => (c.credential === 'embed' ? 0 : 1);
+  cases.sort((a, b) => embedFirst(a) - embedFirst(b));
   return { cases, uncovered };
 }
