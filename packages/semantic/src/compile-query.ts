@@ -69,7 +69,7 @@ export function compileQuery(model: Model, query: CubeQuery, options: CompileQue
     securityContext: options.securityContext,
   });
   const printed = printSelect(plan.select, dialect);
-  const columns = outputColumns(plan.columns, (c) => memberType(c.member));
+  const columns = outputColumns(plan.columns, (c) => (yieldsTime(c.member) ? 'time' : memberType(c.member)));
   return {
     ...printed,
     totalSql: plan.total ? printSelect(plan.total, dialect) : null,
@@ -128,4 +128,16 @@ export function compileQueries(
   options: CompileQueryOptions,
 ): CompiledQuery[] {
   return expandCompareDateRange(query).map((q) => compileQuery(model, q, options));
+}
+
+/**
+ * A dimension whose SQL is only `{created_at.half_year}` or `{SQL_UTILS.convertTz(...)}` holds a
+ * timestamp whatever type it declares (Cube's proxied granularity is a `string`): its values are
+ * written as time values, alike on every engine (PostgreSQL hands timestamps over as text).
+ */
+function yieldsTime(m: ResolvedQuery['dimensions'][number]): boolean {
+  const member = m.member;
+  if (member.kind !== 'dimension' || member.sql.length !== 1) return false;
+  const part = member.sql[0];
+  return typeof part !== 'string' && (part.ref === 'granularity' || part.ref === 'convertTz');
 }

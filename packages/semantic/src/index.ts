@@ -28,6 +28,12 @@ export {
   type ModelFile,
 } from './model/compile.ts';
 export {
+  type DisablingError,
+  type Isolation,
+  isolateModel,
+  type UnavailableCube,
+} from './model/isolate.ts';
+export {
   evaluateJsFiles,
   type JinjaRendering,
   type JsDefinition,
@@ -39,7 +45,17 @@ export type * from './model/types.ts';
 export type { PlannedColumn } from './planner/columns.ts';
 export * as sqlTree from './planner/nodes.ts';
 export { type CubeSecurity, type Plan, type PlanOptions, planQuery } from './planner/plan.ts';
+export {
+  compileFromRollup,
+  type RollupSource,
+  rollupBuildable,
+  rollupBuildSql,
+  rollupCanAnswer,
+  rollupColumns,
+  rollupCovers,
+} from './pre-aggregations/rollup.ts';
 export { DEFAULT_LIMIT, MAX_LIMIT, normalizeQuery } from './query/normalize.ts';
+export { add as addTime, formatLocal, startOf as startOfPeriod, type TimeUnit } from './query/time.ts';
 export type * from './query/types.ts';
 export { FILTER_OPERATORS } from './query/types.ts';
 export type { Annotation, MemberAnnotation } from './result/annotation.ts';
@@ -52,6 +68,7 @@ export {
   loadSqlParser,
   planSqlQuery,
   planSqlQueryAsync,
+  type RollupHook,
   type SemanticPart,
   SQL_API_ROW_LIMIT,
   type SqlApiColumn,

@@ -128,7 +128,7 @@ describe('context variables in YAML models', () => {
         sql: "{FILTER_PARAMS.nope.x.filter('x')}"
         type: string
       - name: c
-        sql: "{SQL_UTILS.convertTz('created_at')}"
+        sql: "{SQL_UTILS.dateAdd('created_at')}"
         type: time
       - name: d
         sql: "{FILTER_PARAMS.bad.a.filter('x'}"
@@ -139,7 +139,7 @@ describe('context variables in YAML models', () => {
     expect(errors.map((e) => [e.line, e.member, e.message])).toEqual([
       [6, 'a', expect.stringMatching(/^SECURITY_CONTEXT is read with \.filter\(\)/)],
       [9, 'b', expect.stringMatching(/^Unknown member nope\.x/)],
-      [12, 'c', expect.stringMatching(/^SQL_UTILS is not supported/)],
+      [12, 'c', expect.stringMatching(/^SQL_UTILS offers convertTz\('sql'\) only/)],
       [15, 'd', expect.stringMatching(/^Expected , or \) in the arguments/)],
     ]);
   });

@@ -1,5 +1,5 @@
 import { printTemplate } from '../model/template.ts';
-import type { Cube, CubeMember, Model, View } from '../model/types.ts';
+import type { Cube, CubeMember, Folder, Model, View } from '../model/types.ts';
 import { findMember } from '../query/members.ts';
 import type { QueryMember } from '../query/types.ts';
 import { memberTitles, memberType } from '../result/annotation.ts';
@@ -28,6 +28,23 @@ export interface MetaCube {
   readonly dimensions: MetaMember[];
   readonly segments: MetaMember[];
   readonly joins?: { name: string; relationship: string; sql?: string }[];
+  /** Cube's `hierarchies`, `folders` (flat: nested folders' members merged into their root) and `nestedFolders`. */
+  readonly hierarchies: MetaHierarchy[];
+  readonly folders: { name: string; members: string[] }[];
+  readonly nestedFolders: MetaFolder[];
+}
+
+export interface MetaHierarchy {
+  readonly name: string;
+  readonly title?: string;
+  readonly levels: string[];
+  readonly public: boolean;
+  readonly aliasMember?: string;
+}
+
+export interface MetaFolder {
+  readonly name: string;
+  readonly members: (string | MetaFolder)[];
 }
 
 /**
@@ -55,6 +72,12 @@ export function getMeta(
     const dimensions = members('dimension');
     const segments = members('segment');
     if (measures.length + dimensions.length + segments.length === 0) continue;
+    const shown = (path: string) => {
+      const m = findMember(model, path);
+      return m !== null && m !== undefined && visible(m) && !access.hiddenMembers.has(m.path);
+    };
+    const hierarchies = metaHierarchies(owner, shown);
+    const nestedFolders = metaFolders(owner, shown, new Set(hierarchies.map((h) => h.name)));
     cubes.push({
       name: owner.name,
       title: owner.title ?? titleize(owner.name),
@@ -67,6 +90,9 @@ export function getMeta(
       measures,
       dimensions,
       segments,
+      hierarchies,
+      folders: nestedFolders.map((f) => ({ name: f.name, members: [...new Set(flatMembers(f))] })),
+      nestedFolders,
       ...(options.extended && owner.kind === 'cube'
         ? {
             joins: [...owner.joins.values()].map((j) => ({
@@ -149,4 +175,48 @@ function describe(model: Model, m: QueryMember, extended: boolean): MetaMember {
     };
   }
   return { ...common, ...(extended ? { sql: printTemplate(member.sql) } : {}) };
+}
+
+/**
+ * Cube's CubeToMetaTransformer lists a cube's hierarchies with their levels as member paths, and
+ * a view's with the view's own members and `aliasMember`, the cube's hierarchy. Levels this
+ * context may not see are left out, and so is a hierarchy left without levels or not public.
+ */
+function metaHierarchies(owner: Cube | View, shown: (path: string) => boolean): MetaHierarchy[] {
+  const out: MetaHierarchy[] = [];
+  for (const h of owner.hierarchies?.values() ?? []) {
+    if (!h.public) continue;
+    const levels = h.levels.map((l) => (owner.kind === 'view' ? `${owner.name}.${l}` : l)).filter(shown);
+    if (levels.length === 0) continue;
+    out.push({
+      name: `${owner.name}.${h.name}`,
+      ...(h.title !== null ? { title: h.title } : {}),
+      levels,
+      public: true,
+      ...(h.aliasMember !== null ? { aliasMember: h.aliasMember } : {}),
+    });
+  }
+  return out;
+}
+
+/** A view's folders with its members' paths, members this context may not see left out. */
+function metaFolders(
+  owner: Cube | View,
+  shown: (path: string) => boolean,
+  hierarchies: ReadonlySet<string>,
+): MetaFolder[] {
+  if (owner.kind !== 'view') return [];
+  const folder = (f: Folder): MetaFolder => ({
+    name: f.name,
+    members: f.members.flatMap((m): (string | MetaFolder)[] => {
+      if (typeof m !== 'string') return [folder(m)];
+      const path = `${owner.name}.${m}`;
+      return shown(path) || hierarchies.has(path) ? [path] : [];
+    }),
+  });
+  return (owner.folders ?? []).map(folder);
+}
+
+function flatMembers(f: MetaFolder): string[] {
+  return f.members.flatMap((m) => (typeof m === 'string' ? [m] : flatMembers(m)));
 }

@@ -2,6 +2,9 @@ import { type ModelError, ModelValidationError } from '../errors.ts';
 import { buildCube } from './cube.ts';
 import { resolveExtends } from './extends.ts';
 import type { ModelFile } from './files.ts';
+import { checkHierarchies } from './hierarchies.ts';
+import { type Isolation, isolateModel } from './isolate.ts';
+import { checkMultiStage } from './multi-stage.ts';
 import { isRecord, memberList, normalizeKeys, type Raw, str } from './raw.ts';
 import { ErrorReporter, locate } from './reporter.ts';
 import { jsDocument } from './sandbox/locate.ts';
@@ -15,7 +18,7 @@ import {
 import type { NameIndex } from './template.ts';
 import type { Cube, Model, SourceLocation, View } from './types.ts';
 import { validateCubes } from './validate.ts';
-import { buildView } from './view.ts';
+import { buildViews } from './view.ts';
 import { parseYamlFile } from './yaml.ts';
 
 export type { ModelFile };
@@ -30,6 +33,8 @@ export interface CompileModelOptions {
 export interface CompileModelResult {
   readonly model: Model;
   readonly errors: readonly ModelError[];
+  /** The healthy part of the model, and what each error disables (isolate.ts, issue 15). */
+  readonly isolation: Isolation;
 }
 
 /**
@@ -84,10 +89,23 @@ export function compileModel(
     cubes.set(name, buildCube(raw, { cube: name, index, reporter, loc: rawCubes.get(name)!.loc }));
   }
   validateCubes(cubes, reporter);
+  checkHierarchies(cubes, reporter);
   const views = new Map<string, View>();
-  for (const { raw, loc } of rawViews) views.set(String(raw.name), buildView(raw, cubes, loc, reporter));
+  for (const { raw, loc } of rawViews) {
+    for (const view of buildViews(raw, cubes, loc, reporter)) {
+      // a split view (`<view>_<cube>`) must not take the name of another cube or view
+      if (names.has(view.name) && view.name !== raw.name)
+        reporter.error(view.loc, view.name, null, `Split view name ${view.name} is already taken`);
+      else {
+        names.add(view.name);
+        views.set(view.name, view);
+      }
+    }
+  }
+  checkMultiStage(cubes, views, reporter);
 
-  return { model: Object.freeze({ cubes, views }), errors: reporter.errors };
+  const model = Object.freeze({ cubes, views });
+  return { model, errors: reporter.errors, isolation: isolateModel(model, reporter.errors, files) };
 }
 
 /** The file's `{cubes, views}` as written, or null when it has none (its errors reported). */

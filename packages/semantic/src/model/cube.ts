@@ -1,5 +1,7 @@
+import { buildHierarchies } from './hierarchies.ts';
 import { buildDimension, buildMeasure, buildSegment, type MemberContext, template } from './members.ts';
 import { buildPolicies } from './policy.ts';
+import { buildPreAggregations } from './pre-aggregations.ts';
 import { isRecord, memberList, type Raw, snakeCase, str } from './raw.ts';
 import { locate } from './reporter.ts';
 import type { Cube, Dimension, Join, Measure, Relationship, Segment } from './types.ts';
@@ -69,6 +71,7 @@ export function buildCube(raw: Raw, ctx: MemberContext): Cube {
     dimensions,
     segments,
     primaryKeys: Object.freeze([...dimensions.values()].filter((d) => d.primaryKey)),
+    hierarchies: buildHierarchies(raw, name, ownNames, loc, reporter),
     accessPolicy: buildPolicies(
       raw.access_policy,
       name,
@@ -76,6 +79,7 @@ export function buildCube(raw: Raw, ctx: MemberContext): Cube {
       locate(raw, loc, 'access_policy'),
       reporter,
     ),
+    preAggregations: buildPreAggregations(raw, ctx, measures, dimensions),
     loc,
   });
 }

@@ -1,5 +1,6 @@
 import { parseLocal } from '../query/time.ts';
 import { intervalEpochSeconds, isBuiltInGranularity, parseInterval } from './interval.ts';
+import { buildMultiStage } from './multi-stage.ts';
 import { isRecord, memberList, type Raw, snakeCase, str } from './raw.ts';
 import { type ErrorReporter, locate } from './reporter.ts';
 import { type NameIndex, parseTemplate } from './template.ts';
@@ -77,7 +78,7 @@ export function buildMeasure(raw: Raw, ctx: MemberContext): Measure {
     );
   }
   const sql = template(raw, 'sql', ctx, b.name, true);
-  if (sql === null && type !== 'count')
+  if (sql === null && type !== 'count' && type !== 'rank')
     ctx.reporter.error(b.loc, ctx.cube, b.name, `Measure of type ${type} needs sql`);
   const filters: SqlTemplate[] = [];
   for (const f of Array.isArray(raw.filters) ? raw.filters : []) {
@@ -95,6 +96,7 @@ export function buildMeasure(raw: Raw, ctx: MemberContext): Measure {
     rollingWindow: rollingWindow(raw, type, b.name, ctx),
     format: raw.format ?? null,
     drillMembers: Object.freeze(Array.isArray(drill) ? drill.map(String) : []),
+    multiStage: buildMultiStage(raw, type, b.name, ctx),
   });
 }
 
@@ -148,8 +150,17 @@ export function buildDimension(raw: Raw, ctx: MemberContext): Dimension {
       `Dimension type '${String(raw.type)}' is not one of ${DIMENSION_TYPES.join(', ')}`,
     );
   }
+  if (raw.multi_stage === true) {
+    // Cube's multi-stage dimensions (bucketing by a measure) are not planned here
+    ctx.reporter.error(
+      locate(raw, ctx.loc, 'multi_stage'),
+      ctx.cube,
+      b.name,
+      'Multi-stage dimensions are not supported',
+    );
+  }
   const caseLabel = buildCase(raw, ctx, b.name);
-  const sql = template(raw, 'sql', ctx, b.name, true);
+  const sql = type === 'geo' ? geoSql(raw, ctx, b.name) : template(raw, 'sql', ctx, b.name, true);
   if (sql === null && caseLabel === null && type !== 'geo') {
     ctx.reporter.error(b.loc, ctx.cube, b.name, 'Dimension needs sql');
   }
@@ -165,6 +176,31 @@ export function buildDimension(raw: Raw, ctx: MemberContext): Dimension {
     case: caseLabel,
     format: raw.format ?? null,
   });
+}
+
+/**
+ * A `geo` dimension (https://cube.dev/docs/product/data-modeling/reference/types-and-formats#geo)
+ * is `latitude: {sql}` and `longitude: {sql}`; its value is `latitude,longitude` as text, as Cube
+ * concatenates them.
+ */
+function geoSql(raw: Raw, ctx: MemberContext, member: string): SqlTemplate | null {
+  const parts: SqlTemplate[] = [];
+  for (const key of ['latitude', 'longitude'] as const) {
+    const side = raw[key];
+    const t = isRecord(side) ? template(side, 'sql', ctx, member, true) : null;
+    if (t === null) {
+      ctx.reporter.error(b0(raw, ctx, key), ctx.cube, member, `Geo dimension needs ${key}: {sql}`);
+      return null;
+    }
+    parts.push(t);
+  }
+  return Object.freeze([
+    'CAST((',
+    ...parts[0]!,
+    ") AS VARCHAR) || ',' || CAST((",
+    ...parts[1]!,
+    ') AS VARCHAR)',
+  ]);
 }
 
 function granularities(
@@ -203,8 +239,8 @@ function granularities(
   return out;
 }
 
-function b0(raw: Raw, ctx: MemberContext): SourceLocation {
-  return locate(raw, ctx.loc, 'granularities');
+function b0(raw: Raw, ctx: MemberContext, key = 'granularities'): SourceLocation {
+  return locate(raw, ctx.loc, key);
 }
 
 function buildCase(raw: Raw, ctx: MemberContext, member: string): CaseLabel | null {

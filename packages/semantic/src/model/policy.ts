@@ -39,9 +39,12 @@ function buildPolicy(
     if (typeof cond === 'string' || typeof cond === 'boolean') conditions.push(String(cond));
     else report('conditions entries must be {if: "..."}');
   }
-  const checkMember = (name: string) => {
+  const checkMember = (written: string) => {
+    // Cube writes a member of the policy's own cube as `{CUBE}.x` (YAML) or `${CUBE}.x` (JavaScript,
+    // which the sandbox hands over as `CUBE.x`): https://cube.dev/docs/product/auth/data-access-policies
+    const name = written.replace(/^(?:\$?\{\s*CUBE\s*\}|CUBE)\./, `${owner}.`);
     const short = name.startsWith(`${owner}.`) ? name.slice(owner.length + 1) : name;
-    if (!known.has(short)) report(`unknown member ${name}`);
+    if (!known.has(short)) report(`unknown member ${written}`);
     return short;
   };
   let memberLevel: AccessPolicy['memberLevel'] = null;

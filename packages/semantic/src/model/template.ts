@@ -81,8 +81,16 @@ function resolveExpr(expr: TemplateExpr, text: string, scope: Scope): TemplatePa
     }
     case 'COMPILE_CONTEXT':
       return `COMPILE_CONTEXT is read in JavaScript models or Jinja templates ({{ COMPILE_CONTEXT.x }}), not in SQL: ${text}`;
-    case 'SQL_UTILS':
-      return `SQL_UTILS is not supported in SQL templates: ${text}`;
+    case 'SQL_UTILS': {
+      // https://cube.dev/docs/product/data-modeling/reference/context-variables#sql_utils
+      const arg = expr.kind === 'call' && expr.args.length === 1 ? expr.args[0] : null;
+      if (rest.length !== 1 || rest[0] !== 'convertTz' || arg?.kind !== 'string')
+        return `SQL_UTILS offers convertTz('sql') only: ${text}`;
+      return Object.freeze({
+        ref: 'convertTz',
+        sql: parseTemplate(arg.value, scope.self, scope.index, scope.onError),
+      });
+    }
   }
   if (expr.kind === 'call') {
     // `{other.sql()}` / `{CUBE.sql()}`: a cube's own SQL
@@ -136,6 +144,9 @@ function resolve(path: string, self: string, index: NameIndex): TemplatePart | s
     rest = segments.slice(1);
   } else if (segments.length === 1 && own?.has(head)) {
     return Object.freeze({ ref: 'member', cube: self, member: head });
+  } else if (segments.length === 2 && own?.has(head) && !index.cubes.has(head)) {
+    // `{created_at.half_year}`: checked to be a time dimension's granularity by validate.ts
+    return Object.freeze({ ref: 'granularity', cube: self, member: head, granularity: segments[1] });
   } else if (index.cubes.has(head)) {
     cube = head;
     rest = segments.slice(1);
@@ -147,20 +158,24 @@ function resolve(path: string, self: string, index: NameIndex): TemplatePart | s
     return Object.freeze({ ref: 'member', cube, member: rest[0] });
   }
   if (rest.length === 1) return `Unknown member reference {${path}}: ${cube}.${rest[0]} does not exist`;
+  if (rest.length === 2 && index.cubes.get(cube)?.has(rest[0]))
+    return Object.freeze({ ref: 'granularity', cube, member: rest[0], granularity: rest[1] });
   return `Unsupported reference {${path}}`;
 }
 
 /** Member references of a template, for dependency checks (FILTER_PARAMS targets included). */
 export function memberRefs(t: SqlTemplate): { cube: string; member: string }[] {
   const out: { cube: string; member: string }[] = [];
-  for (const p of walkParts(t)) if (p.ref === 'member') out.push(p);
+  for (const p of walkParts(t))
+    if (p.ref === 'member' || p.ref === 'granularity') out.push({ cube: p.cube, member: p.member });
   return out;
 }
 
 export function cubeRefs(t: SqlTemplate): string[] {
   const out: string[] = [];
   for (const p of walkParts(t))
-    if (p.ref === 'cube' || p.ref === 'member' || p.ref === 'cubeSql') out.push(p.cube);
+    if (p.ref === 'cube' || p.ref === 'member' || p.ref === 'cubeSql' || p.ref === 'granularity')
+      out.push(p.cube);
   return out;
 }
 
@@ -171,6 +186,7 @@ export function* walkParts(t: SqlTemplate): Generator<Exclude<TemplatePart, stri
     yield p;
     if (p.ref === 'filterParams' || p.ref === 'securityContext') yield* walkParts(targetSql(p.target));
     if (p.ref === 'filterGroup') for (const item of p.items) yield* walkParts(targetSql(item.target));
+    if (p.ref === 'convertTz') yield* walkParts(p.sql);
   }
 }
 
@@ -203,6 +219,10 @@ export function printTemplate(t: SqlTemplate, params: readonly string[] = []): s
         return `SECURITY_CONTEXT.${p.path.join('.')}.${p.required ? 'requiredFilter' : 'filter'}(${target(p.target)})`;
       case 'securityValue':
         return `SECURITY_CONTEXT.${p.path.join('.')}.unsafeValue()`;
+      case 'granularity':
+        return `${p.cube}.${p.member}.${p.granularity}`;
+      case 'convertTz':
+        return `SQL_UTILS.convertTz(${JSON.stringify(printTemplate(p.sql))})`;
     }
   };
   return t.map((p) => (typeof p === 'string' ? p.replace(/\{/g, '\\{') : `{${part(p)}}`)).join('');

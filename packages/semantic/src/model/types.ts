@@ -33,7 +33,19 @@ export type ContextPart =
       readonly required: boolean;
       readonly target: FilterTarget;
     }
-  | { readonly ref: 'securityValue'; readonly path: readonly string[] };
+  | { readonly ref: 'securityValue'; readonly path: readonly string[] }
+  /**
+   * `{created_at.half_year}`: a time dimension in the query's time zone, truncated to a built-in
+   * or custom granularity (https://cube.dev/docs/product/data-modeling/reference/dimensions#granularities).
+   */
+  | {
+      readonly ref: 'granularity';
+      readonly cube: string;
+      readonly member: string;
+      readonly granularity: string;
+    }
+  /** `{SQL_UTILS.convertTz('created_at')}`: the SQL read as UTC, in the query's time zone. */
+  | { readonly ref: 'convertTz'; readonly sql: SqlTemplate };
 
 /** The SQL a filter applies to (`filter('t.created_at')`), or a lambda given the filter's values. */
 export type FilterTarget =
@@ -60,6 +72,8 @@ export const MEASURE_TYPES = [
   'time',
   'boolean',
   'running_total',
+  /** Multi-stage only: rank of the row within its partition (multi-stage.ts). */
+  'rank',
 ] as const;
 export type MeasureType = (typeof MEASURE_TYPES)[number];
 
@@ -106,6 +120,36 @@ export interface Measure extends MemberBase {
   readonly rollingWindow: RollingWindow | null;
   readonly format: unknown;
   readonly drillMembers: readonly string[];
+  /** `multi_stage: true` and its options; null or absent for an ordinary measure. */
+  readonly multiStage?: MultiStage | null;
+}
+
+/**
+ * A multi-stage measure (https://cube.dev/docs/product/data-modeling/concepts/multi-stage-calculations):
+ * computed from other measures' values at a grain derived from the query's, not from rows.
+ */
+export interface MultiStage {
+  readonly timeShift: readonly TimeShift[];
+  /** `group_by`: keep only these of the query's dimensions; null when absent. */
+  readonly groupBy: readonly GrainRef[] | null;
+  readonly reduceBy: readonly GrainRef[];
+  readonly addGroupBy: readonly GrainRef[];
+  /** `order_by` of a `rank` measure. */
+  readonly orderBy: readonly { readonly sql: SqlTemplate; readonly desc: boolean }[];
+}
+
+/** A dimension named by group_by, reduce_by or add_group_by (`cube.member[.granularity]`). */
+export interface GrainRef {
+  readonly cube: string;
+  readonly member: string;
+  readonly granularity: string | null;
+}
+
+export interface TimeShift {
+  /** `cube.member` or `view.member`; null: the query's time dimensions. */
+  readonly timeDimension: string | null;
+  readonly interval: Interval;
+  readonly type: 'prior' | 'next';
 }
 
 export interface CustomGranularity {
@@ -148,6 +192,25 @@ export interface Join {
   readonly loc: SourceLocation;
 }
 
+/**
+ * A hierarchy (model/hierarchies.ts): on a cube, levels are dimension paths (`users.city`); in a
+ * view, the names of the view's members, and `aliasMember` is the cube's hierarchy.
+ */
+export interface Hierarchy {
+  readonly name: string;
+  readonly title: string | null;
+  readonly public: boolean;
+  readonly levels: readonly string[];
+  readonly aliasMember: string | null;
+  readonly loc: SourceLocation;
+}
+
+/** A view folder: member names of the view, or folders nested in it. */
+export interface Folder {
+  readonly name: string;
+  readonly members: readonly (string | Folder)[];
+}
+
 /** A row-level filter as written in the model: values may still hold `{ securityContext.x }`. */
 export type PolicyFilter =
   | { readonly member: string; readonly operator: string; readonly values: readonly unknown[] }
@@ -181,7 +244,32 @@ export interface Cube {
   readonly dimensions: ReadonlyMap<string, Dimension>;
   readonly segments: ReadonlyMap<string, Segment>;
   readonly primaryKeys: readonly Dimension[];
+  /** `hierarchies`, by name; absent on cubes built before hierarchies were read. */
+  readonly hierarchies?: ReadonlyMap<string, Hierarchy>;
   readonly accessPolicy: readonly AccessPolicy[] | null;
+  /** Rollups (`pre_aggregations`), by name (model/pre-aggregations.ts). */
+  readonly preAggregations: ReadonlyMap<string, PreAggregation>;
+  readonly loc: SourceLocation;
+}
+
+/**
+ * A rollup pre-aggregation (https://cube.dev/docs/product/data-modeling/reference/pre-aggregations):
+ * members of its own cube, summarised at `granularity` of `timeDimension`, one table per
+ * `partitionGranularity` period of `buildRange` when partitioned.
+ */
+export interface PreAggregation {
+  readonly cube: string;
+  readonly name: string;
+  readonly type: 'rollup';
+  /** Member names of the cube (without the cube prefix). */
+  readonly measures: readonly string[];
+  readonly dimensions: readonly string[];
+  readonly timeDimension: string | null;
+  readonly granularity: string | null;
+  readonly partitionGranularity: string | null;
+  readonly refreshKey: { readonly every: string | null; readonly sql: string | null };
+  readonly buildRangeStart: string | null;
+  readonly buildRangeEnd: string | null;
   readonly loc: SourceLocation;
 }
 
@@ -207,6 +295,9 @@ export interface View {
   readonly meta: Readonly<Record<string, unknown>> | null;
   readonly public: boolean;
   readonly members: ReadonlyMap<string, ViewMember>;
+  /** Hierarchies of the included cubes, by their name in the view. */
+  readonly hierarchies?: ReadonlyMap<string, Hierarchy>;
+  readonly folders?: readonly Folder[];
   readonly accessPolicy: readonly AccessPolicy[] | null;
   readonly loc: SourceLocation;
 }

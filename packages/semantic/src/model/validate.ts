@@ -1,5 +1,6 @@
+import { isBuiltInGranularity } from './interval.ts';
 import type { ErrorReporter } from './reporter.ts';
-import { cubeRefs, memberRefs } from './template.ts';
+import { cubeRefs, memberRefs, walkParts } from './template.ts';
 import type { Cube, CubeMember, Measure } from './types.ts';
 
 /**
@@ -36,6 +37,8 @@ export function validateCubes(cubes: ReadonlyMap<string, Cube>, reporter: ErrorR
       }
     }
     for (const measure of cube.measures.values()) checkMeasure(cubes, cube, measure, reporter);
+    for (const m of [...cube.measures.values(), ...cube.dimensions.values(), ...cube.segments.values()])
+      checkGranularityRefs(cubes, m, reporter);
     for (const m of [...cube.measures.values(), ...cube.dimensions.values(), ...cube.segments.values()]) {
       if (hasCycle(cubes, m, new Set())) {
         reporter.error(m.loc, cube.name, m.name, `Circular reference: ${m.path} depends on itself`);
@@ -50,7 +53,9 @@ function checkMeasure(
   measure: Measure,
   reporter: ErrorReporter,
 ) {
+  // a multi-stage measure aggregates other measures' values by design (planner/multi-stage.ts)
   const calculated =
+    measure.multiStage != null ||
     measure.type === 'number' ||
     measure.type === 'string' ||
     measure.type === 'time' ||
@@ -68,7 +73,7 @@ function checkMeasure(
   }
   for (const filter of measure.filters) {
     for (const ref of memberRefs(filter)) {
-      if (memberAt(cubes, ref.cube, ref.member)?.kind === 'measure') {
+      if (memberAt(cubes, ref.cube, ref.member)?.kind === 'measure' && !measure.multiStage) {
         reporter.error(measure.loc, cube.name, measure.name, 'Measure filters cannot reference measures');
       }
     }
@@ -107,4 +112,19 @@ function hasCycle(cubes: ReadonlyMap<string, Cube>, m: CubeMember, stack: Set<st
   }
   stack.delete(m.path);
   return false;
+}
+
+/** `{created_at.half_year}` names a time dimension and one of its granularities. */
+function checkGranularityRefs(cubes: ReadonlyMap<string, Cube>, m: CubeMember, reporter: ErrorReporter) {
+  for (const t of templatesOf(m)) {
+    for (const p of walkParts(t)) {
+      if (p.ref !== 'granularity') continue;
+      const target = memberAt(cubes, p.cube, p.member);
+      const ref = `{${p.cube}.${p.member}.${p.granularity}}`;
+      if (target?.kind !== 'dimension' || target.type !== 'time')
+        reporter.error(m.loc, m.cube, m.name, `${ref}: ${p.cube}.${p.member} is not a time dimension`);
+      else if (!isBuiltInGranularity(p.granularity) && !target.granularities.has(p.granularity))
+        reporter.error(m.loc, m.cube, m.name, `${ref}: ${target.path} has no granularity ${p.granularity}`);
+    }
+  }
 }

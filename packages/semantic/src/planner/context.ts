@@ -3,7 +3,7 @@ import type { ContextPart, FilterTarget, Model } from '../model/types.ts';
 import type { FilterNode } from '../query/types.ts';
 import type { SecurityContext } from '../security/context.ts';
 import { filterExpr, value } from './filters.ts';
-import { renderTemplate } from './member-sql.ts';
+import { renderTemplate, timeExpr } from './member-sql.ts';
 import { and, type Expr, freeze, type JoinNode, or, param, raw, type Select, type Source } from './nodes.ts';
 
 /**
@@ -23,6 +23,9 @@ export interface QueryContext {
   /** The query's filters, time-dimension date ranges included (as inDateRange). */
   readonly filters: readonly FilterNode[];
   readonly securityContext: SecurityContext;
+  /** For `{dim.granularity}` and SQL_UTILS.convertTz in model SQL: the query's zone and clock. */
+  readonly timezone?: string;
+  readonly now?: number;
 }
 
 const TRUE: Expr = { kind: 'bool', value: true };
@@ -174,6 +177,12 @@ function resolve(part: ContextPart, ctx: QueryContext): Expr {
       }
       return { kind: 'binary', op: '=', left: column, right: values[0] };
     }
+    case 'granularity': {
+      const dim = ctx.model.cubes.get(part.cube)!.dimensions.get(part.member)!;
+      return timeExpr(ctx.model, dim, part.granularity, ctx.timezone ?? 'UTC', ctx.now ?? Date.now());
+    }
+    case 'convertTz':
+      return { kind: 'toLocal', expr: renderTemplate(ctx.model, part.sql), timezone: ctx.timezone ?? 'UTC' };
     case 'securityValue': {
       const v = lookup(ctx.securityContext, part.path);
       return Array.isArray(v) ? list(v.map(scalar)) : scalar(v);

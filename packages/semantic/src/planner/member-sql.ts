@@ -57,8 +57,6 @@ export function dimensionExpr(model: Model, dim: Dimension): Expr {
   if (hit) return hit;
   // read from its subquery, joined by sub-query.ts wherever the cube is
   if (dim.subQuery) return freeze(ident(subQueryAlias(dim), 'value'));
-  if (dim.type === 'geo')
-    throw new UserError(`Dimension ${dim.path} is a geo dimension, which is not supported yet`);
   let expr: Expr;
   if (dim.case) {
     expr = {
@@ -91,7 +89,8 @@ export function isCalculated(m: Measure): boolean {
 
 /** Calculated measures referencing other measures are computed from those ("leaves"). */
 export function referencesMeasures(model: Model, m: Measure): boolean {
-  if (!isCalculated(m) || m.sql === null) return false;
+  // a multi-stage measure is computed in its own stage (multi-stage.ts), never inlined
+  if (!isCalculated(m) || m.sql === null || m.multiStage) return false;
   return m.sql.some(
     (p) => typeof p !== 'string' && p.ref === 'member' && model.cubes.get(p.cube)!.measures.has(p.member),
   );

@@ -21,6 +21,7 @@ import {
   renderTemplate,
   ungroupedValue,
 } from './member-sql.ts';
+import { planMultiStage, usesMultiStage } from './multi-stage.ts';
 import { and, type Expr, freeze, integer, type Select, type SelectItem, select } from './nodes.ts';
 import { type CubeSecurity, joinTree } from './query-tree.ts';
 import { filterMembers } from './required.ts';
@@ -65,6 +66,7 @@ export function planQuery(
   cubeSecurity: CubeSecurity,
   options: PlanOptions = {},
 ): Plan {
+  if (usesMultiStage(model, q)) return planMultiStage(model, q, cubeSecurity, options, planQuery);
   const now = options.now ?? Date.now();
   const columns = planColumns(q);
   const context: QueryContext = {
@@ -74,6 +76,8 @@ export function planQuery(
       ...q.timeDimensions.filter((t) => t.dateRange).map((t) => rangeFilter(t, q.timezone)),
     ],
     securityContext: options.securityContext ?? {},
+    timezone: q.timezone,
+    now,
   };
   const subQueries = new Map<Dimension, Select>();
   const planSub = (dim: Dimension): Select => {

@@ -1,6 +1,6 @@
 import { UserError } from '../errors.ts';
 import type { Cube, Dimension, Measure, Model, RollingWindow } from '../model/types.ts';
-import { formatLocal } from '../query/time.ts';
+import { formatLocal, startOf, type TimeUnit } from '../query/time.ts';
 import type { TimeDimensionSpec } from '../query/types.ts';
 import type { PlannedColumn } from './columns.ts';
 import { leafAlias } from './fanout.ts';
@@ -69,7 +69,7 @@ export function rollingSubquery(model: Model, leaf: Measure, ctx: RollingContext
     alias: `__pk_${i}`,
   }));
   // the rows a window may take; a multiplied cube's rows once per dimension values (Cube's keys)
-  const baseRows = (window: Expr, withTime: boolean, alias = 'base'): Source => ({
+  const baseRows = (window: Expr, bounds: Expr[], withTime: boolean, alias = 'base'): Source => ({
     kind: 'subquery',
     alias,
     select: select({
@@ -82,7 +82,7 @@ export function rollingSubquery(model: Model, leaf: Measure, ctx: RollingContext
       ],
       from: ctx.from,
       joins: ctx.joins,
-      where: and([...(ctx.where ? [ctx.where] : []), window]),
+      where: and([...(ctx.where ? [ctx.where] : []), ...bounds, window]),
     }),
   });
   if (!ctx.spec) {
@@ -96,12 +96,13 @@ export function rollingSubquery(model: Model, leaf: Measure, ctx: RollingContext
       rangeStart,
       false,
     );
+    const bounds = rawBounds(model, ctx, window, running, range.from, range.to, range.from);
     return select({
       items: [
         ...others.map((d) => ({ expr: ident('base', d.alias), alias: d.alias })),
         { expr: plainAggregate(leaf), alias: leafAlias(leaf) },
       ],
-      from: baseRows(whole, false),
+      from: baseRows(whole, bounds, false),
       groupBy: others.map((_, i) => integer(i + 1)),
     });
   }
@@ -111,6 +112,7 @@ export function rollingSubquery(model: Model, leaf: Measure, ctx: RollingContext
   const dateFrom = ident('series', 'date_from');
   const dateTo = ident('series', 'date_to');
   const daily = ADDITIVE.has(leaf.type) && dayAligned(list, window, range.from, running);
+  const bounds = rawBounds(model, ctx, window, running, list[0].from, list[list.length - 1].to, range.from);
   return select({
     items: [
       ...ctx.dimItems.map((d, i) => ({
@@ -128,7 +130,9 @@ export function rollingSubquery(model: Model, leaf: Measure, ctx: RollingContext
     joins: [
       {
         type: 'left',
-        source: daily ? dailyRows(leaf, baseRows(spanning, true, 'rows'), others) : baseRows(spanning, true),
+        source: daily
+          ? dailyRows(leaf, baseRows(spanning, bounds, true, 'rows'), others)
+          : baseRows(spanning, bounds, true),
         on: windowCondition(window, running, t, dateFrom, dateTo, rangeStart, false),
       },
     ],
@@ -143,6 +147,7 @@ export function rollingSubquery(model: Model, leaf: Measure, ctx: RollingContext
  */
 const ADDITIVE = new Set<Measure['type']>(['sum', 'count', 'min', 'max', 'running_total']);
 const DAY = 86_400_000;
+const UNITS = new Set<string>(['second', 'minute', 'hour', 'day', 'week', 'month', 'quarter', 'year']);
 
 function dayAligned(
   list: readonly { from: number; to: number }[],
@@ -185,6 +190,55 @@ function combined(m: Measure): Expr {
 function customOf(td: TimeDimensionSpec): boolean {
   const m = td.member.member;
   return m.kind === 'dimension' && td.granularity !== null && m.granularities.has(td.granularity);
+}
+
+/**
+ * The same rows as the window condition, roughly: the raw UTC column between two UTC instants, a
+ * superset of the rows the (local time) window condition keeps. The exact condition still
+ * follows; this one lets the engine skip rows without converting each row's time to the query's
+ * zone first (DuckDB prunes row groups on it, PostgreSQL evaluates the cheap test first). Local
+ * bounds widen to UTC by a day, more than any zone's offset (14 hours at most), and calendar
+ * intervals by 31 days a month, so no DST rule or month length can make the superset miss a row.
+ */
+function rawBounds(
+  model: Model,
+  ctx: RollingContext,
+  w: RollingWindow,
+  running: boolean,
+  from: number,
+  to: number,
+  rangeFrom: number,
+): Expr[] {
+  const column = dimensionExpr(model, ctx.td.member.member as Dimension);
+  const reach = (i: RollingWindow['trailing']): number | null =>
+    i === 'unbounded'
+      ? null
+      : i === null
+        ? 0
+        : (Math.abs(i.months) * 31 + Math.abs(i.days)) * DAY + Math.abs(i.seconds) * 1000;
+  let lower: number | null;
+  let upper: number | null;
+  if (running) [lower, upper] = [rangeFrom, to];
+  else if (w.type === 'to_date') {
+    const unit = w.granularity as TimeUnit;
+    // the window starts at the start of the first period's day, week, month, quarter or year
+    [lower, upper] = [UNITS.has(unit) ? startOf(from, unit) : from - 366 * DAY, to];
+  } else {
+    const back = reach(w.trailing);
+    const ahead = reach(w.leading);
+    // offset start/end only moves a bound within [from, to]; both ends of the union are covered
+    lower = back === null ? null : from - back;
+    upper = ahead === null ? null : to + ahead;
+  }
+  const instant = (local: number): Expr => ({ kind: 'timestamp', value: formatLocal(local), local: false });
+  return [
+    ...(lower === null
+      ? []
+      : [{ kind: 'binary', op: '>=', left: column, right: instant(lower - DAY) } as const]),
+    ...(upper === null
+      ? []
+      : [{ kind: 'binary', op: '<=', left: column, right: instant(upper + DAY) } as const]),
+  ];
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { CompiledQuery, CompileQueryOptions } from '../compile-query.ts';
 import type { Dialect } from '../dialect/dialect.ts';
 import type { Model } from '../model/types.ts';
 import type { CubeQuery } from '../query/types.ts';
@@ -14,6 +15,17 @@ export interface SemanticPart {
   readonly params: readonly unknown[];
 }
 
+/**
+ * Serves a semantic subquery from a built rollup (the server's pre-aggregation matcher): the
+ * query compiled against the rollup with `options` (its placeholders numbered after the ones
+ * before it), or null to keep the raw SQL.
+ */
+export type RollupHook = (
+  query: CubeQuery,
+  raw: CompiledQuery,
+  options: CompileQueryOptions,
+) => CompiledQuery | null;
+
 /** Shared state of one translation: the parameters and semantic parts gathered so far. */
 export interface PlanContext {
   readonly model: Model;
@@ -23,6 +35,7 @@ export interface PlanContext {
   readonly now: number;
   readonly params: unknown[];
   readonly semantic: SemanticPart[];
+  readonly rollup?: RollupHook;
 }
 
 /** What a printed (sub)query yields: its SQL and its output columns. */

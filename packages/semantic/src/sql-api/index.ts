@@ -1,6 +1,6 @@
 /** Cube-compatible SQL API: PostgreSQL SELECTs over cubes and views -> plans for the engine. */
 export { SqlApiError } from './ast.ts';
-export { type SemanticPart, SQL_API_ROW_LIMIT } from './context.ts';
+export { type RollupHook, type SemanticPart, SQL_API_ROW_LIMIT } from './context.ts';
 export { columnType, inferColumnType, sqlApiValue } from './format.ts';
 export { loadSqlParser } from './parse.ts';
 export {

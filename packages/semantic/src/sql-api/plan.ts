@@ -3,7 +3,7 @@ import type { Dialect, DialectName } from '../dialect/dialect.ts';
 import type { Model } from '../model/types.ts';
 import { assertTimeZone } from '../query/time.ts';
 import type { SecurityContext } from '../security/context.ts';
-import type { PlanContext, SemanticPart } from './context.ts';
+import type { PlanContext, RollupHook, SemanticPart } from './context.ts';
 import { columnType } from './format.ts';
 import { printQuery } from './outer.ts';
 import { loadSqlParser, parseSelect } from './parse.ts';
@@ -14,6 +14,8 @@ export interface SqlApiOptions {
   readonly securityContext: SecurityContext;
   readonly timezone?: string;
   readonly now?: number;
+  /** Reads built rollups for the subqueries they can answer (context.ts RollupHook). */
+  readonly rollup?: RollupHook;
 }
 
 export interface SqlApiColumn {
@@ -55,6 +57,7 @@ export function planSqlQuery(model: Model, sql: string, options: SqlApiOptions):
     now: options.now ?? Date.now(),
     params: [],
     semantic: [],
+    ...(options.rollup ? { rollup: options.rollup } : {}),
   };
   const printed = printQuery(parseSelect(sql), ctx, null, true);
   return {

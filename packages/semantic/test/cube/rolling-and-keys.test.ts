@@ -126,7 +126,6 @@ cubeSuite({
       expected: [{ 'balances.trailing5Start': '300', 'balances.trailing5End': '1200' }],
     },
   ],
-  left: ['FILTER_PARAMS does not leak rolling window config into params (FILTER_PARAMS is not supported)'],
 });
 
 cubeSuite({

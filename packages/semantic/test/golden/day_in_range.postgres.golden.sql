@@ -2,8 +2,8 @@ SELECT
   date_trunc('day', ("orders".created_at)::timestamptz AT TIME ZONE $1::text) AS "orders__created_at_day",
   sum("orders".amount) AS "orders__total_amount"
 FROM orders AS "orders"
-WHERE "orders".created_at >= $2::timestamptz AND "orders".created_at <= $3::timestamptz
+WHERE "orders".created_at >= $2::timestamp AND "orders".created_at <= $3::timestamp
 GROUP BY 1
 ORDER BY 1 ASC
 LIMIT 10000
--- params: ["UTC","2024-01-01T00:00:00.000Z","2024-01-31T23:59:59.999Z"]
+-- params: ["UTC","2024-01-01T00:00:00.000","2024-01-31T23:59:59.999"]

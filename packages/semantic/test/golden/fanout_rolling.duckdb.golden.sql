@@ -42,7 +42,7 @@ INNER JOIN (
         "orders".amount AS "__m"
       FROM orders AS "orders"
       LEFT JOIN line_items AS "line_items" ON "orders".id = "line_items".order_id
-      WHERE ("orders".created_at) > (CAST($1 AS TIMESTAMP) - INTERVAL '3 days') AND ("orders".created_at) <= CAST($2 AS TIMESTAMP)
+      WHERE "orders".created_at >= CAST($11 AS TIMESTAMP) AND "orders".created_at <= CAST($12 AS TIMESTAMP) AND (("orders".created_at) > (CAST($1 AS TIMESTAMP) - INTERVAL '3 days') AND ("orders".created_at) <= CAST($2 AS TIMESTAMP))
     ) AS "rows"
     GROUP BY date_trunc('day', "rows"."__t")
   ) AS "base" ON "base"."__t" > ("series"."date_to" - INTERVAL '3 days') AND "base"."__t" <= "series"."date_to"
@@ -50,4 +50,4 @@ INNER JOIN (
 ) AS "q_2" ON "q_0"."orders__created_at_day" IS NOT DISTINCT FROM "q_2"."orders__created_at_day"
 ORDER BY 1 ASC
 LIMIT 10000
--- params: ["2024-03-04T00:00:00.000","2024-03-08T23:59:59.999","2024-03-04T23:59:59.999","2024-03-05T00:00:00.000","2024-03-05T23:59:59.999","2024-03-06T00:00:00.000","2024-03-06T23:59:59.999","2024-03-07T00:00:00.000","2024-03-07T23:59:59.999","2024-03-08T00:00:00.000"]
+-- params: ["2024-03-04T00:00:00.000","2024-03-08T23:59:59.999","2024-03-04T23:59:59.999","2024-03-05T00:00:00.000","2024-03-05T23:59:59.999","2024-03-06T00:00:00.000","2024-03-06T23:59:59.999","2024-03-07T00:00:00.000","2024-03-07T23:59:59.999","2024-03-08T00:00:00.000","2024-02-29T00:00:00.000","2024-03-09T23:59:59.999"]

@@ -20,7 +20,7 @@ FROM (
         ("orders".created_at) AS "__t",
         "orders".amount AS "__m"
       FROM orders AS "orders"
-      WHERE ("orders".created_at) >= date_trunc('month', CAST($1 AS TIMESTAMP)) AND ("orders".created_at) <= CAST($8 AS TIMESTAMP)
+      WHERE "orders".created_at >= CAST($9 AS TIMESTAMP) AND "orders".created_at <= CAST($10 AS TIMESTAMP) AND (("orders".created_at) >= date_trunc('month', CAST($1 AS TIMESTAMP)) AND ("orders".created_at) <= CAST($8 AS TIMESTAMP))
     ) AS "rows"
     GROUP BY date_trunc('day', "rows"."__t")
   ) AS "base" ON "base"."__t" >= date_trunc('month', "series"."date_from") AND "base"."__t" <= "series"."date_to"
@@ -28,4 +28,4 @@ FROM (
 ) AS "q_0"
 ORDER BY 1 ASC
 LIMIT 10000
--- params: ["2024-01-29T00:00:00.000","2024-02-04T23:59:59.999","2024-02-05T00:00:00.000","2024-02-11T23:59:59.999","2024-02-12T00:00:00.000","2024-02-18T23:59:59.999","2024-02-19T00:00:00.000","2024-02-25T23:59:59.999"]
+-- params: ["2024-01-29T00:00:00.000","2024-02-04T23:59:59.999","2024-02-05T00:00:00.000","2024-02-11T23:59:59.999","2024-02-12T00:00:00.000","2024-02-18T23:59:59.999","2024-02-19T00:00:00.000","2024-02-25T23:59:59.999","2023-12-31T00:00:00.000","2024-02-26T23:59:59.999"]

@@ -20,7 +20,7 @@ FROM (
         ("orders".created_at)::timestamptz AT TIME ZONE $9::text AS "__t",
         "orders".amount AS "__m"
       FROM orders AS "orders"
-      WHERE ("orders".created_at)::timestamptz AT TIME ZONE $9::text >= date_trunc('month', $1::timestamp) AND ("orders".created_at)::timestamptz AT TIME ZONE $9::text <= $8::timestamp
+      WHERE "orders".created_at >= $10::timestamp AND "orders".created_at <= $11::timestamp AND (("orders".created_at)::timestamptz AT TIME ZONE $9::text >= date_trunc('month', $1::timestamp) AND ("orders".created_at)::timestamptz AT TIME ZONE $9::text <= $8::timestamp)
     ) AS "rows"
     GROUP BY date_trunc('day', "rows"."__t")
   ) AS "base" ON "base"."__t" >= date_trunc('month', "series"."date_from") AND "base"."__t" <= "series"."date_to"
@@ -28,4 +28,4 @@ FROM (
 ) AS "q_0"
 ORDER BY 1 ASC
 LIMIT 10000
--- params: ["2024-01-29T00:00:00.000","2024-02-04T23:59:59.999","2024-02-05T00:00:00.000","2024-02-11T23:59:59.999","2024-02-12T00:00:00.000","2024-02-18T23:59:59.999","2024-02-19T00:00:00.000","2024-02-25T23:59:59.999","UTC"]
+-- params: ["2024-01-29T00:00:00.000","2024-02-04T23:59:59.999","2024-02-05T00:00:00.000","2024-02-11T23:59:59.999","2024-02-12T00:00:00.000","2024-02-18T23:59:59.999","2024-02-19T00:00:00.000","2024-02-25T23:59:59.999","UTC","2023-12-31T00:00:00.000","2024-02-26T23:59:59.999"]
