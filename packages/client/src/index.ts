@@ -25,6 +25,20 @@ export {
 export type * from './data/types.ts';
 export { createTesseraClient, type TesseraClient, type TesseraClientOptions } from './deprecated.ts';
 export { ApiError, ChatStreamError, DataApiError, isApiError, unwrap } from './errors.ts';
+export {
+  type CellFormat,
+  type CellFormats,
+  type Column,
+  type ColumnKind,
+  describeColumns,
+  formatTime,
+  formatValue,
+  type Row,
+  type RowsMeta,
+  type Table,
+  titleOf,
+  toTable,
+} from './format/table.ts';
 export type { components, operations, paths } from './generated/schema.ts';
 export type { FoldersListResponse, ReportsListResponse } from './list-responses.ts';
 export { LineSplitter, readLines } from './ndjson.ts';

@@ -65,7 +65,7 @@ describe('the packed package', () => {
   it('carries no server code and imports nothing but its dependencies', () => {
     const manifest = JSON.parse(readFileSync(path.join(unpacked, 'package.json'), 'utf8'));
     expect(manifest.private).toBeUndefined();
-    expect(manifest.version).toBe('0.1.3');
+    expect(manifest.version).toBe('0.1.4');
     const allowed = new Set([
       ...Object.keys(manifest.dependencies ?? {}),
       ...Object.keys(manifest.peerDependencies ?? {}),

@@ -59,6 +59,7 @@ export function useGetDeployment(
  * - `/api/v1/deployments/{deploymentId}/shared-workspace`
  * - `/api/v1/deployments/{deploymentId}/permissions`
  * - `/api/v1/deployments/{deploymentId}/dashboards/{publicId}/widgets/{widgetId}/data`
+ * - `/api/v1/deployments/{deploymentId}/dashboards/{publicId}/dimension-values`
  * - `/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/embed-access`
  * - `/api/v1/deployments/{deploymentId}/embed-tenants/{embedTenantName}/workbooks`
  * - `/api/v1/deployments/{deploymentId}/notifications`
@@ -88,6 +89,7 @@ export function useUpdateDeployment(
       '/api/v1/deployments/{deploymentId}/shared-workspace',
       '/api/v1/deployments/{deploymentId}/permissions',
       '/api/v1/deployments/{deploymentId}/dashboards/{publicId}/widgets/{widgetId}/data',
+      '/api/v1/deployments/{deploymentId}/dashboards/{publicId}/dimension-values',
       '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/embed-access',
       '/api/v1/deployments/{deploymentId}/embed-tenants/{embedTenantName}/workbooks',
       '/api/v1/deployments/{deploymentId}/notifications',
@@ -120,6 +122,7 @@ export function useUpdateDeployment(
  * - `/api/v1/deployments/{deploymentId}/shared-workspace`
  * - `/api/v1/deployments/{deploymentId}/permissions`
  * - `/api/v1/deployments/{deploymentId}/dashboards/{publicId}/widgets/{widgetId}/data`
+ * - `/api/v1/deployments/{deploymentId}/dashboards/{publicId}/dimension-values`
  * - `/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/embed-access`
  * - `/api/v1/deployments/{deploymentId}/embed-tenants/{embedTenantName}/workbooks`
  * - `/api/v1/deployments/{deploymentId}/notifications`
@@ -149,6 +152,7 @@ export function useDeleteDeployment(
       '/api/v1/deployments/{deploymentId}/shared-workspace',
       '/api/v1/deployments/{deploymentId}/permissions',
       '/api/v1/deployments/{deploymentId}/dashboards/{publicId}/widgets/{widgetId}/data',
+      '/api/v1/deployments/{deploymentId}/dashboards/{publicId}/dimension-values',
       '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/embed-access',
       '/api/v1/deployments/{deploymentId}/embed-tenants/{embedTenantName}/workbooks',
       '/api/v1/deployments/{deploymentId}/notifications',
@@ -1477,6 +1481,26 @@ export function useGetDashboardWidgetData(
   return useApiQuery(
     'post',
     '/api/v1/deployments/{deploymentId}/dashboards/{publicId}/widgets/{widgetId}/data',
+    init,
+    options,
+  );
+}
+
+/**
+ * The values of a published dashboard's dimensions, for its filter controls (view access)
+ *
+ * `POST /api/v1/deployments/{deploymentId}/dashboards/{publicId}/dimension-values`
+ */
+export function useGetDashboardDimensionValues(
+  init: QueryHookInit<'/api/v1/deployments/{deploymentId}/dashboards/{publicId}/dimension-values', 'post'>,
+  options?: QueryHookOptions<
+    '/api/v1/deployments/{deploymentId}/dashboards/{publicId}/dimension-values',
+    'post'
+  >,
+) {
+  return useApiQuery(
+    'post',
+    '/api/v1/deployments/{deploymentId}/dashboards/{publicId}/dimension-values',
     init,
     options,
   );

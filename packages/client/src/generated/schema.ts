@@ -1303,9 +1303,29 @@ export interface paths {
      *
      *     Semantic widgets: `filters` (spec 2.5 shape; `operator` defaults to `equals`, any Cube filter operator; `value` or `values`) are ANDed to the report's filters and must name members of the model the viewer can see (400 `unknown_member` names it); `startInclusive`/`endInclusive` false make `inDateRange` exclusive; `caseSensitive` must match the operator (exact operators are case-sensitive, the contains family is not). `timeGrains` replace the granularity of the widget's time dimension on that member; widgets not grouped by it are unchanged. `data` are the rows as `/v1/load` formats them, with `annotation` and `totalRows`.
      *
-     *     SQL-API widgets: filters are applied by wrapping the report SQL (`SELECT * FROM (...) WHERE ...`) on its output columns: `member` must name a column (400 `unknown_column`), operators equals, notEquals, in, notIn, gt, gte, lt, lte, set, notSet (400 `operator_unsupported` otherwise). Time grains cannot be applied to SQL text: 400 `time_grain_unsupported`. `data` are objects of the `/v1/cubesql` text values, with `columns`.
+     *     SQL-API widgets take the dashboard's filters and time grains where the member is in the SQL's projection: a filter whose member is an output column as is (`SELECT status ... FROM orders` projects `orders.status`), or names an output column, is applied by wrapping the report SQL (`SELECT * FROM (...) WHERE ...`; equals, notEquals, in, notIn, gt, gte, lt, lte, set, notSet, contains, notContains, startsWith, endsWith); a time grain replaces the unit of the SQL's `DATE_TRUNC('<unit>', <member>)`. A filter on a member the projection lacks, a date range or another operator is not applied and is listed in `notApplied`, so that a viewer can show it; a member that is neither a model member nor a column is 400 `unknown_column`. `data` are objects of the `/v1/cubesql` text values, with `columns`.
      */
     post: operations['getDashboardWidgetData'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/deployments/{deploymentId}/dashboards/{publicId}/dimension-values': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * The values of a published dashboard's dimensions, for its filter controls (view access)
+     * @description Lists the values of the dimensions the dashboard's widgets group by (`members`, default all of them; another member is 400 `unknown_member`), in one request for the whole dashboard, under the same security context and row-level policies as the widget-data endpoint. The dashboard's `filters` apply, except those on the member being listed, so that choosing one value keeps the others listed. `search` keeps values containing the text (any case); `limit` (default 500) caps each list, and `complete` says whether every value fits. Same access, 403 and 404 as the widget-data endpoint.
+     */
+    post: operations['getDashboardDimensionValues'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1486,7 +1506,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** List an embed tenant's groups, newest first */
+    /**
+     * List an embed tenant's groups, newest first
+     * @description Admins: any embed tenant. An embed token in creator mode: its own embed tenant only (404 for any other), the only groups its creator-mode interface shows (spec 4.3 rules 1 and 2).
+     */
     get: operations['getEmbedGroups'];
     put?: never;
     /**
@@ -1938,8 +1961,6 @@ export interface components {
         | 'invalid_dashboard_filter'
         | 'unknown_member'
         | 'unknown_column'
-        | 'operator_unsupported'
-        | 'time_grain_unsupported'
         | 'report_without_query'
         | 'nothing_to_publish'
         | 'not_published'
@@ -1990,6 +2011,7 @@ export interface components {
         | 'chat_streaming'
         | 'chat_user_limit'
         | 'embed_chat_not_allowed'
+        | 'embed_creator_mode_required'
         | 'notification_not_found'
         | 'export_not_found'
         | 'export_not_ready'
@@ -2036,6 +2058,13 @@ export interface components {
         | 'invalidVers'
         | 'sensitive';
       detail: string;
+    };
+    /** @description A view folder: member paths (`view.member`) and folders inside it */
+    MetaNestedFolder: {
+      name: string;
+      members: (string | components['schemas']['MetaNestedFolder'])[];
+    } & {
+      [key: string]: unknown;
     };
   };
   responses: never;
@@ -2156,7 +2185,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -2182,8 +2211,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -2388,7 +2415,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -2415,8 +2442,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -2624,7 +2649,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -2650,8 +2675,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -2871,7 +2894,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -2898,8 +2921,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -3098,7 +3119,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3125,8 +3146,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -3376,7 +3395,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3402,8 +3421,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -3587,7 +3604,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3613,8 +3630,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -3799,7 +3814,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3826,8 +3841,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -4035,7 +4048,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4062,8 +4075,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -4272,7 +4283,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4299,8 +4310,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -4511,7 +4520,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4537,8 +4546,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -4721,7 +4728,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4748,8 +4755,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -4948,7 +4953,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4975,8 +4980,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -5189,7 +5192,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5215,8 +5218,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -5401,7 +5402,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5428,8 +5429,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -5630,7 +5629,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5657,8 +5656,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -5863,7 +5860,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5889,8 +5886,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -6072,7 +6067,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -6099,8 +6094,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -6312,7 +6305,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -6339,8 +6332,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -6560,7 +6551,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -6587,8 +6578,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -6811,7 +6800,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -6837,8 +6826,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -7030,7 +7017,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -7057,8 +7044,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -7257,7 +7242,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -7283,8 +7268,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -7471,7 +7454,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -7498,8 +7481,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -7726,7 +7707,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -7752,8 +7733,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -7949,7 +7928,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -7976,8 +7955,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -8179,7 +8156,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -8205,8 +8182,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -8385,7 +8360,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -8411,8 +8386,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -8616,7 +8589,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -8643,8 +8616,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -8843,7 +8814,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -8870,8 +8841,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -9089,7 +9058,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -9115,8 +9084,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -9517,7 +9484,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -9544,8 +9511,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -9736,7 +9701,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -9763,8 +9728,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -9977,7 +9940,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -10003,8 +9966,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -10175,7 +10136,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -10202,8 +10163,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -10393,7 +10352,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -10419,8 +10378,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -10605,7 +10562,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -10632,8 +10589,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -10832,7 +10787,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -10859,8 +10814,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -11061,7 +11014,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -11087,8 +11040,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -11271,7 +11222,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -11298,8 +11249,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -11501,7 +11450,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -11528,8 +11477,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -11799,7 +11746,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -11825,8 +11772,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -12031,7 +11976,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -12058,8 +12003,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -12288,7 +12231,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -12315,8 +12258,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -12512,7 +12453,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -12539,8 +12480,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -12762,7 +12701,7 @@ export interface operations {
           }[];
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -12788,8 +12727,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -13165,7 +13102,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -13191,16 +13128,17 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'unknown_group'
+              | 'embed_group_name_unavailable'
+              | 'embed_group_not_empty';
           };
         };
       };
-      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired`, `embed_session_invalid`, `embed_session_redeemed`, `embed_session_expired`, `embed_session_revoked` */
       401: {
         headers: {
           [name: string]: unknown;
@@ -13213,11 +13151,15 @@ export interface operations {
               | 'credential_malformed'
               | 'credential_invalid'
               | 'credential_revoked'
-              | 'credential_expired';
+              | 'credential_expired'
+              | 'embed_session_invalid'
+              | 'embed_session_redeemed'
+              | 'embed_session_expired'
+              | 'embed_session_revoked';
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -13233,12 +13175,16 @@ export interface operations {
               | 'forbidden'
               | 'content_access_denied'
               | 'csrf_token_invalid'
+              | 'embedding_disabled'
+              | 'embedding_not_allowed'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'embed_chat_not_allowed'
+              | 'embed_creator_mode_required';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -13262,6 +13208,9 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'embed_tenant_not_found'
+              | 'embed_group_not_found'
+              | 'embed_user_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -13604,7 +13553,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -13631,16 +13580,17 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'unknown_group'
+              | 'embed_group_name_unavailable'
+              | 'embed_group_not_empty';
           };
         };
       };
-      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired`, `embed_session_invalid`, `embed_session_redeemed`, `embed_session_expired`, `embed_session_revoked` */
       401: {
         headers: {
           [name: string]: unknown;
@@ -13653,11 +13603,15 @@ export interface operations {
               | 'credential_malformed'
               | 'credential_invalid'
               | 'credential_revoked'
-              | 'credential_expired';
+              | 'credential_expired'
+              | 'embed_session_invalid'
+              | 'embed_session_redeemed'
+              | 'embed_session_expired'
+              | 'embed_session_revoked';
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -13673,12 +13627,16 @@ export interface operations {
               | 'forbidden'
               | 'content_access_denied'
               | 'csrf_token_invalid'
+              | 'embedding_disabled'
+              | 'embedding_not_allowed'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'embed_chat_not_allowed'
+              | 'embed_creator_mode_required';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -13702,6 +13660,9 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'embed_tenant_not_found'
+              | 'embed_group_not_found'
+              | 'embed_user_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -13919,7 +13880,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -13945,16 +13906,17 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'unknown_group'
+              | 'embed_group_name_unavailable'
+              | 'embed_group_not_empty';
           };
         };
       };
-      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired`, `embed_session_invalid`, `embed_session_redeemed`, `embed_session_expired`, `embed_session_revoked` */
       401: {
         headers: {
           [name: string]: unknown;
@@ -13967,11 +13929,15 @@ export interface operations {
               | 'credential_malformed'
               | 'credential_invalid'
               | 'credential_revoked'
-              | 'credential_expired';
+              | 'credential_expired'
+              | 'embed_session_invalid'
+              | 'embed_session_redeemed'
+              | 'embed_session_expired'
+              | 'embed_session_revoked';
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -13987,12 +13953,16 @@ export interface operations {
               | 'forbidden'
               | 'content_access_denied'
               | 'csrf_token_invalid'
+              | 'embedding_disabled'
+              | 'embedding_not_allowed'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'embed_chat_not_allowed'
+              | 'embed_creator_mode_required';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -14016,6 +13986,9 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'embed_tenant_not_found'
+              | 'embed_group_not_found'
+              | 'embed_user_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -14357,7 +14330,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -14384,16 +14357,17 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'unknown_group'
+              | 'embed_group_name_unavailable'
+              | 'embed_group_not_empty';
           };
         };
       };
-      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired`, `embed_session_invalid`, `embed_session_redeemed`, `embed_session_expired`, `embed_session_revoked` */
       401: {
         headers: {
           [name: string]: unknown;
@@ -14406,11 +14380,15 @@ export interface operations {
               | 'credential_malformed'
               | 'credential_invalid'
               | 'credential_revoked'
-              | 'credential_expired';
+              | 'credential_expired'
+              | 'embed_session_invalid'
+              | 'embed_session_redeemed'
+              | 'embed_session_expired'
+              | 'embed_session_revoked';
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -14426,12 +14404,16 @@ export interface operations {
               | 'forbidden'
               | 'content_access_denied'
               | 'csrf_token_invalid'
+              | 'embedding_disabled'
+              | 'embedding_not_allowed'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'embed_chat_not_allowed'
+              | 'embed_creator_mode_required';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -14455,6 +14437,9 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'embed_tenant_not_found'
+              | 'embed_group_not_found'
+              | 'embed_user_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -14585,7 +14570,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -14612,16 +14597,17 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'unknown_group'
+              | 'embed_group_name_unavailable'
+              | 'embed_group_not_empty';
           };
         };
       };
-      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired`, `embed_session_invalid`, `embed_session_redeemed`, `embed_session_expired`, `embed_session_revoked` */
       401: {
         headers: {
           [name: string]: unknown;
@@ -14634,11 +14620,15 @@ export interface operations {
               | 'credential_malformed'
               | 'credential_invalid'
               | 'credential_revoked'
-              | 'credential_expired';
+              | 'credential_expired'
+              | 'embed_session_invalid'
+              | 'embed_session_redeemed'
+              | 'embed_session_expired'
+              | 'embed_session_revoked';
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -14654,12 +14644,16 @@ export interface operations {
               | 'forbidden'
               | 'content_access_denied'
               | 'csrf_token_invalid'
+              | 'embedding_disabled'
+              | 'embedding_not_allowed'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'embed_chat_not_allowed'
+              | 'embed_creator_mode_required';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -14683,6 +14677,9 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'embed_tenant_not_found'
+              | 'embed_group_not_found'
+              | 'embed_user_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -14906,7 +14903,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -14933,16 +14930,17 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'unknown_group'
+              | 'embed_group_name_unavailable'
+              | 'embed_group_not_empty';
           };
         };
       };
-      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired`, `embed_session_invalid`, `embed_session_redeemed`, `embed_session_expired`, `embed_session_revoked` */
       401: {
         headers: {
           [name: string]: unknown;
@@ -14955,11 +14953,15 @@ export interface operations {
               | 'credential_malformed'
               | 'credential_invalid'
               | 'credential_revoked'
-              | 'credential_expired';
+              | 'credential_expired'
+              | 'embed_session_invalid'
+              | 'embed_session_redeemed'
+              | 'embed_session_expired'
+              | 'embed_session_revoked';
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -14975,12 +14977,16 @@ export interface operations {
               | 'forbidden'
               | 'content_access_denied'
               | 'csrf_token_invalid'
+              | 'embedding_disabled'
+              | 'embedding_not_allowed'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'embed_chat_not_allowed'
+              | 'embed_creator_mode_required';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -15004,6 +15010,9 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'embed_tenant_not_found'
+              | 'embed_group_not_found'
+              | 'embed_user_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -15281,7 +15290,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -15308,16 +15317,17 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'unknown_group'
+              | 'embed_group_name_unavailable'
+              | 'embed_group_not_empty';
           };
         };
       };
-      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired`, `embed_session_invalid`, `embed_session_redeemed`, `embed_session_expired`, `embed_session_revoked` */
       401: {
         headers: {
           [name: string]: unknown;
@@ -15330,11 +15340,15 @@ export interface operations {
               | 'credential_malformed'
               | 'credential_invalid'
               | 'credential_revoked'
-              | 'credential_expired';
+              | 'credential_expired'
+              | 'embed_session_invalid'
+              | 'embed_session_redeemed'
+              | 'embed_session_expired'
+              | 'embed_session_revoked';
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -15350,12 +15364,16 @@ export interface operations {
               | 'forbidden'
               | 'content_access_denied'
               | 'csrf_token_invalid'
+              | 'embedding_disabled'
+              | 'embedding_not_allowed'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'embed_chat_not_allowed'
+              | 'embed_creator_mode_required';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -15379,6 +15397,9 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'embed_tenant_not_found'
+              | 'embed_group_not_found'
+              | 'embed_user_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -15571,7 +15592,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -15598,16 +15619,17 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'unknown_group'
+              | 'embed_group_name_unavailable'
+              | 'embed_group_not_empty';
           };
         };
       };
-      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired`, `embed_session_invalid`, `embed_session_redeemed`, `embed_session_expired`, `embed_session_revoked` */
       401: {
         headers: {
           [name: string]: unknown;
@@ -15620,11 +15642,15 @@ export interface operations {
               | 'credential_malformed'
               | 'credential_invalid'
               | 'credential_revoked'
-              | 'credential_expired';
+              | 'credential_expired'
+              | 'embed_session_invalid'
+              | 'embed_session_redeemed'
+              | 'embed_session_expired'
+              | 'embed_session_revoked';
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -15640,12 +15666,16 @@ export interface operations {
               | 'forbidden'
               | 'content_access_denied'
               | 'csrf_token_invalid'
+              | 'embedding_disabled'
+              | 'embedding_not_allowed'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'embed_chat_not_allowed'
+              | 'embed_creator_mode_required';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -15669,6 +15699,9 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'embed_tenant_not_found'
+              | 'embed_group_not_found'
+              | 'embed_user_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -15927,7 +15960,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -15953,16 +15986,17 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'unknown_group'
+              | 'embed_group_name_unavailable'
+              | 'embed_group_not_empty';
           };
         };
       };
-      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired`, `embed_session_invalid`, `embed_session_redeemed`, `embed_session_expired`, `embed_session_revoked` */
       401: {
         headers: {
           [name: string]: unknown;
@@ -15975,11 +16009,15 @@ export interface operations {
               | 'credential_malformed'
               | 'credential_invalid'
               | 'credential_revoked'
-              | 'credential_expired';
+              | 'credential_expired'
+              | 'embed_session_invalid'
+              | 'embed_session_redeemed'
+              | 'embed_session_expired'
+              | 'embed_session_revoked';
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -15995,12 +16033,16 @@ export interface operations {
               | 'forbidden'
               | 'content_access_denied'
               | 'csrf_token_invalid'
+              | 'embedding_disabled'
+              | 'embedding_not_allowed'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'embed_chat_not_allowed'
+              | 'embed_creator_mode_required';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -16024,6 +16066,9 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'embed_tenant_not_found'
+              | 'embed_group_not_found'
+              | 'embed_user_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -16213,7 +16258,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -16240,16 +16285,17 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'unknown_group'
+              | 'embed_group_name_unavailable'
+              | 'embed_group_not_empty';
           };
         };
       };
-      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired`, `embed_session_invalid`, `embed_session_redeemed`, `embed_session_expired`, `embed_session_revoked` */
       401: {
         headers: {
           [name: string]: unknown;
@@ -16262,11 +16308,15 @@ export interface operations {
               | 'credential_malformed'
               | 'credential_invalid'
               | 'credential_revoked'
-              | 'credential_expired';
+              | 'credential_expired'
+              | 'embed_session_invalid'
+              | 'embed_session_redeemed'
+              | 'embed_session_expired'
+              | 'embed_session_revoked';
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -16282,12 +16332,16 @@ export interface operations {
               | 'forbidden'
               | 'content_access_denied'
               | 'csrf_token_invalid'
+              | 'embedding_disabled'
+              | 'embedding_not_allowed'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'embed_chat_not_allowed'
+              | 'embed_creator_mode_required';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -16311,6 +16365,9 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'embed_tenant_not_found'
+              | 'embed_group_not_found'
+              | 'embed_user_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -16488,7 +16545,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -16514,16 +16571,17 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'unknown_group'
+              | 'embed_group_name_unavailable'
+              | 'embed_group_not_empty';
           };
         };
       };
-      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired`, `embed_session_invalid`, `embed_session_redeemed`, `embed_session_expired`, `embed_session_revoked` */
       401: {
         headers: {
           [name: string]: unknown;
@@ -16536,11 +16594,15 @@ export interface operations {
               | 'credential_malformed'
               | 'credential_invalid'
               | 'credential_revoked'
-              | 'credential_expired';
+              | 'credential_expired'
+              | 'embed_session_invalid'
+              | 'embed_session_redeemed'
+              | 'embed_session_expired'
+              | 'embed_session_revoked';
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -16556,12 +16618,16 @@ export interface operations {
               | 'forbidden'
               | 'content_access_denied'
               | 'csrf_token_invalid'
+              | 'embedding_disabled'
+              | 'embedding_not_allowed'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'embed_chat_not_allowed'
+              | 'embed_creator_mode_required';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -16585,6 +16651,9 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'embed_tenant_not_found'
+              | 'embed_group_not_found'
+              | 'embed_user_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -16775,7 +16844,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -16802,16 +16871,17 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'unknown_group'
+              | 'embed_group_name_unavailable'
+              | 'embed_group_not_empty';
           };
         };
       };
-      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired`, `embed_session_invalid`, `embed_session_redeemed`, `embed_session_expired`, `embed_session_revoked` */
       401: {
         headers: {
           [name: string]: unknown;
@@ -16824,11 +16894,15 @@ export interface operations {
               | 'credential_malformed'
               | 'credential_invalid'
               | 'credential_revoked'
-              | 'credential_expired';
+              | 'credential_expired'
+              | 'embed_session_invalid'
+              | 'embed_session_redeemed'
+              | 'embed_session_expired'
+              | 'embed_session_revoked';
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -16844,12 +16918,16 @@ export interface operations {
               | 'forbidden'
               | 'content_access_denied'
               | 'csrf_token_invalid'
+              | 'embedding_disabled'
+              | 'embedding_not_allowed'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'embed_chat_not_allowed'
+              | 'embed_creator_mode_required';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -16873,6 +16951,9 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'embed_tenant_not_found'
+              | 'embed_group_not_found'
+              | 'embed_user_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -17003,7 +17084,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -17030,16 +17111,17 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'unknown_group'
+              | 'embed_group_name_unavailable'
+              | 'embed_group_not_empty';
           };
         };
       };
-      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired`, `embed_session_invalid`, `embed_session_redeemed`, `embed_session_expired`, `embed_session_revoked` */
       401: {
         headers: {
           [name: string]: unknown;
@@ -17052,11 +17134,15 @@ export interface operations {
               | 'credential_malformed'
               | 'credential_invalid'
               | 'credential_revoked'
-              | 'credential_expired';
+              | 'credential_expired'
+              | 'embed_session_invalid'
+              | 'embed_session_redeemed'
+              | 'embed_session_expired'
+              | 'embed_session_revoked';
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -17072,12 +17158,16 @@ export interface operations {
               | 'forbidden'
               | 'content_access_denied'
               | 'csrf_token_invalid'
+              | 'embedding_disabled'
+              | 'embedding_not_allowed'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'embed_chat_not_allowed'
+              | 'embed_creator_mode_required';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -17101,6 +17191,9 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'embed_tenant_not_found'
+              | 'embed_group_not_found'
+              | 'embed_user_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -17336,7 +17429,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -17362,8 +17455,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -17644,7 +17735,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -17670,8 +17761,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -17942,7 +18031,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -17969,8 +18058,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -18175,6 +18262,10 @@ export interface operations {
               objectId: number;
               userId: number | null;
               groupId: number | null;
+              /** @description The owning embed user (creator mode) */
+              embedUserId: number | null;
+              /** @description An embed tenant group */
+              embedGroupId: number | null;
               /**
                * @description view < edit < manage; a folder grant reaches everything inside it
                * @enum {unknown}
@@ -18186,7 +18277,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -18212,16 +18303,17 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'unknown_group'
+              | 'embed_group_name_unavailable'
+              | 'embed_group_not_empty';
           };
         };
       };
-      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired`, `embed_session_invalid`, `embed_session_redeemed`, `embed_session_expired`, `embed_session_revoked` */
       401: {
         headers: {
           [name: string]: unknown;
@@ -18234,11 +18326,15 @@ export interface operations {
               | 'credential_malformed'
               | 'credential_invalid'
               | 'credential_revoked'
-              | 'credential_expired';
+              | 'credential_expired'
+              | 'embed_session_invalid'
+              | 'embed_session_redeemed'
+              | 'embed_session_expired'
+              | 'embed_session_revoked';
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -18254,12 +18350,16 @@ export interface operations {
               | 'forbidden'
               | 'content_access_denied'
               | 'csrf_token_invalid'
+              | 'embedding_disabled'
+              | 'embedding_not_allowed'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'embed_chat_not_allowed'
+              | 'embed_creator_mode_required';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -18283,6 +18383,9 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'embed_tenant_not_found'
+              | 'embed_group_not_found'
+              | 'embed_user_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -18383,6 +18486,8 @@ export interface operations {
           id: number;
           userId?: number;
           groupId?: number;
+          /** @description An embed tenant group (spec 4.3 rule 2), only on content of that tenant's creator-mode space; the only grantee an embed token in creator mode may name */
+          embedGroupId?: number;
           /**
            * @description view < edit < manage; a folder grant reaches everything inside it
            * @enum {unknown}
@@ -18405,6 +18510,10 @@ export interface operations {
             objectId: number;
             userId: number | null;
             groupId: number | null;
+            /** @description The owning embed user (creator mode) */
+            embedUserId: number | null;
+            /** @description An embed tenant group */
+            embedGroupId: number | null;
             /**
              * @description view < edit < manage; a folder grant reaches everything inside it
              * @enum {unknown}
@@ -18415,7 +18524,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -18442,16 +18551,17 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'unknown_group'
+              | 'embed_group_name_unavailable'
+              | 'embed_group_not_empty';
           };
         };
       };
-      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired`, `embed_session_invalid`, `embed_session_redeemed`, `embed_session_expired`, `embed_session_revoked` */
       401: {
         headers: {
           [name: string]: unknown;
@@ -18464,11 +18574,15 @@ export interface operations {
               | 'credential_malformed'
               | 'credential_invalid'
               | 'credential_revoked'
-              | 'credential_expired';
+              | 'credential_expired'
+              | 'embed_session_invalid'
+              | 'embed_session_redeemed'
+              | 'embed_session_expired'
+              | 'embed_session_revoked';
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -18484,12 +18598,16 @@ export interface operations {
               | 'forbidden'
               | 'content_access_denied'
               | 'csrf_token_invalid'
+              | 'embedding_disabled'
+              | 'embedding_not_allowed'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'embed_chat_not_allowed'
+              | 'embed_creator_mode_required';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -18513,6 +18631,9 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'embed_tenant_not_found'
+              | 'embed_group_not_found'
+              | 'embed_user_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -18643,7 +18764,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -18670,16 +18791,17 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'unknown_group'
+              | 'embed_group_name_unavailable'
+              | 'embed_group_not_empty';
           };
         };
       };
-      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired`, `embed_session_invalid`, `embed_session_redeemed`, `embed_session_expired`, `embed_session_revoked` */
       401: {
         headers: {
           [name: string]: unknown;
@@ -18692,11 +18814,15 @@ export interface operations {
               | 'credential_malformed'
               | 'credential_invalid'
               | 'credential_revoked'
-              | 'credential_expired';
+              | 'credential_expired'
+              | 'embed_session_invalid'
+              | 'embed_session_redeemed'
+              | 'embed_session_expired'
+              | 'embed_session_revoked';
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -18712,12 +18838,16 @@ export interface operations {
               | 'forbidden'
               | 'content_access_denied'
               | 'csrf_token_invalid'
+              | 'embedding_disabled'
+              | 'embedding_not_allowed'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'embed_chat_not_allowed'
+              | 'embed_creator_mode_required';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -18741,6 +18871,9 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'embed_tenant_not_found'
+              | 'embed_group_not_found'
+              | 'embed_user_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -18897,7 +19030,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -18923,8 +19056,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -19148,7 +19279,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -19175,8 +19306,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -19377,7 +19506,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -19404,8 +19533,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -19604,7 +19731,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -19631,8 +19758,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -25194,6 +25319,28 @@ export interface operations {
                 relationship: string;
                 sql?: string;
               }[];
+              /** @description Public hierarchies with a level this token may see */
+              hierarchies: ({
+                /** @description `cube.hierarchy` (`view.hierarchy` on a view) */
+                name: string;
+                title?: string;
+                /** @description Its dimensions from the top level down (`view.member` on a view); hidden ones left out */
+                levels: string[];
+                public?: boolean;
+                /** @description On a view: the cube hierarchy, `cube.hierarchy` */
+                aliasMember?: string;
+              } & {
+                [key: string]: unknown;
+              })[];
+              /** @description Views only (empty on a cube): folders flattened */
+              folders: ({
+                name: string;
+                members: string[];
+              } & {
+                [key: string]: unknown;
+              })[];
+              /** @description Views only (empty on a cube): folders as nested */
+              nestedFolders: components['schemas']['MetaNestedFolder'][];
             } & {
               [key: string]: unknown;
             })[];
@@ -26432,10 +26579,16 @@ export interface operations {
             }[];
             lastRefreshTime: string;
             totalRows: number | null;
+            /** @description SQL-API widgets: the dashboard filters and time grains this widget's SQL could not take (a member not in its projection, a date range, an operator the wrapper cannot express), so that a viewer can show them as not applying to this tile. */
+            notApplied?: {
+              kind: 'filter' | 'timeGrain';
+              member: string;
+              reason: string;
+            }[];
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -26462,8 +26615,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -26495,7 +26646,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -26515,7 +26666,299 @@ export interface operations {
               | 'embedding_not_allowed'
               | 'chat_disabled'
               | 'chat_thread_forbidden'
-              | 'embed_chat_not_allowed';
+              | 'embed_chat_not_allowed'
+              | 'embed_creator_mode_required';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'embed_tenant_not_found'
+              | 'embed_group_not_found'
+              | 'embed_user_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'last_admin'
+              | 'cannot_delete_self'
+              | 'report_public_id_taken'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready';
+          };
+        };
+      };
+      /** @description Payload Too Large: `body_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'body_too_large';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'unsupported_media_type';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+    };
+  };
+  getDashboardDimensionValues: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        deploymentId: number;
+        publicId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          members?: string[] | null;
+          filters?:
+            | {
+                member: string;
+                operator?:
+                  | (
+                      | 'equals'
+                      | 'notEquals'
+                      | 'contains'
+                      | 'notContains'
+                      | 'startsWith'
+                      | 'notStartsWith'
+                      | 'endsWith'
+                      | 'notEndsWith'
+                      | 'in'
+                      | 'notIn'
+                      | 'gt'
+                      | 'gte'
+                      | 'lt'
+                      | 'lte'
+                      | 'set'
+                      | 'notSet'
+                      | 'inDateRange'
+                      | 'notInDateRange'
+                      | 'beforeDate'
+                      | 'beforeOrOnDate'
+                      | 'afterDate'
+                      | 'afterOrOnDate'
+                    )
+                  | null;
+                value?: string | null;
+                values?: string[] | null;
+                caseSensitive?: boolean | null;
+                startInclusive?: boolean | null;
+                endInclusive?: boolean | null;
+              }[]
+            | null;
+          search?: string | null;
+          limit?: number | null;
+          versionNumber?: number | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            versionNumber: number;
+            members: {
+              member: string;
+              type: string;
+              values: string[];
+              complete: boolean;
+            }[];
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'malformed_body'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'unknown_group'
+              | 'embed_group_name_unavailable'
+              | 'embed_group_not_empty';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired`, `embed_session_invalid`, `embed_session_redeemed`, `embed_session_expired`, `embed_session_revoked` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired'
+              | 'embed_session_invalid'
+              | 'embed_session_redeemed'
+              | 'embed_session_expired'
+              | 'embed_session_revoked';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_out_of_scope'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'csrf_token_invalid'
+              | 'embedding_disabled'
+              | 'embedding_not_allowed'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden'
+              | 'embed_chat_not_allowed'
+              | 'embed_creator_mode_required';
           };
         };
       };
@@ -26747,7 +27190,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -26774,8 +27217,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -26807,7 +27248,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -26827,7 +27268,8 @@ export interface operations {
               | 'embedding_not_allowed'
               | 'chat_disabled'
               | 'chat_thread_forbidden'
-              | 'embed_chat_not_allowed';
+              | 'embed_chat_not_allowed'
+              | 'embed_creator_mode_required';
           };
         };
       };
@@ -27013,7 +27455,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `embedding_disabled`, `embedding_not_allowed`, `embed_chat_not_allowed` */
+      /** @description Forbidden: `https_required`, `embedding_disabled`, `embedding_not_allowed`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -27025,7 +27467,8 @@ export interface operations {
               | 'https_required'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
-              | 'embed_chat_not_allowed';
+              | 'embed_chat_not_allowed'
+              | 'embed_creator_mode_required';
           };
         };
       };
@@ -27101,7 +27544,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -27128,8 +27571,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -27161,7 +27602,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -27181,7 +27622,8 @@ export interface operations {
               | 'embedding_not_allowed'
               | 'chat_disabled'
               | 'chat_thread_forbidden'
-              | 'embed_chat_not_allowed';
+              | 'embed_chat_not_allowed'
+              | 'embed_creator_mode_required';
           };
         };
       };
@@ -27348,7 +27790,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -27374,8 +27816,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -27407,7 +27847,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -27426,7 +27866,8 @@ export interface operations {
               | 'embedding_not_allowed'
               | 'chat_disabled'
               | 'chat_thread_forbidden'
-              | 'embed_chat_not_allowed';
+              | 'embed_chat_not_allowed'
+              | 'embed_creator_mode_required';
           };
         };
       };
@@ -27598,7 +28039,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -27624,8 +28065,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -27657,7 +28096,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -27677,7 +28116,8 @@ export interface operations {
               | 'embedding_not_allowed'
               | 'chat_disabled'
               | 'chat_thread_forbidden'
-              | 'embed_chat_not_allowed';
+              | 'embed_chat_not_allowed'
+              | 'embed_creator_mode_required';
           };
         };
       };
@@ -27820,7 +28260,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -27847,8 +28287,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -27880,7 +28318,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -27900,7 +28338,8 @@ export interface operations {
               | 'embedding_not_allowed'
               | 'chat_disabled'
               | 'chat_thread_forbidden'
-              | 'embed_chat_not_allowed';
+              | 'embed_chat_not_allowed'
+              | 'embed_creator_mode_required';
           };
         };
       };
@@ -28063,7 +28502,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -28089,8 +28528,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -28122,7 +28559,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -28142,7 +28579,8 @@ export interface operations {
               | 'embedding_not_allowed'
               | 'chat_disabled'
               | 'chat_thread_forbidden'
-              | 'embed_chat_not_allowed';
+              | 'embed_chat_not_allowed'
+              | 'embed_creator_mode_required';
           };
         };
       };
@@ -28277,7 +28715,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -28304,8 +28742,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -28337,7 +28773,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -28357,7 +28793,8 @@ export interface operations {
               | 'embedding_not_allowed'
               | 'chat_disabled'
               | 'chat_thread_forbidden'
-              | 'embed_chat_not_allowed';
+              | 'embed_chat_not_allowed'
+              | 'embed_creator_mode_required';
           };
         };
       };
@@ -28522,7 +28959,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -28548,8 +28985,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -28581,7 +29016,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -28601,7 +29036,8 @@ export interface operations {
               | 'embedding_not_allowed'
               | 'chat_disabled'
               | 'chat_thread_forbidden'
-              | 'embed_chat_not_allowed';
+              | 'embed_chat_not_allowed'
+              | 'embed_creator_mode_required';
           };
         };
       };
@@ -28734,7 +29170,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -28761,8 +29197,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -28794,7 +29228,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -28814,7 +29248,8 @@ export interface operations {
               | 'embedding_not_allowed'
               | 'chat_disabled'
               | 'chat_thread_forbidden'
-              | 'embed_chat_not_allowed';
+              | 'embed_chat_not_allowed'
+              | 'embed_creator_mode_required';
           };
         };
       };
@@ -28966,7 +29401,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -28992,8 +29427,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -29025,7 +29458,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -29045,7 +29478,8 @@ export interface operations {
               | 'embedding_not_allowed'
               | 'chat_disabled'
               | 'chat_thread_forbidden'
-              | 'embed_chat_not_allowed';
+              | 'embed_chat_not_allowed'
+              | 'embed_creator_mode_required';
           };
         };
       };
@@ -29177,7 +29611,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -29204,8 +29638,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -29237,7 +29669,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -29257,7 +29689,8 @@ export interface operations {
               | 'embedding_not_allowed'
               | 'chat_disabled'
               | 'chat_thread_forbidden'
-              | 'embed_chat_not_allowed';
+              | 'embed_chat_not_allowed'
+              | 'embed_creator_mode_required';
           };
         };
       };
@@ -29433,7 +29866,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -29459,8 +29892,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -29492,7 +29923,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -29512,7 +29943,8 @@ export interface operations {
               | 'embedding_not_allowed'
               | 'chat_disabled'
               | 'chat_thread_forbidden'
-              | 'embed_chat_not_allowed';
+              | 'embed_chat_not_allowed'
+              | 'embed_creator_mode_required';
           };
         };
       };
@@ -29659,7 +30091,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -29686,8 +30118,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -29719,7 +30149,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -29739,7 +30169,8 @@ export interface operations {
               | 'embedding_not_allowed'
               | 'chat_disabled'
               | 'chat_thread_forbidden'
-              | 'embed_chat_not_allowed';
+              | 'embed_chat_not_allowed'
+              | 'embed_creator_mode_required';
           };
         };
       };
@@ -29903,7 +30334,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -29929,8 +30360,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -29962,7 +30391,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -29982,7 +30411,8 @@ export interface operations {
               | 'embedding_not_allowed'
               | 'chat_disabled'
               | 'chat_thread_forbidden'
-              | 'embed_chat_not_allowed';
+              | 'embed_chat_not_allowed'
+              | 'embed_creator_mode_required';
           };
         };
       };
@@ -30115,7 +30545,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -30142,8 +30572,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -30175,7 +30603,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -30195,7 +30623,8 @@ export interface operations {
               | 'embedding_not_allowed'
               | 'chat_disabled'
               | 'chat_thread_forbidden'
-              | 'embed_chat_not_allowed';
+              | 'embed_chat_not_allowed'
+              | 'embed_creator_mode_required';
           };
         };
       };
@@ -30365,7 +30794,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -30392,8 +30821,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -30425,7 +30852,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -30445,7 +30872,8 @@ export interface operations {
               | 'embedding_not_allowed'
               | 'chat_disabled'
               | 'chat_thread_forbidden'
-              | 'embed_chat_not_allowed';
+              | 'embed_chat_not_allowed'
+              | 'embed_creator_mode_required';
           };
         };
       };
@@ -30625,7 +31053,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -30651,8 +31079,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -30684,7 +31110,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -30704,7 +31130,8 @@ export interface operations {
               | 'embedding_not_allowed'
               | 'chat_disabled'
               | 'chat_thread_forbidden'
-              | 'embed_chat_not_allowed';
+              | 'embed_chat_not_allowed'
+              | 'embed_creator_mode_required';
           };
         };
       };
@@ -30867,7 +31294,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -30894,8 +31321,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -30927,7 +31352,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -30947,7 +31372,8 @@ export interface operations {
               | 'embedding_not_allowed'
               | 'chat_disabled'
               | 'chat_thread_forbidden'
-              | 'embed_chat_not_allowed';
+              | 'embed_chat_not_allowed'
+              | 'embed_creator_mode_required';
           };
         };
       };
@@ -31113,7 +31539,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -31140,8 +31566,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -31173,7 +31597,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -31193,7 +31617,8 @@ export interface operations {
               | 'embedding_not_allowed'
               | 'chat_disabled'
               | 'chat_thread_forbidden'
-              | 'embed_chat_not_allowed';
+              | 'embed_chat_not_allowed'
+              | 'embed_creator_mode_required';
           };
         };
       };
@@ -31374,7 +31799,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -31400,8 +31825,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -31433,7 +31856,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -31453,7 +31876,8 @@ export interface operations {
               | 'embedding_not_allowed'
               | 'chat_disabled'
               | 'chat_thread_forbidden'
-              | 'embed_chat_not_allowed';
+              | 'embed_chat_not_allowed'
+              | 'embed_creator_mode_required';
           };
         };
       };
@@ -31619,7 +32043,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -31646,8 +32070,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -31679,7 +32101,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -31699,7 +32121,8 @@ export interface operations {
               | 'embedding_not_allowed'
               | 'chat_disabled'
               | 'chat_thread_forbidden'
-              | 'embed_chat_not_allowed';
+              | 'embed_chat_not_allowed'
+              | 'embed_creator_mode_required';
           };
         };
       };
@@ -31878,7 +32301,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -31905,8 +32328,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -31938,7 +32359,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -31958,7 +32379,8 @@ export interface operations {
               | 'embedding_not_allowed'
               | 'chat_disabled'
               | 'chat_thread_forbidden'
-              | 'embed_chat_not_allowed';
+              | 'embed_chat_not_allowed'
+              | 'embed_creator_mode_required';
           };
         };
       };
@@ -32132,7 +32554,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -32158,8 +32580,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -32191,7 +32611,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -32211,7 +32631,8 @@ export interface operations {
               | 'embedding_not_allowed'
               | 'chat_disabled'
               | 'chat_thread_forbidden'
-              | 'embed_chat_not_allowed';
+              | 'embed_chat_not_allowed'
+              | 'embed_creator_mode_required';
           };
         };
       };
@@ -32370,7 +32791,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -32397,8 +32818,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -32430,7 +32849,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -32450,7 +32869,8 @@ export interface operations {
               | 'embedding_not_allowed'
               | 'chat_disabled'
               | 'chat_thread_forbidden'
-              | 'embed_chat_not_allowed';
+              | 'embed_chat_not_allowed'
+              | 'embed_creator_mode_required';
           };
         };
       };
@@ -32712,7 +33132,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -32738,8 +33158,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -32771,7 +33189,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -32791,7 +33209,8 @@ export interface operations {
               | 'embedding_not_allowed'
               | 'chat_disabled'
               | 'chat_thread_forbidden'
-              | 'embed_chat_not_allowed';
+              | 'embed_chat_not_allowed'
+              | 'embed_creator_mode_required';
           };
         };
       };
@@ -33019,7 +33438,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -33045,8 +33464,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -33361,7 +33778,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -33388,8 +33805,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -33662,7 +34077,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -33688,8 +34103,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -34002,7 +34415,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -34029,8 +34442,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -34226,7 +34637,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -34253,8 +34664,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -34482,7 +34891,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -34508,8 +34917,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -34766,7 +35173,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -34793,8 +35200,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -35002,7 +35407,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -35029,8 +35434,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -35268,7 +35671,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -35294,8 +35697,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -35498,7 +35899,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -35525,8 +35926,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -35801,7 +36200,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -35828,8 +36227,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -36033,7 +36430,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -36059,8 +36456,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -36238,7 +36633,7 @@ export interface operations {
           'application/pdf': string;
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -36264,8 +36659,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -36471,7 +36864,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -36497,8 +36890,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -36700,7 +37091,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -36727,8 +37118,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -36935,7 +37324,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -36961,8 +37350,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -37133,7 +37520,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -37160,8 +37547,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -37400,7 +37785,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -37427,8 +37812,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -37628,7 +38011,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -37654,8 +38037,6 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
@@ -37687,7 +38068,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -37706,7 +38087,8 @@ export interface operations {
               | 'embedding_not_allowed'
               | 'chat_disabled'
               | 'chat_thread_forbidden'
-              | 'embed_chat_not_allowed';
+              | 'embed_chat_not_allowed'
+              | 'embed_creator_mode_required';
           };
         };
       };
@@ -37853,7 +38235,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -37880,16 +38262,17 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'unknown_group'
+              | 'embed_group_name_unavailable'
+              | 'embed_group_not_empty';
           };
         };
       };
-      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired`, `embed_session_invalid`, `embed_session_redeemed`, `embed_session_expired`, `embed_session_revoked` */
       401: {
         headers: {
           [name: string]: unknown;
@@ -37902,11 +38285,15 @@ export interface operations {
               | 'credential_malformed'
               | 'credential_invalid'
               | 'credential_revoked'
-              | 'credential_expired';
+              | 'credential_expired'
+              | 'embed_session_invalid'
+              | 'embed_session_redeemed'
+              | 'embed_session_expired'
+              | 'embed_session_revoked';
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -37922,12 +38309,16 @@ export interface operations {
               | 'forbidden'
               | 'content_access_denied'
               | 'csrf_token_invalid'
+              | 'embedding_disabled'
+              | 'embedding_not_allowed'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'embed_chat_not_allowed'
+              | 'embed_creator_mode_required';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -37951,6 +38342,9 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'embed_tenant_not_found'
+              | 'embed_group_not_found'
+              | 'embed_user_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -38101,7 +38495,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `operator_unsupported`, `time_grain_unsupported`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -38128,16 +38522,17 @@ export interface operations {
               | 'invalid_dashboard_filter'
               | 'unknown_member'
               | 'unknown_column'
-              | 'operator_unsupported'
-              | 'time_grain_unsupported'
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'unknown_group'
+              | 'embed_group_name_unavailable'
+              | 'embed_group_not_empty';
           };
         };
       };
-      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired`, `embed_session_invalid`, `embed_session_redeemed`, `embed_session_expired`, `embed_session_revoked` */
       401: {
         headers: {
           [name: string]: unknown;
@@ -38150,11 +38545,15 @@ export interface operations {
               | 'credential_malformed'
               | 'credential_invalid'
               | 'credential_revoked'
-              | 'credential_expired';
+              | 'credential_expired'
+              | 'embed_session_invalid'
+              | 'embed_session_redeemed'
+              | 'embed_session_expired'
+              | 'embed_session_revoked';
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -38170,12 +38569,16 @@ export interface operations {
               | 'forbidden'
               | 'content_access_denied'
               | 'csrf_token_invalid'
+              | 'embedding_disabled'
+              | 'embedding_not_allowed'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'embed_chat_not_allowed'
+              | 'embed_creator_mode_required';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -38199,6 +38602,9 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'embed_tenant_not_found'
+              | 'embed_group_not_found'
+              | 'embed_user_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
