@@ -44,8 +44,9 @@ export interface Config {
   modelDir: string | null;
   /**
    * REDIS_URL (`redis://host:port/db`): replicas share chat runs through it (lines fanned out to
-   * followers on any replica, aborts reaching the replica running the turn); null: one process,
-   * or replicas that follow each other through the store.
+   * followers on any replica, aborts reaching the replica running the turn) and data-API results
+   * (a result cache, and each query run once across replicas: modules/data/shared-cache.ts); null:
+   * one process, or replicas that follow each other through the store.
    */
   redisUrl: string | null;
   /**

@@ -12,6 +12,8 @@ import * as signIn from './migrations/0010-sign-in.ts';
 import * as notifications from './migrations/0011-notifications.ts';
 import * as chatLeases from './migrations/0012-chat-leases.ts';
 import * as restrictDataDownload from './migrations/0013-restrict-data-download.ts';
+import * as preAggregations from './migrations/0014-pre-aggregations.ts';
+import * as embedCreatorContent from './migrations/0015-embed-creator-content.ts';
 
 /** Migrations are listed in code (not read from disk) so that they work the same from any cwd. */
 const migrations: Record<string, Migration> = {
@@ -28,6 +30,8 @@ const migrations: Record<string, Migration> = {
   '0011-notifications': notifications,
   '0012-chat-leases': chatLeases,
   '0013-restrict-data-download': restrictDataDownload,
+  '0014-pre-aggregations': preAggregations,
+  '0015-embed-creator-content': embedCreatorContent,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -180,6 +180,10 @@ export interface WorkbooksTable {
   created_by: number | null;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
+  /** Migration 0015: the embed tenant whose creator-mode space holds it; null outside any. */
+  embed_tenant_id: Generated<number | null>;
+  /** Migration 0015: the embed user who owns it (creator mode), where an account user's is user_id. */
+  embed_user_id: Generated<number | null>;
 }
 
 export interface ReportsTable {
@@ -203,6 +207,9 @@ export interface ReportsTable {
   created_by: number | null;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
+  /** Migration 0015: as WorkbooksTable. */
+  embed_tenant_id: Generated<number | null>;
+  embed_user_id: Generated<number | null>;
 }
 
 export interface ReportViewsTable {
@@ -264,6 +271,9 @@ export interface ContentPermissionsTable {
   report_id: number | null;
   user_id: number | null;
   group_id: number | null;
+  /** Migration 0015: grants to an embed user or an embed tenant group (creator mode). */
+  embed_user_id: Generated<number | null>;
+  embed_group_id: Generated<number | null>;
   level: ContentLevel;
   created_at: CreatedAt;
 }
@@ -625,3 +635,33 @@ export type NotificationRecipientRow = Selectable<NotificationRecipientsTable>;
 export type NotificationRunRow = Selectable<NotificationRunsTable>;
 export type NotificationDeliveryRow = Selectable<NotificationDeliveriesTable>;
 export type DashboardExportRow = Selectable<DashboardExportsTable>;
+
+/* Pre-aggregations (migration 0014-pre-aggregations, modules/data/pre-aggregations). */
+export interface PreAggregationTablesTable {
+  deployment_id: number;
+  cube: string;
+  name: string;
+  /** `''` for an unpartitioned rollup, else the partition's start (`20240301`). */
+  partition: string;
+  table_name: string;
+  build_sql: string;
+  refresh_key_value: string;
+  range_start: string | null;
+  range_end: string | null;
+  built_at: ColumnType<Date, Date | undefined, Date>;
+}
+
+export interface PreAggregationLeasesTable {
+  deployment_id: number;
+  owner: string;
+  expires_at: ColumnType<Date, Date, Date>;
+  /** Tables built under leases of this row, for tests and metrics. */
+  builds: ColumnType<number, number | undefined, number>;
+}
+
+export interface Database {
+  pre_aggregation_tables: PreAggregationTablesTable;
+  pre_aggregation_leases: PreAggregationLeasesTable;
+}
+
+export type PreAggregationTableRow = Selectable<PreAggregationTablesTable>;

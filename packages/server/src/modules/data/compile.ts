@@ -6,11 +6,13 @@ import {
   loadSqlParser,
   type Model,
   planSqlQuery,
+  type RollupHook,
   type SecurityContext,
   type SqlApiPlan,
   UserError,
 } from '@tessera/semantic';
 import { userError } from './errors.ts';
+import type { RollupUse } from './pre-aggregations/use.ts';
 import { refreshKeyMs } from './refresh.ts';
 
 export const queryTypes = {
@@ -26,6 +28,8 @@ export interface CompiledPart {
   compiled: CompiledQuery;
   /** The cubes' shortest `refresh_key.every`; null: the deployment's default freshness. */
   refreshKeyMs: number | null;
+  /** Set when a built rollup answers this part (pre-aggregations/matcher.ts). */
+  rollup?: RollupUse;
 }
 
 /** A Cube query (or several: data blending), compiled for one caller; nothing has run. */
@@ -34,6 +38,8 @@ export interface CompiledLoad {
   queryType: QueryType;
   parts: CompiledPart[];
   dialect: DialectName;
+  /** The model it was compiled from (ModelCache.version): part of the result key (run.ts). */
+  modelVersion?: string;
 }
 
 /** SQL-API text planned for one caller: one statement whose inner selects over cubes are compiled. */
@@ -41,6 +47,8 @@ export interface CompiledSqlApi {
   kind: 'sql';
   plan: SqlApiPlan;
   dialect: DialectName;
+  /** The model it was compiled from (ModelCache.version): part of the result key (run.ts). */
+  modelVersion?: string;
 }
 
 interface CompileContext {
@@ -86,7 +94,7 @@ export function compileLoad(model: Model, query: CubeQuery | CubeQuery[], ctx: C
 export async function compileSqlApi(
   model: Model,
   sql: string,
-  ctx: CompileContext & { timezone?: string },
+  ctx: CompileContext & { timezone?: string; rollup?: RollupHook },
 ): Promise<CompiledSqlApi> {
   await loadSqlParser();
   try {

@@ -1,5 +1,6 @@
 import { queryTimeout } from './errors.ts';
 import { done, type Outcome } from './outcome.ts';
+import type { SharedHit, SharedResults } from './shared-cache.ts';
 
 /** What one compiled query produced, as cached and shared between identical requests. */
 export interface QueryResult {
@@ -35,7 +36,9 @@ const maxCached = 5_000;
  * - in-flight sharing: identical requests, including a client's repeat after "Continue wait"
  *   (Cube's long-polling, @cubejs-client/core re-sends the same request), join the same
  *   execution instead of starting another;
- * - a timeout that cancels the engine query through its AbortSignal.
+ * - a timeout that cancels the engine query through its AbortSignal;
+ * - with REDIS_URL, a second level shared by the replicas (shared-cache.ts): their results, and one
+ *   execution per key across all of them.
  */
 export class QueryExecutor {
   private readonly inflight = new Map<string, Execution>();
@@ -43,7 +46,10 @@ export class QueryExecutor {
   /** Engine executions started; lets tests and metrics see that repeats share one execution. */
   executions = 0;
 
-  constructor(readonly settings: ExecutorSettings) {}
+  constructor(
+    readonly settings: ExecutorSettings,
+    private readonly shared?: SharedResults,
+  ) {}
 
   /**
    * The result, or "running" when it is not ready within `continueWaitMs`; the execution carries
@@ -61,7 +67,7 @@ export class QueryExecutor {
     let execution = this.inflight.get(key);
     if (execution?.settled && execution.expiresAt < Date.now()) execution = undefined;
     if (execution?.settled) this.inflight.delete(key);
-    execution ??= this.start(key, options.freshMs, start);
+    execution ??= this.start(key, options, start);
 
     let timer: NodeJS.Timeout | undefined;
     const window = new Promise<typeof stillRunning>((resolve) => {
@@ -80,30 +86,46 @@ export class QueryExecutor {
 
   private start(
     key: string,
-    freshMs: number,
+    options: { renew: boolean; freshMs: number },
     run: (signal: AbortSignal) => Promise<Omit<QueryResult, 'refreshedAt'>>,
   ): Execution {
-    this.executions++;
     this.sweep();
     const controller = new AbortController();
     const timeoutMs = this.settings.queryTimeoutMs;
     const timeout = setTimeout(() => controller.abort(), timeoutMs);
+    const timedOut = () => queryTimeout(`Query timeout after ${Math.round(timeoutMs / 1000)} s`);
+    const engine = () => {
+      this.executions++;
+      // the timeout named here already, so that replicas waiting for this execution are told so
+      return run(controller.signal).then(
+        (r) => ({ ...r, refreshedAt: new Date() }),
+        (error) => {
+          throw controller.signal.aborted ? timedOut() : error;
+        },
+      );
+    };
+    // The timeout covers waiting for another replica's execution too (and taking it over).
+    const produced: Promise<SharedHit<QueryResult>> = this.shared
+      ? this.shared.run(key, options, controller.signal, engine)
+      : engine().then((result) => ({ result, freshUntil: Date.now() + options.freshMs }));
+    let freshUntil = 0;
     const execution: Execution = {
       settled: false,
       abandoned: false,
       expiresAt: Number.POSITIVE_INFINITY,
-      promise: run(controller.signal)
-        .then((r) => ({ ...r, refreshedAt: new Date() }))
+      promise: produced
+        .then((hit) => {
+          freshUntil = hit.freshUntil;
+          return hit.result;
+        })
         .catch((error) => {
-          if (controller.signal.aborted)
-            throw queryTimeout(`Query timeout after ${Math.round(timeoutMs / 1000)} s`);
-          throw error;
+          throw controller.signal.aborted ? timedOut() : error;
         }),
     };
     execution.promise.then(
       (result) => {
         if (this.cache.size >= maxCached) this.cache.clear();
-        this.cache.set(key, { result, freshUntil: Date.now() + freshMs });
+        this.cache.set(key, { result, freshUntil });
       },
       () => undefined,
     );

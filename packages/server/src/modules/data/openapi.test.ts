@@ -125,4 +125,119 @@ describe('data API routes in the OpenAPI document', () => {
     expect(documented.statusCode).toBe(404);
     expect(Object.keys(documented.json())).toEqual(['error']);
   });
+  it('declares every field /v1/meta answers, hierarchies and nested view folders included', async () => {
+    const put = await server.app.inject({
+      method: 'PUT',
+      url: `/build/api/v1/deployments/${server.demoDeploymentId}/data-model/files`,
+      headers: bearer(server.adminKey),
+      payload: { branchName: 'meta-shapes', files: [{ path: 'model/shapes.yml', content: shapesModel }] },
+    });
+    expect(put.statusCode, put.body).toBe(200);
+    const branchToken = await tokenFor(server, server.demoDeploymentId, { branch: 'meta-shapes' });
+    const res = await server.app.inject({ url: `${base()}/meta`, headers: { authorization: branchToken } });
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json();
+    // The answer holds each shape: a cube hierarchy, a view one with aliasMember, a folder in a folder.
+    const view = body.cubes.find((c: { name: string }) => c.name === 's_sales');
+    expect(view.hierarchies[0].aliasMember).toBe('s_orders.timeline');
+    expect(view.nestedFolders[0].members).toContainEqual({ name: 'When', members: ['s_sales.created_at'] });
+
+    const components = (doc as unknown as { components: { schemas: Record<string, JsonSchema> } }).components
+      .schemas;
+    const schema = doc.paths['/data/{deploymentId}/cubejs-api/v1/meta'].get.responses['200'].content![
+      'application/json'
+    ].schema as JsonSchema;
+    const problems: string[] = [];
+    conform(body, schema, '', components, problems);
+    // The model constructs' fields, and everything inside them, as documented. (Other member and
+    // cube fields, such as isVisible or drillMembers, pass undeclared through additionalProperties.)
+    const constructs = /\/(hierarchies|folders|nestedFolders)(\/|:)/;
+    expect(problems.filter((p) => constructs.test(p))).toEqual([]);
+  });
 });
+
+/** A model with a cube hierarchy, a view that includes it, and a view folder inside a folder. */
+const shapesModel = `cubes:
+  - name: s_orders
+    sql_table: orders
+    measures:
+      - name: count
+        type: count
+    dimensions:
+      - name: id
+        sql: id
+        type: number
+        primary_key: true
+      - name: status
+        sql: status
+        type: string
+      - name: created_at
+        sql: created_at
+        type: time
+    hierarchies:
+      - name: timeline
+        title: Timeline
+        levels: [status, created_at]
+views:
+  - name: s_sales
+    cubes:
+      - join_path: s_orders
+        includes: [count, status, created_at, timeline]
+    folders:
+      - name: Main
+        includes: [count, status, { name: When, includes: [created_at] }]
+`;
+
+interface JsonSchema {
+  type?: string;
+  $ref?: string;
+  anyOf?: JsonSchema[];
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  items?: JsonSchema;
+}
+
+/**
+ * Where `value` departs from `schema` as documented: a field no `properties` lists, a required one
+ * missing, or a value of another type; `$ref` into the components and `anyOf` followed.
+ */
+function conform(
+  value: unknown,
+  schema: JsonSchema,
+  at: string,
+  components: Record<string, JsonSchema>,
+  problems: string[],
+): void {
+  if (schema.$ref) {
+    const target = components[schema.$ref.replace('#/components/schemas/', '')];
+    if (!target) problems.push(`${at}: unresolved ${schema.$ref}`);
+    else conform(value, target, at, components, problems);
+    return;
+  }
+  if (schema.anyOf) {
+    const fits = schema.anyOf.find((option) => {
+      const inner: string[] = [];
+      conform(value, option, at, components, inner);
+      return inner.length === 0;
+    });
+    if (!fits) problems.push(`${at}: matches none of anyOf`);
+    return;
+  }
+  const kind = Array.isArray(value) ? 'array' : value === null ? 'null' : typeof value;
+  if (schema.type && schema.type !== kind && !(schema.type === 'integer' && kind === 'number')) {
+    problems.push(`${at}: ${kind}, documented ${schema.type}`);
+    return;
+  }
+  if (kind === 'array' && schema.items)
+    for (const [i, v] of (value as unknown[]).entries())
+      conform(v, schema.items!, `${at}/${i}`, components, problems);
+  if (kind === 'object' && schema.properties) {
+    const record = value as Record<string, unknown>;
+    for (const key of schema.required ?? []) if (!(key in record)) problems.push(`${at}/${key}: missing`);
+    for (const [key, v] of Object.entries(record)) {
+      const property = schema.properties[key];
+      if (!property) problems.push(`${at}/${key}: not documented`);
+      else conform(v, property, `${at}/${key}`, components, problems);
+    }
+  }
+}

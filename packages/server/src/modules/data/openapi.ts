@@ -9,8 +9,10 @@ import {
   ErrorBody,
   LoadMultiResponse,
   LoadResult,
+  MetaNestedFolder,
   MetaQuerystring,
   MetaResponse,
+  metaNestedFolderName,
   QueryBody,
   QueryQuerystring,
   SqlApiBody,
@@ -19,6 +21,9 @@ import {
   SqlResponse,
   UserErrorBody,
 } from './schemas.ts';
+
+/** Data-API shapes the document holds as components (a shape that refers to itself). */
+export const dataSchemas = { [metaNestedFolderName]: MetaNestedFolder };
 
 /** The OpenAPI security scheme of the data API: the bare JWT (spec section 5), not `Bearer`. */
 export const DATA_API_SECURITY = 'dataApiToken';

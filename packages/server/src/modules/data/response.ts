@@ -1,6 +1,7 @@
 import type { CompiledQuery, CubeQuery } from '@tessera/semantic';
 import { type CompiledLoad, type QueryType, queryTypes } from './compile.ts';
 import { userError } from './errors.ts';
+import type { RollupUse } from './pre-aggregations/use.ts';
 import type { LoadResult, PartResult } from './run.ts';
 
 /**
@@ -45,9 +46,12 @@ export function loadBody(result: LoadResult, dialect: string, requested: string 
   };
 }
 
-/** `/v1/sql`: the SQL each query compiles to for this caller, in Cube's `{sql: {sql: [text, params]}}`. */
+/**
+ * `/v1/sql`: the SQL each query compiles to for this caller, in Cube's `{sql: {sql: [text, params]}}`;
+ * when a built rollup answers it, that SQL reads the rollup and `preAggregations` describes it.
+ */
 export function sqlBody(compiled: CompiledLoad) {
-  const entries = compiled.parts.map(({ compiled: c }) => ({
+  const entries = compiled.parts.map(({ compiled: c, rollup }) => ({
     sql: {
       sql: [c.sql, c.params],
       aliasNameToMember: c.aliases,
@@ -55,11 +59,33 @@ export function sqlBody(compiled: CompiledLoad) {
       cacheKeyQueries: [],
       dataSource: 'default',
       external: false,
-      preAggregations: [],
+      preAggregations: rollup ? preAggregationDescriptions(rollup, c) : [],
       rollupMatchResults: [],
     },
   }));
   return compiled.queryType === queryTypes.regular ? entries[0] : entries;
+}
+
+/**
+ * The rollup a `/v1/sql` query would read, one entry per table (a partitioned rollup: each
+ * partition its range touches), with the fields of Cube's pre-aggregation description
+ * (schema-compiler PreAggregations preAggregationDescriptionFor) that apply here. Its refresh
+ * queries stay internal (`invalidateKeyQueries` empty), like the query's `cacheKeyQueries`.
+ */
+function preAggregationDescriptions(rollup: RollupUse, c: CompiledQuery) {
+  const p = rollup.preAggregation;
+  return Object.values(rollup.used).map((t) => ({
+    preAggregationId: `${p.cube}.${p.name}`,
+    type: p.type,
+    tableName: t.targetTableName,
+    timezone: c.normalizedQuery.timezone ?? 'UTC',
+    granularity: p.granularity,
+    partitionGranularity: p.partitionGranularity,
+    external: rollup.external,
+    dataSource: 'default',
+    invalidateKeyQueries: [],
+    lastUpdatedAt: t.lastUpdatedAt,
+  }));
 }
 
 /** `/v1/dry-run`: the normalised queries without running them. */
@@ -80,7 +106,8 @@ export function dryRunBody(compiled: CompiledLoad) {
 /**
  * One entry of `results[]` (or the whole body of a single-query `/v1/load`), field for field as
  * Cube's gateway builds it (packages/cubejs-api-gateway/src/gateway.ts, getResultInternal).
- * Tessera has no pre-aggregations or external store, hence the constant fields.
+ * `usedPreAggregations` names the rollup tables that answered (pre-aggregations/matcher.ts);
+ * `external` is true when they live outside the deployment's engine (the sample's in-process DuckDB).
  */
 function loadResult(compiled: CompiledQuery, queryType: QueryType, part: PartResult, dbType: string) {
   const query = { ...compiled.normalizedQuery, queryType };
@@ -88,13 +115,13 @@ function loadResult(compiled: CompiledQuery, queryType: QueryType, part: PartRes
     query,
     lastRefreshTime: part.refreshedAt.toISOString(),
     refreshKeyValues: [],
-    usedPreAggregations: {},
+    usedPreAggregations: part.rollup?.used ?? {},
     transformedQuery: null,
     annotation: compiled.annotation,
     dataSource: 'default',
     dbType,
     extDbType: 'cubestore',
-    external: false,
+    external: part.rollup?.external ?? false,
     slowQuery: false,
     ...(compiled.normalizedQuery.total ? { total: part.total } : {}),
     data: shapeData(part.rows, compiled, query.responseFormat),

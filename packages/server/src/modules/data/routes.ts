@@ -28,6 +28,8 @@ const access = { access: { public: true as const } };
  */
 export const dataRoutes: FastifyPluginAsyncTypebox<{ data: DataService }> = async (scope, { data }) => {
   scope.setErrorHandler((error, request, reply) => sendDataApiError(error as Error, request, reply));
+  // REDIS_URL: the result cache the replicas share (shared-cache.ts) opens with the application.
+  scope.addHook('onReady', () => data.startUp(scope.log));
   scope.setSerializerCompiler(() => (body) => JSON.stringify(body));
 
   // Deployment (404), operation (404) and token (403) are checked before the request is

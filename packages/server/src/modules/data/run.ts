@@ -6,6 +6,7 @@ import type { CompiledLoad, CompiledSqlApi, QueryType } from './compile.ts';
 import { driverError, engineError } from './engine-errors.ts';
 import type { QueryExecutor, QueryResult } from './executor.ts';
 import { combine, type Outcome } from './outcome.ts';
+import type { RollupUse } from './pre-aggregations/use.ts';
 import type { DataSettings } from './settings.ts';
 import { contextKey } from './token.ts';
 
@@ -16,6 +17,8 @@ export interface PartResult {
   /** Rows without limit and offset, when the query asked for `total`. */
   total: number | null;
   refreshedAt: Date;
+  /** The rollup that answered it, if one did. */
+  rollup?: RollupUse;
 }
 
 export interface LoadResult {
@@ -53,11 +56,16 @@ interface Statement {
 
 /**
  * The key of a result: what ran (the kind of rows it keeps, SQL, parameters, total SQL), where
- * (deployment, data source) and for whom (security context without its registered claims).
+ * (deployment, data source), from which model (a model edit re-runs: rows are formatted by its
+ * member types too) and for whom (security context without its registered claims). Replicas
+ * sharing results through Redis (shared-cache.ts) key them by its hash; the deployment's sealed
+ * secret, random per deployment, keeps installations that share one Redis (and number their
+ * deployments alike) from answering each other.
  */
 function statementKey(
   kind: 'load' | 'sql',
   caller: DataCaller,
+  modelVersion: string | undefined,
   sql: string,
   params: unknown,
   total: unknown,
@@ -66,7 +74,9 @@ function statementKey(
   return JSON.stringify([
     kind,
     deployment.id,
+    deployment.api_secret_enc,
     deployment.data_source,
+    modelVersion ?? null,
     sql,
     params,
     total,
@@ -88,19 +98,23 @@ export async function runLoad(
 ): Promise<Outcome<LoadResult>> {
   const driver = await openDriver(deps, caller);
   const outcomes = await Promise.all(
-    compiled.parts.map(({ query, compiled: c, refreshKeyMs }) =>
+    compiled.parts.map(({ query, compiled: c, refreshKeyMs, rollup }) =>
       execute(deps, {
-        key: statementKey('load', caller, c.sql, c.params, c.totalSql?.sql ?? null),
+        key: statementKey('load', caller, compiled.modelVersion, c.sql, c.params, c.totalSql?.sql ?? null),
         renew: query.renewQuery === true,
         freshMs: refreshKeyMs ?? deps.settings.defaultRefreshMs,
-        start: (signal) => loadRows(driver, c, signal),
+        start: (signal) => loadRows(rollup?.driver ?? driver, c, signal),
       }),
     ),
   );
   return combine(outcomes, (results) => ({
     kind: 'load' as const,
     queryType: compiled.queryType,
-    parts: results.map((r, i) => ({ compiled: compiled.parts[i].compiled, ...r })),
+    parts: results.map((r, i) => ({
+      compiled: compiled.parts[i].compiled,
+      rollup: compiled.parts[i].rollup,
+      ...r,
+    })),
   }));
 }
 
@@ -112,7 +126,7 @@ export async function runSqlApi(
   const driver = await openDriver(deps, caller);
   const { plan } = compiled;
   const outcome = await execute(deps, {
-    key: statementKey('sql', caller, plan.sql, plan.params, null),
+    key: statementKey('sql', caller, compiled.modelVersion, plan.sql, plan.params, null),
     renew: false,
     freshMs: deps.settings.defaultRefreshMs,
     start: async (signal) => {

@@ -251,6 +251,36 @@ const MetaMember = Type.Object(
   },
   open,
 );
+/** Cube's V1CubeMetaHierarchy, as its CubeToMetaTransformer lists it (packages/semantic meta.ts). */
+const MetaHierarchy = Type.Object(
+  {
+    name: Type.String({ description: '`cube.hierarchy` (`view.hierarchy` on a view)' }),
+    title: Type.Optional(Type.String()),
+    levels: Type.Array(Type.String(), {
+      description: 'Its dimensions from the top level down (`view.member` on a view); hidden ones left out',
+    }),
+    public: Type.Optional(Type.Boolean()),
+    aliasMember: Type.Optional(
+      Type.String({ description: 'On a view: the cube hierarchy, `cube.hierarchy`' }),
+    ),
+  },
+  open,
+);
+
+/** Cube's V1CubeMetaFolder: a view folder, the members of its nested folders merged in. */
+const MetaFolder = Type.Object({ name: Type.String(), members: Type.Array(Type.String()) }, open);
+
+/**
+ * Cube's V1CubeMetaNestedFolder: a view folder whose members are member paths or folders. It
+ * refers to itself, so the OpenAPI document holds it once as a component (data/openapi.ts).
+ */
+export const metaNestedFolderName = 'MetaNestedFolder';
+const nestedFolderRef = Type.Ref(`#/components/schemas/${metaNestedFolderName}`);
+export const MetaNestedFolder = Type.Object(
+  { name: Type.String(), members: Type.Array(Type.Union([Type.String(), nestedFolderRef])) },
+  { ...open, description: 'A view folder: member paths (`view.member`) and folders inside it' },
+);
+
 export const MetaResponse = Type.Object({
   cubes: Type.Array(
     Type.Object(
@@ -271,6 +301,13 @@ export const MetaResponse = Type.Object({
             }),
           ),
         ),
+        hierarchies: Type.Array(MetaHierarchy, {
+          description: 'Public hierarchies with a level this token may see',
+        }),
+        folders: Type.Array(MetaFolder, { description: 'Views only (empty on a cube): folders flattened' }),
+        nestedFolders: Type.Array(nestedFolderRef, {
+          description: 'Views only (empty on a cube): folders as nested',
+        }),
       },
       { ...open, description: 'A cube or view with the members this token may see' },
     ),

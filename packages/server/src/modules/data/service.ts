@@ -1,4 +1,5 @@
 import { type CubeQuery, getMeta, type Model } from '@tessera/semantic';
+import type { FastifyBaseLogger } from 'fastify';
 import type { SecretBox } from '../../crypto/secrets.ts';
 import { dialectOf } from '../../datasources/dialect.ts';
 import type { DriverRegistry } from '../../datasources/registry.ts';
@@ -13,8 +14,10 @@ import { notFound } from './errors.ts';
 import type { QueryExecutor } from './executor.ts';
 import type { ModelCache } from './model-cache.ts';
 import type { Outcome } from './outcome.ts';
+import type { PreAggregationMatcher } from './pre-aggregations/matcher.ts';
 import { type LoadResult, runLoad, runSqlApi, type SqlApiResult } from './run.ts';
 import type { DataSettings } from './settings.ts';
+import type { SharedResults } from './shared-cache.ts';
 import { tokenFrom, verifyToken } from './token.ts';
 
 export interface DataServiceDeps {
@@ -25,6 +28,10 @@ export interface DataServiceDeps {
   drivers: DriverRegistry;
   executor: QueryExecutor;
   settings: DataSettings;
+  /** Serves queries from built rollups (issue 15 item 5); absent: every query runs raw. */
+  preAggregations?: PreAggregationMatcher;
+  /** REDIS_URL: the executor's second level, shared by the replicas. */
+  shared?: SharedResults;
 }
 
 /**
@@ -74,17 +81,27 @@ export class DataService {
   /** A Cube query (or several: blending) compiled for the caller, in the deployment's dialect. */
   async compile(caller: DataCaller, query: CubeQuery | CubeQuery[]): Promise<CompiledLoad> {
     const { securityContext } = caller;
-    return compileLoad(await this.model(caller), query, {
-      dialect: dialectOf(caller.deployment),
-      securityContext,
-    });
+    const model = await this.model(caller);
+    // a query naming a cube left out for its model errors is told why (model-cache.ts, issue 15)
+    const raw = await this.deps.models.guard(model, query, () =>
+      compileLoad(model, query, { dialect: dialectOf(caller.deployment), securityContext }),
+    );
+    const compiled = this.deps.preAggregations
+      ? await this.deps.preAggregations.rewrite(caller, model, raw)
+      : raw;
+    return { ...compiled, modelVersion: this.deps.models.version(model) };
   }
 
-  /** SQL-API text planned for the caller. */
+  /** SQL-API text planned for the caller; semantic subqueries a built rollup answers read it. */
   async compileSql(caller: DataCaller, sql: string, timezone?: string): Promise<CompiledSqlApi> {
     const { securityContext } = caller;
     const dialect = dialectOf(caller.deployment);
-    return compileSqlApi(await this.model(caller), sql, { dialect, securityContext, timezone });
+    const model = await this.model(caller);
+    const rollup = (await this.deps.preAggregations?.sqlApiHook(caller, model)) ?? undefined;
+    const compiled = await this.deps.models.guard(model, sql, () =>
+      compileSqlApi(model, sql, { dialect, securityContext, timezone, rollup }),
+    );
+    return { ...compiled, modelVersion: this.deps.models.version(model) };
   }
 
   /** Runs what was compiled for this caller: the result, or "running" with a handle to await. */
@@ -94,6 +111,11 @@ export class DataService {
     return compiled.kind === 'load'
       ? runLoad(this.deps, caller, compiled)
       : runSqlApi(this.deps, caller, compiled);
+  }
+
+  /** Opens the replicas' shared result cache (REDIS_URL) at application start. */
+  async startUp(log: FastifyBaseLogger): Promise<void> {
+    await this.deps.shared?.connect(log);
   }
 
   private model(caller: DataCaller): Promise<Model> {

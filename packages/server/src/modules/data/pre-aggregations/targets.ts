@@ -1,0 +1,104 @@
+import type { DialectName } from '@tessera/semantic';
+import type { Driver } from '../../../datasources/driver.ts';
+import { DuckDbDriver } from '../../../datasources/duckdb-driver.ts';
+import { SAMPLE_PATH, sampleDatabaseFile } from '../../../datasources/registry.ts';
+import type { DataSourceSettings, DeploymentRow, PreAggregationTableRow } from '../../../db/schema.ts';
+import type { PreAggregationRepository } from './repository.ts';
+
+/** The schema rollup tables are built in, on the deployment's own engine. */
+export const ROLLUP_SCHEMA = 'tessera_pre_aggregations';
+
+/**
+ * Where a deployment's rollups are built and read.
+ * - PostgreSQL, and DuckDB files Tessera opens for writing: on the deployment's engine, in the
+ *   schema `tessera_pre_aggregations`. Every replica reads the same tables, so the table pointers
+ *   live in the store and one replica at a time builds (a lease per deployment). Building on the
+ *   source engine (rather than copying rows into the embedded DuckDB) keeps one dialect, moves no
+ *   rows through Node, and lets every replica read the rollup; it needs CREATE on that database.
+ * - The generated sample DuckDB, which is opened read-only (several replicas can share the file):
+ *   an in-memory DuckDB of this process, with the sample attached read-only to build from. Its
+ *   tables exist only in this process, so pointers are kept here and each replica builds its own.
+ */
+export interface RollupTarget {
+  readonly dialect: DialectName;
+  /** Runs the rollup queries (and builds). */
+  readonly driver: Driver;
+  /** True when the rollups are on another engine than the raw data (Cube's `external`). */
+  readonly external: boolean;
+  readonly pointers: PointerStore;
+  /** Serialises refreshes across replicas; absent where each process builds its own tables. */
+  readonly shared: boolean;
+  qualify(table: string): string;
+  createStatements(table: string, select: string): string[];
+}
+
+/** The table serving each rollup partition. */
+export interface PointerStore {
+  tables(deploymentId: number): Promise<PreAggregationTableRow[]>;
+  swap(row: Omit<PreAggregationTableRow, 'built_at'>): Promise<string | null>;
+  removeExcept(deploymentId: number, keep: readonly string[]): Promise<string[]>;
+}
+
+export function isSample(deployment: Pick<DeploymentRow, 'data_source'>): boolean {
+  const s = deployment.data_source as DataSourceSettings;
+  return s.type === 'duckdb' && (s.path ?? SAMPLE_PATH) === SAMPLE_PATH;
+}
+
+export function sharedTarget(driver: Driver, repository: PreAggregationRepository): RollupTarget {
+  return {
+    dialect: driver.dialect,
+    driver,
+    external: false,
+    pointers: repository,
+    shared: true,
+    qualify: (t) => `${ROLLUP_SCHEMA}.${t}`,
+    createStatements: (t, select) => [
+      `CREATE SCHEMA IF NOT EXISTS ${ROLLUP_SCHEMA}`,
+      `CREATE TABLE ${ROLLUP_SCHEMA}.${t} AS ${select}`,
+    ],
+  };
+}
+
+/** The in-process DuckDB holding the rollups of a read-only sample database. */
+export async function sampleTarget(dataDir: string): Promise<RollupTarget> {
+  const driver = await DuckDbDriver.open(':memory:');
+  const file = sampleDatabaseFile(dataDir).replace(/'/g, "''");
+  await driver.query(`ATTACH '${file}' AS src (READ_ONLY)`, []);
+  await driver.query(`CREATE SCHEMA memory.${ROLLUP_SCHEMA}`, []);
+  return {
+    dialect: 'duckdb',
+    driver,
+    external: true,
+    pointers: new MemoryPointers(),
+    shared: false,
+    qualify: (t) => `memory.${ROLLUP_SCHEMA}.${t}`,
+    // `USE src` resolves the model's table names in the sample; it stays on that pooled
+    // connection, which reads rollups by their qualified names only.
+    createStatements: (t, select) => [`USE src; CREATE TABLE memory.${ROLLUP_SCHEMA}.${t} AS ${select}`],
+  };
+}
+
+class MemoryPointers implements PointerStore {
+  private readonly rows = new Map<string, PreAggregationTableRow>();
+
+  async tables(deploymentId: number) {
+    return [...this.rows.values()].filter((r) => r.deployment_id === deploymentId);
+  }
+
+  async swap(row: Omit<PreAggregationTableRow, 'built_at'>) {
+    const key = `${row.deployment_id}|${row.cube}.${row.name}.${row.partition}`;
+    const before = this.rows.get(key)?.table_name ?? null;
+    this.rows.set(key, { ...row, built_at: new Date() });
+    return before;
+  }
+
+  async removeExcept(deploymentId: number, keep: readonly string[]) {
+    const gone: string[] = [];
+    for (const [key, r] of this.rows) {
+      if (r.deployment_id !== deploymentId || keep.includes(`${r.cube}.${r.name}.${r.partition}`)) continue;
+      this.rows.delete(key);
+      gone.push(r.table_name);
+    }
+    return gone;
+  }
+}
