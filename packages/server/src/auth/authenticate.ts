@@ -7,7 +7,14 @@ import type { ApiKeysRepository, CredentialLookup } from '../modules/api-keys/re
 import type { TenantResolver } from '../modules/tenants/resolver.ts';
 import { parseAuthorization } from './credentials.ts';
 import { type EmbedTokenVerifier, embedTokenIn } from './embed-token.ts';
-import { type Access, canReachDeployment, type EmbedGrant, hasRole, type Principal } from './principal.ts';
+import {
+  type Access,
+  canReachDeployment,
+  type EmbedGrant,
+  type EmbedLevel,
+  hasRole,
+  type Principal,
+} from './principal.ts';
 import {
   csrfHeaderName,
   type SessionVerifier,
@@ -38,13 +45,26 @@ export interface AuthDeps {
   sessions?: SessionVerifier;
 }
 
-/** Writing last_used_at on every request would double the store's load; once a minute is enough. */
 const touchIntervalMs = 60_000;
+
+type CredentialedAccess = Exclude<Access, { public: true }>;
+
+/**
+ * A credential resolved to its Principal: `verify` runs after the route's access was granted (a
+ * browser's CSRF token), `touch` after the request was admitted (last-used bookkeeping).
+ */
+interface Resolved {
+  principal: Principal;
+  verify?: () => void;
+  touch?: () => void;
+}
 
 /**
  * The one place where credentials are checked (spec section 5): every route declares
- * `config.access`, and this hook answers 401 (missing, malformed, unknown, revoked, expired) or
- * 403 (valid but not allowed: out of deployment scope, wrong credential kind, role too low).
+ * `config.access`; the request's credential is resolved to a Principal by the resolver of its
+ * kind (401: missing, malformed, unknown, revoked, expired), then checked against the declaration
+ * by `authorize` (403: valid but not allowed: out of deployment scope, wrong credential kind, role
+ * or embed level too low).
  */
 export function registerAuthentication(app: FastifyInstance, deps: AuthDeps) {
   const lastTouched = new Map<number, number>();
@@ -54,69 +74,103 @@ export function registerAuthentication(app: FastifyInstance, deps: AuthDeps) {
   app.addHook('onRequest', async (request) => {
     const access = request.routeOptions.config?.access;
     if (!access || 'public' in access) return;
-    request.tenant = await deps.tenants.resolve(request.headers.host);
-    // The cookie counts only without an Authorization header: a request that names a credential
-    // there is judged by it alone, and API keys need no CSRF token.
-    const sessionId =
-      deps.sessions && request.headers.authorization === undefined
-        ? request.cookies?.[sessionCookieName]
-        : undefined;
-    if (deps.sessions && sessionId !== undefined) {
-      const grant = await deps.sessions.verify(request.tenant.id, sessionId);
-      const principal = authorize(request, access, {
-        tenantId: grant.tenantId,
-        userId: grant.userId,
-        role: grant.role,
-        credentialId: grant.id,
-        credentialKind: 'session',
-        deploymentIds: null,
-      });
-      // A browser sends the cookie with requests other sites make it send: a write must prove it
-      // comes from our own page with the token only that page could read (OWASP CSRF cheat sheet).
+    const tenant = await deps.tenants.resolve(request.headers.host);
+    request.tenant = tenant;
+    const resolved = await resolveCredential(request, access, tenant.id, deps, lastTouched);
+    authorize(request, access, resolved.principal);
+    resolved.verify?.();
+    request.principal = resolved.principal;
+    resolved.touch?.();
+  });
+}
+
+/** Picks the resolver for the credential the request carries. */
+function resolveCredential(
+  request: FastifyRequest,
+  access: CredentialedAccess,
+  tenantId: number,
+  deps: AuthDeps,
+  lastTouched: Map<number, number>,
+): Promise<Resolved> {
+  // The cookie counts only without an Authorization header: a request that names a credential
+  // there is judged by it alone, and API keys need no CSRF token.
+  const sessionId =
+    deps.sessions && request.headers.authorization === undefined
+      ? request.cookies?.[sessionCookieName]
+      : undefined;
+  if (deps.sessions && sessionId !== undefined)
+    return sessionCredential(request, deps.sessions, tenantId, sessionId);
+  const embedToken = deps.embedTokens ? embedTokenIn(request.headers.authorization) : null;
+  if (deps.embedTokens && embedToken !== null) return embedCredential(deps.embedTokens, tenantId, embedToken);
+  return apiKeyCredential(request, access, deps, lastTouched);
+}
+
+/** A browser session (the `tessera_session` cookie) acts as its user's unscoped key. */
+async function sessionCredential(
+  request: FastifyRequest,
+  sessions: SessionVerifier,
+  tenantId: number,
+  sessionId: string,
+): Promise<Resolved> {
+  const grant = await sessions.verify(tenantId, sessionId);
+  return {
+    principal: {
+      tenantId: grant.tenantId,
+      userId: grant.userId,
+      role: grant.role,
+      credentialId: grant.id,
+      credentialKind: 'session',
+      deploymentIds: null,
+    },
+    // A browser sends the cookie with requests other sites make it send: a write must prove it
+    // comes from our own page with the token only that page could read (OWASP CSRF cheat sheet).
+    verify: () => {
       if (
         stateChangingMethods.has(request.method) &&
-        !deps.sessions.csrfTokenMatches(sessionId, request.headers[csrfHeaderName])
+        !sessions.csrfTokenMatches(sessionId, request.headers[csrfHeaderName])
       ) {
         throw new ForbiddenError(
           `Send the session's CSRF token in the ${csrfHeaderName} header (GET /api/v1/session answers one)`,
           'csrf_token_invalid',
         );
       }
-      request.principal = principal;
-      deps.sessions.touch(grant)?.catch((err) => request.log.warn({ err }, 'last_seen_at update failed'));
-      return;
-    }
-    const embedToken = deps.embedTokens ? embedTokenIn(request.headers.authorization) : null;
-    if (deps.embedTokens && embedToken !== null) {
-      const grant = await deps.embedTokens.verify(request.tenant.id, embedToken);
-      request.principal = authorizeEmbed(request, access, request.tenant.id, grant);
-      return;
-    }
-    const found = await authenticate(request, access, deps);
-    const principal = authorize(request, access, {
-      tenantId: found.tenant_id,
-      userId: found.user_id,
-      role: found.role,
-      credentialId: found.id,
-      credentialKind: found.kind,
-      deploymentIds: found.deployment_ids,
-    });
-    request.principal = principal;
-    const now = Date.now();
-    if (now - (lastTouched.get(principal.credentialId) ?? 0) > touchIntervalMs) {
-      lastTouched.set(principal.credentialId, now);
-      deps.apiKeys
-        .touch(principal.credentialId)
-        .catch((err) => request.log.warn({ err }, 'last_used_at update failed'));
-    }
-  });
+    },
+    touch: () =>
+      sessions.touch(grant)?.catch((err) => request.log.warn({ err }, 'last_seen_at update failed')),
+  };
 }
 
-async function authenticate(
+/**
+ * An embed token is a credential of its own kind (DESIGN.md "Identity and access"): a viewer of the
+ * one deployment its session named; what it may do there is its grant (spec 2.6), checked against
+ * the route's `embed` level by `authorize`.
+ */
+async function embedCredential(
+  verifier: EmbedTokenVerifier,
+  tenantId: number,
+  token: string,
+): Promise<Resolved> {
+  const grant = await verifier.verify(tenantId, token);
+  return {
+    principal: {
+      tenantId,
+      userId: 0,
+      role: 'viewer',
+      credentialId: -grant.sessionId,
+      credentialKind: 'embed',
+      deploymentIds: [grant.deploymentId],
+      embed: grant,
+    },
+  };
+}
+
+/** An API key, OAuth access token or SCIM token, looked up by its hash. */
+async function apiKeyCredential(
   request: FastifyRequest,
-  access: Exclude<Access, { public: true }>,
+  access: CredentialedAccess,
   deps: AuthDeps,
-): Promise<CredentialLookup> {
+  lastTouched: Map<number, number>,
+): Promise<Resolved> {
   const parsed = parseAuthorization(
     request.headers.authorization,
     access.credential === 'scim' || access.apiKeyScheme === true,
@@ -139,15 +193,36 @@ async function authenticate(
   if (found.expires_at !== null && found.expires_at.getTime() <= Date.now()) {
     throw new UnauthorizedError('credential_expired', 'The credential has expired');
   }
-  return found;
+  const principal: Principal = {
+    tenantId: found.tenant_id,
+    userId: found.user_id,
+    role: found.role,
+    credentialId: found.id,
+    credentialKind: found.kind,
+    deploymentIds: found.deployment_ids,
+  };
+  return {
+    principal,
+    // Writing last_used_at on every request would double the store's load: once a minute.
+    touch: () => {
+      const now = Date.now();
+      if (now - (lastTouched.get(principal.credentialId) ?? 0) <= touchIntervalMs) return;
+      lastTouched.set(principal.credentialId, now);
+      deps.apiKeys
+        .touch(principal.credentialId)
+        .catch((err) => request.log.warn({ err }, 'last_used_at update failed'));
+    },
+  };
 }
 
-/** Checks an API key's or a browser session's principal against what the route declares. */
-function authorize(
-  request: FastifyRequest,
-  access: Exclude<Access, { public: true }>,
-  principal: Principal,
-): Principal {
+/** Checks a resolved principal against what the route declares (403s). */
+function authorize(request: FastifyRequest, access: CredentialedAccess, principal: Principal): void {
+  if (principal.embed) {
+    authorizeEmbedLevel(access.embed, principal.embed);
+    // An embed token acts only on its session's deployment; its level, not a role, is its limit.
+    checkDeploymentParam(request, principal);
+    return;
+  }
   const kind = principal.credentialKind;
   const wanted = access.credential ?? 'api';
   // SCIM tokens only provision; an unscoped admin API key may also call SCIM (spec 5 rule 2). A
@@ -176,7 +251,25 @@ function authorize(
   if (!hasRole(principal, access.role)) {
     throw new ForbiddenError(`This operation needs the ${access.role} role`, 'insufficient_role');
   }
-  return principal;
+}
+
+/** An embed token's grant against the route's `embed` level. */
+function authorizeEmbedLevel(level: EmbedLevel | undefined, grant: EmbedGrant): void {
+  if (level === 'chat' && !grant.showDashboardChat)
+    throw new ForbiddenError(
+      'The embed session does not allow dashboard chat (settings.showDashboardChat)',
+      'embed_chat_not_allowed',
+    );
+  if (level === 'create' && !(grant.creatorMode && grant.embedTenantId !== null))
+    throw new ForbiddenError(
+      'The embed session is not in creator mode (creatorMode with an embedTenantName)',
+      'embed_creator_mode_required',
+    );
+  if (level === undefined)
+    throw new ForbiddenError(
+      'An embed token can only read the dashboards it was issued for',
+      'credential_kind_not_allowed',
+    );
 }
 
 /** 403 when the path names a deployment the credential does not reach; the raw parameter otherwise. */
@@ -187,41 +280,6 @@ function checkDeploymentParam(request: FastifyRequest, principal: Principal): un
     throw new ForbiddenError(`This credential is not scoped to deployment ${raw}`, 'deployment_out_of_scope');
   }
   return raw;
-}
-
-/**
- * An embed token is a credential of its own kind (DESIGN.md "Identity and access"): valid only on
- * routes that declare `embed` (or `embedChat`, when its session allows chat), for the one deployment its session named, as a viewer; which
- * dashboards it reads is the embed module's decision (modules/embed/dashboard-service.ts).
- */
-function authorizeEmbed(
-  request: FastifyRequest,
-  access: Exclude<Access, { public: true }>,
-  tenantId: number,
-  grant: EmbedGrant,
-): Principal {
-  if (access.embedChat && !grant.showDashboardChat)
-    throw new ForbiddenError(
-      'The embed session does not allow dashboard chat (settings.showDashboardChat)',
-      'embed_chat_not_allowed',
-    );
-  if (!access.embed && !access.embedChat && access.credential !== 'embed') {
-    throw new ForbiddenError(
-      'An embed token can only read the dashboards it was issued for',
-      'credential_kind_not_allowed',
-    );
-  }
-  const principal: Principal = {
-    tenantId,
-    userId: 0,
-    role: 'viewer',
-    credentialId: -grant.sessionId,
-    credentialKind: 'embed',
-    deploymentIds: [grant.deploymentId],
-    embed: grant,
-  };
-  checkDeploymentParam(request, principal);
-  return principal;
 }
 
 export function principalOf(request: FastifyRequest): Principal {

@@ -55,34 +55,40 @@ export function canReachDeployment(principal: Principal, deploymentId: number): 
   return principal.deploymentIds === null || principal.deploymentIds.includes(deploymentId);
 }
 
+/**
+ * What an embed token may do on a route (DESIGN.md "Identity and access"): `read` the dashboards it
+ * was issued for, `chat` when its session allows dashboard chat (spec 4.3
+ * `settings.showDashboardChat`), `create` in its embed tenant's space when its session is in
+ * creator mode (spec 4.3 rules 1 and 2). Routes without it answer every embed token 403.
+ */
+export const embedLevels = ['read', 'chat', 'create'] as const;
+export type EmbedLevel = (typeof embedLevels)[number];
+
+interface CredentialedAccess {
+  /** The least account role that may call the route (embed tokens are judged by `embed` instead). */
+  role: AccountRole;
+  /**
+   * Account-level routes refuse deployment-scoped keys (spec 5 rule 2: only unscoped keys grant
+   * account-wide access) unless `filter`, where the service narrows results to the key's scope,
+   * or `service`, where the deployment is named in the body or found from the target and the
+   * service checks it against the key's scope (403 `deployment_out_of_scope`).
+   */
+  scopedKeys?: 'deny' | 'filter' | 'service';
+  /** The route also takes `Authorization: Api-Key <key>` (spec 5: the chat API). */
+  apiKeyScheme?: true;
+  /** Embed tokens may call the route at this level; absent: embed tokens get 403. */
+  embed?: EmbedLevel;
+}
+
 /** What a route requires; declared on every route as `config.access` and enforced in one place. */
 export type Access =
   | { public: true }
-  | {
-      /** The least account role that may call the route. */
-      role: AccountRole;
+  | (CredentialedAccess & {
       /**
        * Which kind of credential the route family takes (default `api`: API keys and browser
-       * sessions). `embed`: embed tokens only (`embed` implied); API keys and sessions get 403.
+       * sessions; embed tokens too when `embed` is declared).
        */
-      credential?: CredentialKind | 'embed';
-      /**
-       * Account-level routes refuse deployment-scoped keys (spec 5 rule 2: only unscoped keys grant
-       * account-wide access) unless `filter`, where the service narrows results to the key's scope,
-       * or `service`, where the deployment is named in the body or found from the target and the
-       * service checks it against the key's scope (403 `deployment_out_of_scope`).
-       */
-      scopedKeys?: 'deny' | 'filter' | 'service';
-      /** The route also takes `Authorization: Api-Key <key>` (spec 5: the chat API). */
-      apiKeyScheme?: true;
-      /**
-       * Embed tokens may call the route (modules/embed): only the reads of the dashboards a token was
-       * issued for declare it. Every other route answers an embed token 403.
-       */
-      embed?: true;
-      /**
-       * Embed tokens whose session allows dashboard chat (spec 4.3 `settings.showDashboardChat`)
-       * may call the route too, as the token's own embed user (modules/chat); others get 403.
-       */
-      embedChat?: true;
-    };
+      credential?: CredentialKind;
+    })
+  /** Embed tokens only, at the level given: API keys and sessions get 403. */
+  | (CredentialedAccess & { credential: 'embed'; embed: EmbedLevel });

@@ -103,8 +103,6 @@ export const errorCatalogue = {
   invalid_dashboard_filter: { status: 400, title: 'Invalid dashboard filter', on: 'management' },
   unknown_member: { status: 400, title: 'Unknown member', on: 'management' },
   unknown_column: { status: 400, title: 'Unknown column', on: 'management' },
-  operator_unsupported: { status: 400, title: 'Operator not supported', on: 'management' },
-  time_grain_unsupported: { status: 400, title: 'Time grain not supported', on: 'management' },
   report_without_query: { status: 400, title: 'Report without a query', on: 'management' },
   nothing_to_publish: { status: 400, title: 'Nothing to publish', on: 'management' },
   not_published: { status: 400, title: 'Not published', on: 'management' },
@@ -163,6 +161,11 @@ export const errorCatalogue = {
   embed_chat_not_allowed: {
     status: 403,
     title: 'Dashboard chat not allowed for this embed session',
+    on: 'embed',
+  },
+  embed_creator_mode_required: {
+    status: 403,
+    title: 'Embed session not in creator mode',
     on: 'embed',
   },
 

@@ -17,6 +17,7 @@ import { agentRoutes } from '../modules/chat/agents/routes.ts';
 import { chatRoutes } from '../modules/chat/routes.ts';
 import { dashboardDataRoutes } from '../modules/dashboard-data/routes.ts';
 import { dashboardRoutes } from '../modules/dashboards/routes.ts';
+import { preAggregationRefresherPlugin } from '../modules/data/pre-aggregations/refresher.ts';
 import { dataRoutes } from '../modules/data/routes.ts';
 import { modelDirPlugin } from '../modules/data-model/model-dir-plugin.ts';
 import { dataModelRoutes } from '../modules/data-model/routes.ts';
@@ -189,6 +190,7 @@ export async function buildApp(
     runs: services.notifications.runs,
   });
   await app.register(dashboardExportRoutes, { exports: services.notifications.exports });
+  await app.register(preAggregationRefresherPlugin, { refresher: services.preAggregations });
   await app.register(notificationSchedulerPlugin, {
     scheduler: services.notifications.scheduler,
     disabled: config.scheduler.disabled,

@@ -2,7 +2,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { Type } from 'typebox';
 import { sessionCookieName } from '../auth/session-cookie.ts';
-import { DATA_API_SECURITY, dataApiSecurityScheme } from '../modules/data/openapi.ts';
+import { DATA_API_SECURITY, dataApiSecurityScheme, dataSchemas } from '../modules/data/openapi.ts';
 import { documentErrors, errorSchemas } from './openapi-errors.ts';
 import type { App } from './types.ts';
 
@@ -22,7 +22,7 @@ export async function registerOpenApi(app: App) {
           'Management API of Tessera, a self-hostable analytics platform. Errors are application/problem+json (RFC 9457) with a stable `code`.',
       },
       components: {
-        schemas: errorSchemas,
+        schemas: { ...errorSchemas, ...dataSchemas },
         securitySchemes: {
           bearerAuth: {
             type: 'http',

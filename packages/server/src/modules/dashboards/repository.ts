@@ -65,7 +65,8 @@ export class DashboardsRepository {
       deploymentId: number;
       workbookId: number;
       publicId: string;
-      userId: number;
+      /** null: published by an embed user (creator mode), who is no account user. */
+      userId: number | null;
       fromShared: boolean;
     },
     db: Db,
@@ -102,7 +103,7 @@ export class DashboardsRepository {
       title: string | null;
       description: string | null;
       config: Record<string, unknown>;
-      userId: number;
+      userId: number | null;
     },
     snapshots: NewSnapshot[],
     db: Db,

@@ -11,7 +11,11 @@ import {
 import type { DashboardsService } from './service.ts';
 
 const tags = ['Workbooks'];
-const write = { access: { role: 'developer' as const } };
+/**
+ * Embed tokens in creator mode (spec 4.3 rules 1 and 2) work here too, inside their embed tenant's
+ * space (permissions/access.ts); other embed tokens get 403 `embed_creator_mode_required`.
+ */
+const write = { access: { role: 'developer' as const, embed: 'create' as const } };
 
 export const dashboardRoutes: FastifyPluginAsyncTypebox<{ dashboards: DashboardsService }> = async (
   app,

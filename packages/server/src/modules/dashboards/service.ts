@@ -2,7 +2,7 @@ import type { Static } from 'typebox';
 import type { Principal } from '../../auth/principal.ts';
 import type { Db } from '../../db/database.ts';
 import { NotFoundError, ValidationError } from '../../errors/domain-errors.ts';
-import type { AccessContext } from '../permissions/access.ts';
+import { type AccessContext, contentSubject } from '../permissions/access.ts';
 import type { AccessResolver } from '../permissions/resolver.ts';
 import type { ReportsRepository } from '../reports/repository.ts';
 import type { WorkbooksRepository, WorkbookWithOwner } from '../workbooks/repository.ts';
@@ -42,7 +42,7 @@ export class DashboardsService {
   ) {
     const ctx = await this.deps.access.resolve(principal, deploymentId);
     const workbook = await this.requireWorkbook(deploymentId, workbookId);
-    ctx.require(ctx.item('WORKBOOK', workbook), 'edit', `Workbook ${workbookId}`);
+    ctx.require(ctx.item('WORKBOOK', workbook), 'edit', contentSubject('WORKBOOK', workbookId));
     if (body.dashboardDraft !== undefined) {
       await this.deps.workbooks.update(workbookId, {
         dashboardDraft: body.dashboardDraft as Record<string, unknown> | null,
@@ -69,7 +69,7 @@ export class DashboardsService {
     }
     const ctx = await this.deps.access.resolve(principal, deploymentId);
     const workbook = await this.requireWorkbook(deploymentId, workbookId);
-    ctx.require(ctx.item('WORKBOOK', workbook), 'edit', `Workbook ${workbookId}`);
+    ctx.require(ctx.item('WORKBOOK', workbook), 'edit', contentSubject('WORKBOOK', workbookId));
     const config = body.config ?? workbook.dashboard_draft;
     if (!config) {
       throw new ValidationError(
@@ -106,16 +106,18 @@ export class DashboardsService {
     }
     const reports = await this.deps.reports.findMany(ctx.deploymentId, [...refs.keys()], trx);
     for (const [id, index] of refs) {
+      const missing = () => badReport(options.field, index, 'is not a report of this deployment');
       const report = reports.find((r) => r.id === id);
-      if (!report) throw badReport(options.field, index, 'is not a report of this deployment');
-      ctx.require(ctx.item('REPORT', report), 'view', `Report ${id}`);
+      if (!report) throw missing();
+      // One the caller may not see answers as one that does not exist (AccessContext.require).
+      ctx.require(ctx.item('REPORT', report), 'view', { name: `Report ${id}`, missing });
     }
     const dashboard = await this.deps.dashboards.lockDashboard(
       {
         deploymentId: ctx.deploymentId,
         workbookId: workbook.id,
         publicId: publicId(16),
-        userId: ctx.principal.userId,
+        userId: ctx.owner().userId,
         fromShared: options.fromShared ?? false,
       },
       trx,
@@ -147,7 +149,7 @@ export class DashboardsService {
         title: options.title ?? (config.title as string | null | undefined) ?? workbook.name,
         description: options.description ?? (config.description as string | null | undefined) ?? null,
         config,
-        userId: ctx.principal.userId,
+        userId: ctx.owner().userId,
       },
       snapshots,
       trx,

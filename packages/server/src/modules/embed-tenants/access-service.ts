@@ -4,7 +4,7 @@ import type { Db } from '../../db/database.ts';
 import { NotFoundError, ValidationError } from '../../errors/domain-errors.ts';
 import { type PageQuery, pageWindow, toPage } from '../../pagination/page.ts';
 import type { DashboardsRepository } from '../dashboards/repository.ts';
-import type { AccessContext } from '../permissions/access.ts';
+import { type AccessContext, contentSubject } from '../permissions/access.ts';
 import type { AccessResolver } from '../permissions/resolver.ts';
 import type { WorkbooksRepository, WorkbookWithOwner } from '../workbooks/repository.ts';
 import { workbookView } from '../workbooks/service.ts';
@@ -113,7 +113,7 @@ export class EmbedAccessService {
     const ctx = await this.deps.access.resolve(principal, deploymentId);
     const workbook = await this.deps.workbooks.find(deploymentId, workbookId);
     if (!workbook) throw new NotFoundError(`Workbook ${workbookId}`, 'workbook_not_found');
-    ctx.require(ctx.item('WORKBOOK', workbook), level, `Workbook ${workbookId}`);
+    ctx.require(ctx.item('WORKBOOK', workbook), level, contentSubject('WORKBOOK', workbookId));
     return { workbook, ctx };
   }
 

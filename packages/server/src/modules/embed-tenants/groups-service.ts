@@ -30,6 +30,9 @@ export class EmbedGroupsService {
   constructor(private readonly deps: EmbedGroupsDeps) {}
 
   async list(principal: Principal, tenantName: string, query: PageQuery) {
+    // A creator-mode embed token sees its own tenant's groups and no other tenant's (spec 4.3 rule 2).
+    if (principal.embed && principal.embed.embedTenantName !== tenantName)
+      throw new NotFoundError(`Embed tenant ${tenantName}`, 'embed_tenant_not_found');
     const tenant = await this.deps.tenants.require(principal.tenantId, tenantName);
     const window = pageWindow(query, 1);
     return toPage(await this.deps.groups.list(tenant.id, window), window, keysetCursor, embedGroupView);

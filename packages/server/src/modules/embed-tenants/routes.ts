@@ -107,11 +107,14 @@ export const embedTenantRoutes: FastifyPluginAsyncTypebox<{
         tags,
         operationId: 'getEmbedGroups',
         summary: "List an embed tenant's groups, newest first",
+        description:
+          'Admins: any embed tenant. An embed token in creator mode: its own embed tenant only (404 for any ' +
+          'other), the only groups its creator-mode interface shows (spec 4.3 rules 1 and 2).',
         params: EmbedTenantParams,
         querystring: PageQuery,
         response: { 200: EmbedGroupsResponse },
       },
-      config: admin,
+      config: { access: { role: 'admin', embed: 'create' } },
     },
     (r) => groups.list(principalOf(r), r.params.embedTenantName, r.query),
   );

@@ -9,6 +9,7 @@ import type { EmbedDashboardGate } from '../dashboard-data/security-context.ts';
 import type { DashboardsRepository } from '../dashboards/repository.ts';
 import { publishedView } from '../dashboards/view.ts';
 import type { EmbedAccessRepository } from '../embed-tenants/access-repository.ts';
+import { dashboardSubject } from '../permissions/access.ts';
 import type { AccessResolver } from '../permissions/resolver.ts';
 import type { WorkbooksRepository } from '../workbooks/repository.ts';
 import type { EmbedDashboardsRepository, EmbeddableRow } from './dashboards-repository.ts';
@@ -40,17 +41,34 @@ export interface EmbedDashboardsDeps {
 export class EmbedDashboardsService implements EmbedDashboardGate {
   constructor(private readonly deps: EmbedDashboardsDeps) {}
 
-  async check(target: EmbedTarget, dashboard: DashboardRow): Promise<void> {
+  async check(target: EmbedTarget, dashboard: DashboardRow, viewer?: Principal): Promise<void> {
     const visible =
       dashboard.deployment_id === target.deploymentId &&
       (target.publicDashboardId === null || target.publicDashboardId === dashboard.public_id);
     if (!visible) throw new NotFoundError(`Dashboard ${dashboard.public_id}`, 'dashboard_not_found');
+    if (await this.admittedToTenantSpace(target, dashboard, viewer)) return;
     if (dashboard.allow_embed) return;
     if (target.creatorMode && (await this.deps.shares.isShared(dashboard, target.embedTenantId))) return;
     throw new ForbiddenError(
       `Dashboard ${dashboard.public_id} does not allow embedding (allowEmbed is false)`,
       'embedding_not_allowed',
     );
+  }
+
+  /**
+   * A dashboard of a workbook in an embed tenant's creator-mode space (spec 4.3 rule 2) is not
+   * visible outside that tenant (404, whatever its `allowEmbed`); inside it, an embed user reads it
+   * when the workbook is its own or shared with one of its tenant groups. False: not tenant
+   * content, or not granted (then `allowEmbed` decides, as for any dashboard).
+   */
+  private async admittedToTenantSpace(target: EmbedTarget, dashboard: DashboardRow, viewer?: Principal) {
+    const workbook = await this.deps.workbooks.find(dashboard.deployment_id, dashboard.workbook_id);
+    if (!workbook || workbook.embed_tenant_id === null) return false;
+    if (workbook.embed_tenant_id !== target.embedTenantId)
+      throw new NotFoundError(`Dashboard ${dashboard.public_id}`, 'dashboard_not_found');
+    if (!viewer) return false;
+    const ctx = await this.deps.access.resolve(viewer, dashboard.deployment_id);
+    return ctx.item('WORKBOOK', workbook) !== null;
   }
 
   /** The published dashboard with this public id in the account; 404 otherwise. */
@@ -63,14 +81,14 @@ export class EmbedDashboardsService implements EmbedDashboardGate {
   /** The dashboard-data hook: an embed token reads widget rows under the context its session baked in. */
   async admit(principal: Principal, dashboard: DashboardRow): Promise<SecurityContext> {
     if (!principal.embed) throw new ForbiddenError('Not an embed token', 'credential_kind_not_allowed');
-    await this.check(principal.embed, dashboard);
+    await this.check(principal.embed, dashboard, principal);
     return principal.embed.securityContext;
   }
 
   /** Reference `GET /embed/dashboard/{publicId}`, for an embed token or an account user with view access. */
   async get(principal: Principal, publicId: string) {
     const dashboard = await this.require(principal.tenantId, publicId);
-    if (principal.embed) await this.check(principal.embed, dashboard);
+    if (principal.embed) await this.check(principal.embed, dashboard, principal);
     else await this.requireContent(principal, dashboard, 'view');
     const published = await this.deps.dashboards.current(dashboard.workbook_id);
     if (!published) throw new NotFoundError(`Dashboard ${publicId}`, 'dashboard_not_found');
@@ -104,7 +122,7 @@ export class EmbedDashboardsService implements EmbedDashboardGate {
     const ctx = await this.deps.access.resolve(principal, dashboard.deployment_id);
     const workbook = await this.deps.workbooks.find(dashboard.deployment_id, dashboard.workbook_id);
     if (!workbook) throw new NotFoundError(`Dashboard ${dashboard.public_id}`, 'dashboard_not_found');
-    ctx.require(ctx.item('WORKBOOK', workbook), level, `Workbook ${workbook.id}`);
+    ctx.require(ctx.item('WORKBOOK', workbook), level, dashboardSubject(dashboard.public_id, workbook.id));
   }
 }
 

@@ -132,7 +132,7 @@ export const embedRoutes: FastifyPluginAsyncTypebox<EmbedRoutesOptions> = async 
         params: PublicIdParams,
         response: { 200: PublishedDashboard },
       },
-      config: { access: { role: 'viewer', embed: true, scopedKeys: 'service' } },
+      config: { access: { role: 'viewer', embed: 'read', scopedKeys: 'service' } },
     },
     (r) => dashboards.get(principalOf(r), r.params.publicId),
   );

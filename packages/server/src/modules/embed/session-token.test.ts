@@ -184,13 +184,19 @@ describe('embed sessions and tokens', () => {
     const token = await embedToken(server, { deploymentId });
     for (const [method, url] of [
       ['GET', '/api/v1/deployments'],
-      ['GET', `/api/v1/deployments/${deploymentId}/workbooks`],
       ['POST', '/api/v1/embed/generate-session'],
       ['GET', '/api/v1/embed-tenants'],
     ] as const) {
       const res = await server.app.inject({ method, url, headers: bearer(token), payload: { deploymentId } });
       expect([res.statusCode, res.json().code], url).toEqual([403, 'credential_kind_not_allowed']);
     }
+    // The workspace takes creator-mode tokens only (creator-mode.test.ts); this one is not.
+    const workbooks = await server.app.inject({
+      method: 'GET',
+      url: `/api/v1/deployments/${deploymentId}/workbooks`,
+      headers: bearer(token),
+    });
+    expect([workbooks.statusCode, workbooks.json().code]).toEqual([403, 'embed_creator_mode_required']);
   });
 });
 

@@ -4,7 +4,7 @@ import type { Db } from '../../db/database.ts';
 import { NotFoundError, ValidationError } from '../../errors/domain-errors.ts';
 import { keysetCursor } from '../../pagination/keyset.ts';
 import { type PageQuery, pageWindow, toPage } from '../../pagination/page.ts';
-import type { AccessContext } from '../permissions/access.ts';
+import { type AccessContext, contentSubject } from '../permissions/access.ts';
 import type { PermissionsRepository } from '../permissions/repository.ts';
 import type { AccessResolver } from '../permissions/resolver.ts';
 import { ownerView, rootIfZero } from '../workspace/common.ts';
@@ -41,7 +41,7 @@ export class FoldersService {
   async ancestors(principal: Principal, deploymentId: number, folderId: number) {
     const ctx = await this.deps.access.resolve(principal, deploymentId);
     this.inTree(ctx, folderId);
-    ctx.require(ctx.folder(folderId), 'view', `Folder ${folderId}`);
+    ctx.require(ctx.folder(folderId), 'view', contentSubject('FOLDER', folderId));
     const chain = ctx.tree.ancestors(folderId);
     const rows = await Promise.all(chain.map((f) => this.deps.folders.find(deploymentId, f.id)));
     return rows.filter((r) => r !== undefined).map((r) => folderView(r, ctx.tree));
@@ -54,7 +54,7 @@ export class FoldersService {
       if (!ctx.canWriteRoot()) ctx.require(null, 'edit', 'The workspace root');
     } else {
       if (!ctx.tree.get(parentId)) throw notAFolder('body/parentId', parentId);
-      ctx.require(ctx.folder(parentId), 'edit', `Folder ${parentId}`);
+      ctx.require(ctx.folder(parentId), 'edit', contentSubject('FOLDER', parentId));
       if (ctx.tree.depth(parentId) + 1 > maxFolderDepth) throw tooDeep();
     }
     const id = await this.deps.db.transaction().execute(async (trx) => {
@@ -83,7 +83,7 @@ export class FoldersService {
   ) {
     const ctx = await this.deps.access.resolve(principal, deploymentId);
     await this.require(deploymentId, folderId);
-    ctx.require(ctx.folder(folderId), 'edit', `Folder ${folderId}`);
+    ctx.require(ctx.folder(folderId), 'edit', contentSubject('FOLDER', folderId));
     await this.deps.folders.update(folderId, {
       name: input.name ?? undefined,
       position: input.position ?? undefined,
@@ -101,7 +101,7 @@ export class FoldersService {
       await this.deps.folders.lockTree(deploymentId, trx);
       const ctx = await this.deps.access.resolve(principal, deploymentId, trx);
       if (!ctx.tree.get(folderId)) throw new NotFoundError(`Folder ${folderId}`, 'folder_not_found');
-      ctx.require(ctx.folder(folderId), 'manage', `Folder ${folderId}`);
+      ctx.require(ctx.folder(folderId), 'manage', contentSubject('FOLDER', folderId));
       if (await this.deps.folders.hasChildren(folderId, trx)) {
         throw new ValidationError(
           'The folder still has child folders; delete or move them first',

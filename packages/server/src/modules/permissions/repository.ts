@@ -9,9 +9,27 @@ export interface ContentTarget {
   id: number;
 }
 
+/** Exactly one of these (migration 0015 added the embed user and the embed tenant group). */
 export interface Grantee {
   userId?: number;
   groupId?: number;
+  embedUserId?: number;
+  embedGroupId?: number;
+}
+
+const granteeColumn = {
+  userId: 'user_id',
+  groupId: 'group_id',
+  embedUserId: 'embed_user_id',
+  embedGroupId: 'embed_group_id',
+} as const;
+
+function granteeOf(grantee: Grantee): [(typeof granteeColumn)[keyof Grantee], number] {
+  for (const key of Object.keys(granteeColumn) as (keyof Grantee)[]) {
+    const id = grantee[key];
+    if (id !== undefined) return [granteeColumn[key], id];
+  }
+  throw new Error('A grant needs a grantee');
 }
 
 const column = {
@@ -43,6 +61,56 @@ export class PermissionsRepository {
       .execute();
   }
 
+  /** Every grant in a deployment that reaches an embed user, directly or through its tenant groups. */
+  grantsReachingEmbedUser(
+    deploymentId: number,
+    embedUserId: number,
+    db: Db = this.db,
+  ): Promise<ContentPermissionRow[]> {
+    return db
+      .selectFrom('content_permissions')
+      .selectAll()
+      .where('deployment_id', '=', deploymentId)
+      .where((eb) =>
+        eb.or([
+          eb('embed_user_id', '=', embedUserId),
+          eb(
+            'embed_group_id',
+            'in',
+            eb.selectFrom('embed_group_members').select('group_id').where('embed_user_id', '=', embedUserId),
+          ),
+        ]),
+      )
+      .execute();
+  }
+
+  /** Workbooks shared with an embed tenant or with every embed user (embed_access, migration 0008). */
+  async sharedWithEmbedTenant(
+    deploymentId: number,
+    embedTenantId: number,
+    db: Db = this.db,
+  ): Promise<number[]> {
+    const rows = await db
+      .selectFrom('embed_access')
+      .select('workbook_id')
+      .where('deployment_id', '=', deploymentId)
+      .where((eb) => eb.or([eb('embed_tenant_id', 'is', null), eb('embed_tenant_id', '=', embedTenantId)]))
+      .execute();
+    return rows.map((r) => r.workbook_id);
+  }
+
+  /** The embed tenant of an embed tenant group; undefined when no such group exists in the account. */
+  async embedGroupTenant(tenantId: number, embedGroupId: number): Promise<number | undefined> {
+    const row = await this.db
+      .selectFrom('embed_groups as g')
+      .innerJoin('embed_tenants as t', 't.id', 'g.embed_tenant_id')
+      .select('g.embed_tenant_id')
+      .where('t.tenant_id', '=', tenantId)
+      .where('g.id', '=', embedGroupId)
+      .executeTakeFirst();
+    return row?.embed_tenant_id;
+  }
+
   list(target: ContentTarget): Promise<ContentPermissionRow[]> {
     return this.db
       .selectFrom('content_permissions')
@@ -69,11 +137,12 @@ export class PermissionsRepository {
     level: ContentLevel,
     db: Db = this.db,
   ): Promise<ContentPermissionRow> {
+    const [granteeCol, granteeId] = granteeOf(grantee);
     const existing = await db
       .selectFrom('content_permissions')
       .select('id')
       .where(column[target.type], '=', target.id)
-      .where(grantee.userId !== undefined ? 'user_id' : 'group_id', '=', grantee.userId ?? grantee.groupId!)
+      .where(granteeCol, '=', granteeId)
       .executeTakeFirst();
     if (existing) {
       return db
@@ -92,6 +161,8 @@ export class PermissionsRepository {
         report_id: target.type === 'REPORT' ? target.id : null,
         user_id: grantee.userId ?? null,
         group_id: grantee.groupId ?? null,
+        embed_user_id: grantee.embedUserId ?? null,
+        embed_group_id: grantee.embedGroupId ?? null,
         level,
       })
       .returningAll()

@@ -19,12 +19,18 @@ export class AccessResolver {
   /** `db` lets a transaction read the tree it has locked (workspace/move-service.ts). */
   async resolve(principal: Principal, deploymentId: number, db?: Db): Promise<AccessContext> {
     await this.deps.deployments.require(principal.tenantId, deploymentId, db);
-    const [folders, grants] = await Promise.all([
+    const embed = principal.embed;
+    const [folders, grants, embedShared] = await Promise.all([
       this.deps.folders.treeRows(deploymentId, db),
-      principal.role === 'admin'
-        ? Promise.resolve([])
-        : this.deps.permissions.grantsReaching(deploymentId, principal.userId, db),
+      principal.embed
+        ? this.deps.permissions.grantsReachingEmbedUser(deploymentId, principal.embed.embedUserId, db)
+        : principal.role === 'admin'
+          ? Promise.resolve([])
+          : this.deps.permissions.grantsReaching(deploymentId, principal.userId, db),
+      embed?.creatorMode && embed.embedTenantId !== null
+        ? this.deps.permissions.sharedWithEmbedTenant(deploymentId, embed.embedTenantId, db)
+        : Promise.resolve([]),
     ]);
-    return new AccessContext(principal, deploymentId, new FolderTree(folders), grants);
+    return new AccessContext(principal, deploymentId, new FolderTree(folders), grants, new Set(embedShared));
   }
 }

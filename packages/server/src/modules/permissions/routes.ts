@@ -22,7 +22,7 @@ export const permissionRoutes: FastifyPluginAsyncTypebox<{ permissions: Permissi
         querystring: PermissionsQuery,
         response: { 200: PermissionsResponse },
       },
-      config: { access: { role: 'viewer' } },
+      config: { access: { role: 'viewer', embed: 'create' } },
     },
     (r) => permissions.list(principalOf(r), r.params.deploymentId, r.query),
   );
@@ -37,7 +37,7 @@ export const permissionRoutes: FastifyPluginAsyncTypebox<{ permissions: Permissi
         body: GrantBody,
         response: { 200: Permission },
       },
-      config: { access: { role: 'developer' } },
+      config: { access: { role: 'developer', embed: 'create' } },
     },
     (r) => permissions.grant(principalOf(r), r.params.deploymentId, r.body),
   );
@@ -51,7 +51,7 @@ export const permissionRoutes: FastifyPluginAsyncTypebox<{ permissions: Permissi
         params: PermissionParams,
         response: { 200: Success },
       },
-      config: { access: { role: 'developer' } },
+      config: { access: { role: 'developer', embed: 'create' } },
     },
     (r) => permissions.revoke(principalOf(r), r.params.deploymentId, r.params.permissionId),
   );

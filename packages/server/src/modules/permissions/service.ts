@@ -6,7 +6,7 @@ import type { GroupsRepository } from '../groups/repository.ts';
 import type { ReportsRepository } from '../reports/repository.ts';
 import type { UsersRepository } from '../users/repository.ts';
 import type { WorkbooksRepository } from '../workbooks/repository.ts';
-import type { AccessContext } from './access.ts';
+import { type AccessContext, contentSubject } from './access.ts';
 import type { ContentTarget, PermissionsRepository } from './repository.ts';
 import type { AccessResolver } from './resolver.ts';
 import type { GrantBody, Permission } from './schemas.ts';
@@ -29,55 +29,84 @@ export class PermissionsService {
 
   async list(principal: Principal, deploymentId: number, target: ContentTarget) {
     const ctx = await this.deps.access.resolve(principal, deploymentId);
-    ctx.require(await this.levelOn(ctx, target), 'view', `${target.type} ${target.id}`);
+    ctx.require(await this.levelOn(ctx, target), 'view', contentSubject(target.type, target.id));
     return { items: (await this.deps.permissions.list(target)).map(permissionView) };
   }
 
   async grant(principal: Principal, deploymentId: number, input: Static<typeof GrantBody>) {
     const target = { type: input.type, id: input.id };
     const ctx = await this.deps.access.resolve(principal, deploymentId);
-    ctx.require(await this.levelOn(ctx, target), 'manage', `${target.type} ${target.id}`);
-    if ((input.userId === undefined) === (input.groupId === undefined)) {
+    const { level, space } = await this.placeOf(ctx, target);
+    ctx.require(level, 'manage', contentSubject(target.type, target.id));
+    const named = [input.userId, input.groupId, input.embedGroupId].filter((id) => id !== undefined);
+    if (named.length !== 1) {
       throw new ValidationError('Grant to exactly one user or one group', [
-        { field: 'body/userId', message: 'send exactly one of userId and groupId' },
+        { field: 'body/userId', message: 'send exactly one of userId, groupId and embedGroupId' },
       ]);
     }
-    await this.checkGrantee(principal.tenantId, input);
+    if (input.embedGroupId !== undefined)
+      await this.checkEmbedGroup(principal.tenantId, input.embedGroupId, space);
+    else if (principal.embed) {
+      // Spec 4.3 rules 1 and 2: in creator mode only the tenant's own groups exist; global groups
+      // and account users are not shown there, so they cannot be shared with either.
+      const field = input.userId !== undefined ? 'body/userId' : 'body/groupId';
+      throw new ValidationError('Creator mode shares only with groups of its embed tenant', [
+        { field, message: 'creator mode shares with embedGroupId (a group of its embed tenant) only' },
+      ]);
+    } else await this.checkGrantee(principal.tenantId, input);
     const row = await this.deps.permissions.upsert(
       deploymentId,
       target,
-      { userId: input.userId, groupId: input.groupId },
+      { userId: input.userId, groupId: input.groupId, embedGroupId: input.embedGroupId },
       input.level as ContentLevel,
     );
     return permissionView(row);
   }
 
   async revoke(principal: Principal, deploymentId: number, permissionId: number) {
+    const missing = () => new NotFoundError(`Permission ${permissionId}`, 'permission_not_found');
     const row = await this.deps.permissions.find(deploymentId, permissionId);
-    if (!row) throw new NotFoundError(`Permission ${permissionId}`, 'permission_not_found');
+    if (!row) throw missing();
     const ctx = await this.deps.access.resolve(principal, deploymentId);
     const view = permissionView(row);
-    ctx.require(
-      await this.levelOn(ctx, { type: view.type, id: view.objectId }),
-      'manage',
-      `${view.type} ${view.objectId}`,
-    );
+    const level = await this.levelOn(ctx, { type: view.type, id: view.objectId });
+    // A grant on an item the caller may not see is as unknown as no grant at all (spec 4.3 rule 2).
+    if (ctx.hides(level)) throw missing();
+    ctx.require(level, 'manage', contentSubject(view.type, view.objectId));
     await this.deps.permissions.delete(deploymentId, permissionId);
     return { success: true };
   }
 
   /** The caller's level on an item; 404 when the item is not in this deployment. */
   private async levelOn(ctx: AccessContext, target: ContentTarget): Promise<ContentLevel | null> {
+    return (await this.placeOf(ctx, target)).level;
+  }
+
+  /** The caller's level on an item and the embed tenant space it lives in (null: none). */
+  private async placeOf(ctx: AccessContext, target: ContentTarget) {
     if (target.type === 'FOLDER') {
-      if (!ctx.tree.get(target.id)) throw new NotFoundError(`Folder ${target.id}`, 'folder_not_found');
-      return ctx.folder(target.id);
+      if (!ctx.tree.get(target.id)) throw contentSubject('FOLDER', target.id).missing();
+      return { level: ctx.folder(target.id), space: null };
     }
     const row =
       target.type === 'WORKBOOK'
         ? await this.deps.workbooks.find(ctx.deploymentId, target.id)
         : await this.deps.reports.find(ctx.deploymentId, target.id, ctx.principal.userId);
-    if (!row) throw new NotFoundError(`${target.type === 'WORKBOOK' ? 'Workbook' : 'Report'} ${target.id}`);
-    return ctx.item(target.type, row);
+    if (!row) throw contentSubject(target.type, target.id).missing();
+    return { level: ctx.item(target.type, row), space: row.embed_tenant_id };
+  }
+
+  /**
+   * Spec 4.3 rule 2: an embed tenant group shares inside its own tenant's space only, so a group of
+   * another tenant (or any tenant group, for content outside every tenant space) is refused.
+   */
+  private async checkEmbedGroup(tenantId: number, embedGroupId: number, space: number | null) {
+    const groupTenant = await this.deps.permissions.embedGroupTenant(tenantId, embedGroupId);
+    if (groupTenant === undefined || groupTenant !== space) {
+      throw new ValidationError(`Unknown embed tenant group ${embedGroupId}`, [
+        { field: 'body/embedGroupId', message: "is not a group of the item's embed tenant" },
+      ]);
+    }
   }
 
   /** The grantee must be a user or a global group of the caller's account. */
@@ -108,6 +137,8 @@ function permissionView(row: ContentPermissionRow): Static<typeof Permission> {
     objectId,
     userId: row.user_id,
     groupId: row.group_id,
+    embedUserId: row.embed_user_id,
+    embedGroupId: row.embed_group_id,
     level: row.level,
     createdAt: row.created_at.toISOString(),
   };

@@ -3,6 +3,7 @@ import type { Db } from '../../db/database.ts';
 import type { ReportRow } from '../../db/schema.ts';
 import { pageByKeys, type SortKey } from '../../pagination/keyset.ts';
 import type { PageWindow } from '../../pagination/page.ts';
+import type { Owner } from '../permissions/access.ts';
 import { visibleFilter } from '../permissions/visibility.ts';
 import { type OwnerColumns, ownerColumns } from '../workspace/common.ts';
 
@@ -110,7 +111,7 @@ export class ReportsRepository {
 
   async insert(
     deploymentId: number,
-    userId: number,
+    owner: Owner,
     v: ReportValues & { name: string; publicId: string },
     db: Db = this.db,
   ) {
@@ -130,8 +131,10 @@ export class ReportsRepository {
         meta: json(v.meta),
         folder_id: v.folderId ?? null,
         workbook_id: v.workbookId ?? null,
-        user_id: userId,
-        created_by: userId,
+        user_id: owner.userId,
+        created_by: owner.userId,
+        embed_user_id: owner.embedUserId,
+        embed_tenant_id: owner.embedTenantId,
       })
       .returning('id')
       .executeTakeFirstOrThrow();

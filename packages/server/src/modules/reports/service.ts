@@ -4,8 +4,9 @@ import type { Db } from '../../db/database.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors/domain-errors.ts';
 import { keysetCursor } from '../../pagination/keyset.ts';
 import { type PageQuery, pageWindow, toPage } from '../../pagination/page.ts';
-import type { AccessContext } from '../permissions/access.ts';
+import { type AccessContext, contentSubject } from '../permissions/access.ts';
 import { atLeast, hasReportManage } from '../permissions/levels.ts';
+import { granteeOf } from '../permissions/owner.ts';
 import type { PermissionsRepository } from '../permissions/repository.ts';
 import type { AccessResolver } from '../permissions/resolver.ts';
 import type { WorkbooksRepository } from '../workbooks/repository.ts';
@@ -78,8 +79,9 @@ export class ReportsService {
   async get(principal: Principal, deploymentId: number, id: number) {
     const ctx = await this.deps.access.resolve(principal, deploymentId);
     const row = await this.require(deploymentId, id, principal.userId);
-    ctx.require(ctx.item('REPORT', row), 'view', `Report ${id}`);
-    await this.deps.reports.recordView(id, principal.userId);
+    ctx.require(ctx.item('REPORT', row), 'view', contentSubject('REPORT', id));
+    // Last-viewed times are kept per account user (report_views); an embed user has none.
+    if (!principal.embed) await this.deps.reports.recordView(id, principal.userId);
     return reportView(await this.require(deploymentId, id, principal.userId), ctx);
   }
 
@@ -92,14 +94,14 @@ export class ReportsService {
       this.deps.db.transaction().execute(async (trx) => {
         const created = await this.deps.reports.insert(
           deploymentId,
-          principal.userId,
+          ctx.owner(),
           { ...values, name: values.name ?? 'Untitled report', publicId: input.publicId ?? publicId() },
           trx,
         );
         await this.deps.permissions.upsert(
           deploymentId,
           { type: 'REPORT', id: created },
-          { userId: principal.userId },
+          granteeOf(ctx.owner()),
           'manage',
           trx,
         );
@@ -117,7 +119,7 @@ export class ReportsService {
   ) {
     const ctx = await this.deps.access.resolve(principal, deploymentId);
     const row = await this.require(deploymentId, id, principal.userId);
-    ctx.require(ctx.item('REPORT', row), 'edit', `Report ${id}`);
+    ctx.require(ctx.item('REPORT', row), 'edit', contentSubject('REPORT', id));
     if (input.folderId !== undefined && input.folderId !== row.folder_id) {
       // A change of folder is a move: the rules of spec 4.2 apply.
       if (!hasReportManage(principal.role)) ctx.require(null, 'edit', 'Moving a report (report-manage)');
@@ -138,7 +140,7 @@ export class ReportsService {
   async delete(principal: Principal, deploymentId: number, id: number) {
     const ctx = await this.deps.access.resolve(principal, deploymentId);
     const row = await this.require(deploymentId, id, principal.userId);
-    ctx.require(ctx.item('REPORT', row), 'manage', `Report ${id}`);
+    ctx.require(ctx.item('REPORT', row), 'manage', contentSubject('REPORT', id));
     await this.deps.reports.delete(deploymentId, id);
     return { success: true };
   }
@@ -162,13 +164,14 @@ export class ReportsService {
 
   private async checkWorkbook(ctx: AccessContext, workbookId: number | null) {
     if (workbookId === null) return;
-    const workbook = await this.deps.workbooks.find(ctx.deploymentId, workbookId);
-    if (!workbook) {
-      throw new ValidationError(`Workbook ${workbookId} is not a workbook of this deployment`, [
+    const missing = () =>
+      new ValidationError(`Workbook ${workbookId} is not a workbook of this deployment`, [
         { field: 'body/workbookId', message: 'is not a workbook of this deployment' },
       ]);
-    }
-    ctx.require(ctx.item('WORKBOOK', workbook), 'edit', `Workbook ${workbookId}`);
+    const workbook = await this.deps.workbooks.find(ctx.deploymentId, workbookId);
+    if (!workbook) throw missing();
+    // One the caller may not see answers as one that does not exist (AccessContext.require).
+    ctx.require(ctx.item('WORKBOOK', workbook), 'edit', { name: `Workbook ${workbookId}`, missing });
   }
 
   private async uniquePublicId<T>(run: () => Promise<T>): Promise<T> {

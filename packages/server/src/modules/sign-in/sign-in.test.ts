@@ -25,7 +25,7 @@ interface Browser {
   userId: number;
 }
 
-/** A route only embed tokens may call, as `credential: 'embed'` declares it. */
+/** A route only embed tokens may call, as `credential: 'embed', embed: 'read'` declares it. */
 const embedOnlyPath = '/api/v1/test/embed-only';
 
 /**
@@ -43,7 +43,7 @@ describe('browser sign-in', () => {
         embedOnlyPath,
         {
           schema: { response: { 200: Type.Object({ ok: Type.Boolean() }) } },
-          config: { access: { role: 'viewer', credential: 'embed', scopedKeys: 'service' } },
+          config: { access: { role: 'viewer', credential: 'embed', embed: 'read', scopedKeys: 'service' } },
         },
         async () => ({ ok: true }),
       );

@@ -5,8 +5,9 @@ import { ValidationError } from '../../errors/domain-errors.ts';
 import { repoint } from '../dashboards/config.ts';
 import type { DashboardsRepository } from '../dashboards/repository.ts';
 import type { DashboardsService } from '../dashboards/service.ts';
-import type { AccessContext } from '../permissions/access.ts';
+import { type AccessContext, contentSubject } from '../permissions/access.ts';
 import { atLeast } from '../permissions/levels.ts';
+import { granteeOf } from '../permissions/owner.ts';
 import type { PermissionsRepository } from '../permissions/repository.ts';
 import type { AccessResolver } from '../permissions/resolver.ts';
 import type { ReportsRepository } from '../reports/repository.ts';
@@ -50,7 +51,14 @@ export class WorkbookDuplicator {
   async duplicate(principal: Principal, deploymentId: number, id: number, shared: boolean) {
     const ctx = await this.deps.access.resolve(principal, deploymentId);
     const source = await this.deps.workbooks.require(deploymentId, id);
-    ctx.require(ctx.item('WORKBOOK', source), 'view', `Workbook ${id}`);
+    ctx.require(ctx.item('WORKBOOK', source), 'view', contentSubject('WORKBOOK', id));
+    // A creator reads a workbook shared with embed users only as published: it clones it from the
+    // shared workspace (the reference), never its live reports or unpublished draft.
+    if (principal.embed && !shared && source.embed_tenant_id !== principal.embed.embedTenantId) {
+      throw new ValidationError('A workbook shared with embed users is cloned from the shared workspace', [
+        { field: 'body/shared', message: 'must be true for a workbook of the shared workspace' },
+      ]);
+    }
     const published = await this.deps.dashboards.current(id);
     if (shared && !published) {
       throw new ValidationError(
@@ -137,7 +145,7 @@ export class WorkbookDuplicator {
     for (const r of originals) {
       const id = await this.deps.reports.insert(
         ctx.deploymentId,
-        ctx.principal.userId,
+        ctx.owner(),
         {
           name: r.name ?? 'Untitled report',
           publicId: publicId(),
@@ -157,7 +165,7 @@ export class WorkbookDuplicator {
       await this.deps.permissions.upsert(
         ctx.deploymentId,
         { type: 'REPORT', id },
-        { userId: ctx.principal.userId },
+        granteeOf(ctx.owner()),
         'manage',
         trx,
       );

@@ -21,7 +21,10 @@ export interface NewWorkbook {
   meta?: Record<string, unknown>;
   calculatedFields?: Record<string, unknown>;
   dashboardDraft?: Record<string, unknown> | null;
-  userId: number;
+  /** The owner (permissions/access.ts `Owner`): an account user, or an embed user in its tenant's space. */
+  userId: number | null;
+  embedUserId?: number | null;
+  embedTenantId?: number | null;
 }
 
 /** Workbooks; plain Kysely. */
@@ -77,6 +80,8 @@ export class WorkbooksRepository {
         dashboard_draft: input.dashboardDraft ? JSON.stringify(input.dashboardDraft) : null,
         user_id: input.userId,
         created_by: input.userId,
+        embed_user_id: input.embedUserId ?? null,
+        embed_tenant_id: input.embedTenantId ?? null,
       })
       .returning('id')
       .executeTakeFirstOrThrow();

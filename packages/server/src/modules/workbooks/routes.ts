@@ -14,8 +14,12 @@ import {
 import type { WorkbooksService } from './service.ts';
 
 const tags = ['Workbooks'];
-const read = { access: { role: 'viewer' as const } };
-const write = { access: { role: 'developer' as const } };
+/**
+ * Embed tokens in creator mode (spec 4.3 rules 1 and 2) work here too, inside their embed tenant's
+ * space (permissions/access.ts); other embed tokens get 403 `embed_creator_mode_required`.
+ */
+const read = { access: { role: 'viewer' as const, embed: 'create' as const } };
+const write = { access: { role: 'developer' as const, embed: 'create' as const } };
 
 export const workbookRoutes: FastifyPluginAsyncTypebox<{
   workbooks: WorkbooksService;

@@ -5,7 +5,8 @@ import { NotFoundError } from '../../errors/domain-errors.ts';
 import { type PageQuery, pageWindow, toPage } from '../../pagination/page.ts';
 import type { DashboardsRepository } from '../dashboards/repository.ts';
 import { publishedView } from '../dashboards/view.ts';
-import type { AccessContext } from '../permissions/access.ts';
+import { type AccessContext, contentSubject } from '../permissions/access.ts';
+import { granteeOf } from '../permissions/owner.ts';
 import type { PermissionsRepository } from '../permissions/repository.ts';
 import type { AccessResolver } from '../permissions/resolver.ts';
 import { ownerView, rootIfZero } from '../workspace/common.ts';
@@ -52,7 +53,7 @@ export class WorkbooksService {
   async get(principal: Principal, deploymentId: number, id: number) {
     const ctx = await this.deps.access.resolve(principal, deploymentId);
     const row = await this.require(deploymentId, id);
-    ctx.require(ctx.item('WORKBOOK', row), 'view', `Workbook ${id}`);
+    ctx.require(ctx.item('WORKBOOK', row), 'view', contentSubject('WORKBOOK', id));
     return this.fullView(row, ctx);
   }
 
@@ -88,9 +89,15 @@ export class WorkbooksService {
     },
     trx: Db,
   ): Promise<number> {
-    const userId = ctx.principal.userId;
-    const id = await this.deps.workbooks.insert({ deploymentId: ctx.deploymentId, userId, ...input }, trx);
-    await this.deps.permissions.upsert(ctx.deploymentId, { type: 'WORKBOOK', id }, { userId }, 'manage', trx);
+    const owner = ctx.owner();
+    const id = await this.deps.workbooks.insert({ deploymentId: ctx.deploymentId, ...owner, ...input }, trx);
+    await this.deps.permissions.upsert(
+      ctx.deploymentId,
+      { type: 'WORKBOOK', id },
+      granteeOf(owner),
+      'manage',
+      trx,
+    );
     return id;
   }
 
@@ -107,7 +114,7 @@ export class WorkbooksService {
     const ctx = await this.deps.access.resolve(principal, deploymentId);
     const row = await this.require(deploymentId, id);
     const level = ctx.item('WORKBOOK', row);
-    ctx.require(level, 'edit', `Workbook ${id}`);
+    ctx.require(level, 'edit', contentSubject('WORKBOOK', id));
     if (input.folderId !== undefined) {
       ctx.require(level, 'manage', `Moving workbook ${id}`);
       checkDestination(ctx, input.folderId, 'body/folderId');
@@ -125,7 +132,7 @@ export class WorkbooksService {
   async delete(principal: Principal, deploymentId: number, id: number) {
     const ctx = await this.deps.access.resolve(principal, deploymentId);
     const row = await this.require(deploymentId, id);
-    ctx.require(ctx.item('WORKBOOK', row), 'manage', `Workbook ${id}`);
+    ctx.require(ctx.item('WORKBOOK', row), 'manage', contentSubject('WORKBOOK', id));
     await this.deps.workbooks.delete(deploymentId, id);
     return { success: true };
   }

@@ -5,7 +5,7 @@ import { NotFoundError, ValidationError } from '../../errors/domain-errors.ts';
 import type { FoldersRepository } from '../folders/repository.ts';
 import { tooDeep } from '../folders/service.ts';
 import { maxFolderDepth } from '../folders/tree.ts';
-import type { AccessContext } from '../permissions/access.ts';
+import { type AccessContext, contentSubject } from '../permissions/access.ts';
 import { hasReportManage } from '../permissions/levels.ts';
 import type { AccessResolver } from '../permissions/resolver.ts';
 import type { ReportsRepository } from '../reports/repository.ts';
@@ -53,7 +53,7 @@ export class MoveService {
     trx: Db,
   ): Promise<Item> {
     if (!ctx.tree.get(id)) throw new NotFoundError(`Folder ${id}`, 'folder_not_found');
-    ctx.require(ctx.folder(id), 'manage', `Folder ${id}`);
+    ctx.require(ctx.folder(id), 'manage', contentSubject('FOLDER', id));
     if (destination !== null && ctx.tree.get(destination) && ctx.tree.isSelfOrDescendant(destination, id)) {
       throw new ValidationError(
         'A folder cannot move into itself or one of its own descendants',
@@ -94,7 +94,7 @@ export class MoveService {
   ): Promise<Item> {
     const row = await this.deps.workbooks.find(ctx.deploymentId, id, trx);
     if (!row) throw new NotFoundError(`Workbook ${id}`, 'workbook_not_found');
-    ctx.require(ctx.item('WORKBOOK', row), 'manage', `Workbook ${id}`);
+    ctx.require(ctx.item('WORKBOOK', row), 'manage', contentSubject('WORKBOOK', id));
     checkDestination(ctx, destination, 'body/folderId');
     await this.deps.workbooks.update(id, { folderId: destination }, trx);
     const moved = await this.deps.workbooks.find(ctx.deploymentId, id, trx);
@@ -110,7 +110,7 @@ export class MoveService {
   ): Promise<Item> {
     const row = await this.deps.reports.find(ctx.deploymentId, id, ctx.principal.userId, trx);
     if (!row) throw new NotFoundError(`Report ${id}`, 'report_not_found');
-    ctx.require(ctx.item('REPORT', row), 'edit', `Report ${id}`);
+    ctx.require(ctx.item('REPORT', row), 'edit', contentSubject('REPORT', id));
     if (!hasReportManage(ctx.principal.role)) ctx.require(null, 'edit', 'Moving a report (report-manage)');
     checkDestination(ctx, destination, 'body/folderId');
     await this.deps.reports.setFolder(id, destination, trx);

@@ -16,5 +16,7 @@ export function checkDestination(
     return;
   }
   if (!ctx.tree.get(folderId)) throw notAFolder(field, folderId);
-  ctx.require(ctx.folder(folderId), needed, `Folder ${folderId}`);
+  // A folder the caller may not see answers as one that does not exist (AccessContext.require).
+  const missing = () => notAFolder(field, folderId);
+  ctx.require(ctx.folder(folderId), needed, { name: `Folder ${folderId}`, missing });
 }

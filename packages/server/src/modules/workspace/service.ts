@@ -2,6 +2,7 @@ import type { Static } from 'typebox';
 import type { Principal } from '../../auth/principal.ts';
 import { NotFoundError } from '../../errors/domain-errors.ts';
 import { pageWindow, toPage } from '../../pagination/page.ts';
+import { contentSubject } from '../permissions/access.ts';
 import { type ContentType, contentTypes } from '../permissions/repository.ts';
 import type { AccessResolver } from '../permissions/resolver.ts';
 import { ownerView, rootIfZero } from './common.ts';
@@ -27,7 +28,7 @@ export class WorkspaceService {
     const folderId = rootIfZero(query.folderId) ?? null;
     if (folderId !== null && !ctx.tree.get(folderId))
       throw new NotFoundError(`Folder ${folderId}`, 'folder_not_found');
-    if (folderId !== null) ctx.require(ctx.folder(folderId), 'view', `Folder ${folderId}`);
+    if (folderId !== null) ctx.require(ctx.folder(folderId), 'view', contentSubject('FOLDER', folderId));
     const types = (query.types?.split(',') as ContentType[] | undefined) ?? [...contentTypes];
     const window = pageWindow(query, 3);
     const rows = await this.deps.repository.list(
