@@ -21,8 +21,15 @@ import { DashboardsRepository } from './modules/dashboards/repository.ts';
 import { DashboardsService } from './modules/dashboards/service.ts';
 import { QueryExecutor } from './modules/data/executor.ts';
 import { ModelCache } from './modules/data/model-cache.ts';
+import { PreAggregationMatcher } from './modules/data/pre-aggregations/matcher.ts';
+import {
+  PreAggregationRefresher,
+  preAggregationSettingsFromEnv,
+} from './modules/data/pre-aggregations/refresher.ts';
+import { PreAggregationRepository } from './modules/data/pre-aggregations/repository.ts';
 import { DataService } from './modules/data/service.ts';
 import { dataSettingsFromEnv } from './modules/data/settings.ts';
+import { SharedResults } from './modules/data/shared-cache.ts';
 import { DataModelRepository } from './modules/data-model/repository.ts';
 import { DataModelService } from './modules/data-model/service.ts';
 import { UploadRepository } from './modules/data-model/upload-repository.ts';
@@ -291,14 +298,27 @@ export function composeApplication({ config, db, secrets, bus }: CompositionDeps
     secrets,
     sampleScale: dataSettings.sampleScale,
   });
+  // REDIS_URL: replicas share query results and run each query once between them (shared-cache.ts).
+  const shared = config.redisUrl ? new SharedResults(config.redisUrl) : undefined;
+  const models = new ModelCache(repos.modelFiles, bus);
+  // Rollups (issue 15 item 5): built in the background, one replica at a time, matched to queries.
+  const preAggregations = new PreAggregationRefresher({
+    repository: new PreAggregationRepository(db),
+    models,
+    drivers,
+    dataDir: config.dataDir,
+    settings: preAggregationSettingsFromEnv(),
+  });
   const data = new DataService({
     deployments,
     tenants: tenantResolver,
     secrets,
-    models: new ModelCache(repos.modelFiles, bus),
+    models,
     drivers,
-    executor: new QueryExecutor(dataSettings),
+    executor: new QueryExecutor(dataSettings, shared),
+    shared,
     settings: dataSettings,
+    preAggregations: new PreAggregationMatcher(preAggregations),
   });
   const viewers = new ViewerResolver({ users: repos.users, groups: repos.groups, embed: embedDashboards });
   const dashboardData = new DashboardDataService({
@@ -384,8 +404,12 @@ export function composeApplication({ config, db, secrets, bus }: CompositionDeps
     agents,
     chat,
     notifications: notificationsModule,
+    preAggregations,
     /** Releases what the application opened (data-source connections); the store is the caller's. */
-    close: () => drivers.close(),
+    close: async () => {
+      await shared?.close();
+      await drivers.close();
+    },
   };
 }
 

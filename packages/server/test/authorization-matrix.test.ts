@@ -121,8 +121,10 @@ describe('authorization matrix over every management route', () => {
         const viewer = await send(`Bearer ${keys.viewer}`);
         if (viewer.statusCode !== 403) failures.push(`${id} viewer: ${viewer.statusCode}`);
       }
-      // Embed tokens reach only the routes that declare `embed` (their own tests cover those).
-      const takesEmbed = route.access && 'role' in route.access && route.access.embed === true;
+      // Embed tokens reach only the routes that declare `embed: 'read'` (their own tests cover
+      // those); this token's session allows neither chat nor creator mode, so `chat` and `create`
+      // routes refuse it as every other route does.
+      const takesEmbed = route.access && 'role' in route.access && route.access.embed === 'read';
       if (!takesEmbed) {
         const embed = await send(`Bearer ${keys.embed}`);
         if (embed.statusCode !== 403) failures.push(`${id} embed token: ${embed.statusCode}`);

@@ -111,15 +111,33 @@ export interface Replica {
   close(): Promise<void>;
 }
 
-export async function startReplica(server: TestServer): Promise<Replica> {
+export async function startReplica(
+  server: TestServer,
+  options: {
+    /** Its own configuration (e.g. another REDIS_URL). */
+    config?: Partial<Config>;
+    /** Hears the store's change notifications (cache/invalidation-bus.ts), as another process does. */
+    listen?: boolean;
+  } = {},
+): Promise<Replica> {
+  const bus = new InvalidationBus();
+  if (options.listen) await bus.connect(server.store);
   const { app, services } = await buildApp({
-    config: server.config,
+    config: { ...server.config, ...options.config },
     db: server.store.db,
     secrets: new SecretBox('test-secret'),
+    bus,
     logger: false,
   });
   await app.ready();
-  return { app, services, close: () => app.close() };
+  return {
+    app,
+    services,
+    close: async () => {
+      await app.close();
+      await bus.close();
+    },
+  };
 }
 
 export function bearer(key: string) {

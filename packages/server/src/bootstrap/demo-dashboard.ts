@@ -104,7 +104,9 @@ const reports: DemoReport[] = [
     query: {
       measures: ['orders.count'],
       dimensions: ['orders.status'],
-      order: { 'orders.count': 'desc' },
+      // The status breaks ties: two statuses may count alike, and the bars must not swap between
+      // one view (or rendered image) and the next.
+      order: { 'orders.count': 'desc', 'orders.status': 'asc' },
     },
     spec: {
       $schema: VEGA_LITE,

@@ -44,6 +44,10 @@ export interface ChartSvg {
  * Renders the spec at `width` x `height` (the tile's chart area) with `autosize: fit`, which
  * shrinks the plot so that axes and legends fit inside. `config` is the theme's Vega-Lite config.
  * Throws with vega's own message when the spec cannot be compiled or drawn.
+ *
+ * `fit` never shrinks a text mark's font, so a figure (a text mark placed by neither x nor y, as
+ * the demo's Revenue) wider than its tile would be cut on both sides: "$252,717,729" at 48 pixels
+ * in a three-column tile. Such a figure is drawn again at the largest font size that fits.
  */
 export async function renderChart(
   spec: VegaLiteSpec,
@@ -51,26 +55,100 @@ export async function renderChart(
   size: { width: number; height: number },
   config: Record<string, unknown>,
 ): Promise<ChartSvg> {
-  // Errors fail the chart; so does a refused load, which vega reports only as a warning and
-  // would otherwise leave a chart with a layer silently missing. Compiler warnings are ignored.
-  const errors: string[] = [];
-  const logger = vega.logger(vega.Warn, undefined, (method, _level, args) => {
-    const text = (a: unknown) => (a instanceof Error ? a.message : String(a));
-    if (method === 'error') errors.push(args.map(text).join(' '));
-    else if (args[0] === 'Loading failed') errors.push(text(args[2]));
-  });
+  const chart = await draw(spec, rows, size, config);
+  const smaller = shrunkFigure(spec, chart.body, size.width);
+  return smaller ? draw(smaller, rows, size, config) : chart;
+}
+
+/** Pixels kept free either side of a shrunk figure. */
+const figureInset = 4;
+const entities: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+
+/** The spec with its text mark's font size lowered until its widest text fits, or null if it fits. */
+function shrunkFigure(spec: VegaLiteSpec, body: string, width: number): VegaLiteSpec | null {
+  const mark = spec.mark as string | { type?: unknown } | undefined;
+  const type = typeof mark === 'string' ? mark : mark?.type;
+  const encoding = (spec.encoding ?? {}) as Record<string, unknown>;
+  if (type !== 'text' || encoding.x || encoding.y || encoding.size) return null;
+  let widest = 0;
+  let fontSize = 0;
+  for (const [, attributes, raw] of body.matchAll(/<text\b([^>]*)>([^<]*)<\/text>/g)) {
+    const px = Number(/font-size="([\d.]+)/.exec(attributes)?.[1] ?? 0);
+    const weight = weightOf(/font-weight="([^"]+)"/.exec(attributes)?.[1]);
+    const text = raw.replace(/&(#\d+|[a-z]+);/g, (entity, name: string) =>
+      name.startsWith('#') ? String.fromCharCode(Number(name.slice(1))) : (entities[name] ?? entity),
+    );
+    const w = textWidth(text, px, weight);
+    if (w > widest) [widest, fontSize] = [w, px];
+  }
+  const room = width - 2 * figureInset;
+  if (widest <= room || fontSize === 0) return null;
+  const fitted = Math.max(6, Math.floor((fontSize * room) / widest));
+  return { ...spec, mark: { ...(typeof mark === 'string' ? { type: mark } : mark), fontSize: fitted } };
+}
+
+/** The name the rows are given in every compiled chart, inserted into each view afresh. */
+const rowsName = 'tessera_rows';
+
+type Compiled = { runtime: vega.Runtime; errors: string[] };
+/** Parsed charts by spec, size and theme; the oldest is dropped past `compiledLimit`. */
+const compiledCharts = new Map<string, Compiled>();
+const compiledLimit = 500;
+
+/**
+ * The spec compiled by vega-lite and parsed by vega, without its rows: both steps depend only on
+ * the spec, the area and the theme, and take about half of a chart's drawing time, so a dashboard
+ * rendered again (every scheduled run, every export) reuses them and only the view is new.
+ */
+function compile(spec: VegaLiteSpec, size: { width: number; height: number }, config: object): Compiled {
   const full = {
     ...spec,
-    data: { values: rows },
+    data: { name: rowsName },
     width: Math.max(1, Math.floor(size.width)),
     height: Math.max(1, Math.floor(size.height)),
     autosize: { type: 'fit', contains: 'padding' },
     padding: 2,
   } as unknown as vl.TopLevelSpec;
-  const compiled = vl.compile(full, { config, logger }).spec;
-  const view = new vega.View(vega.parse(compiled), { renderer: 'none', loader: offlineLoader, logger });
+  const key = JSON.stringify([full, config]);
+  const cached = compiledCharts.get(key);
+  if (cached) return cached;
+  const errors: string[] = [];
+  const logger = vega.logger(vega.Warn, undefined, (method, _level, args) => {
+    if (method === 'error') errors.push(args.map(describe).join(' '));
+  });
+  const runtime = vega.parse(vl.compile(full, { config, logger }).spec);
+  if (compiledCharts.size >= compiledLimit)
+    compiledCharts.delete(compiledCharts.keys().next().value as string);
+  const compiled = { runtime, errors };
+  compiledCharts.set(key, compiled);
+  return compiled;
+}
+
+const describe = (a: unknown) => (a instanceof Error ? a.message : String(a));
+
+/** One drawing of the spec with vega (see renderChart). */
+async function draw(
+  spec: VegaLiteSpec,
+  rows: Record<string, unknown>[],
+  size: { width: number; height: number },
+  config: Record<string, unknown>,
+): Promise<ChartSvg> {
+  // Errors fail the chart; so does a refused load, which vega reports only as a warning and
+  // would otherwise leave a chart with a layer silently missing. Compiler warnings are ignored.
+  const compiled = compile(spec, size, config);
+  const errors = [...compiled.errors];
+  const logger = vega.logger(vega.Warn, undefined, (method, _level, args) => {
+    if (method === 'error') errors.push(args.map(describe).join(' '));
+    else if (args[0] === 'Loading failed') errors.push(describe(args[2]));
+  });
+  const view = new vega.View(compiled.runtime, { renderer: 'none', loader: offlineLoader, logger });
   let svg: string;
   try {
+    // Copies: vega marks each row it ingests, and the caller's rows stay as they were.
+    view.data(
+      rowsName,
+      rows.map((row) => ({ ...row })),
+    );
     svg = await view.toSVG();
   } finally {
     view.finalize();

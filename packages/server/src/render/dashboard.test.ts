@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { textWidth } from './fonts.ts';
 import { renderDashboard } from './index.ts';
 import { svgTexts } from './test-support.ts';
 import type { DashboardRenderInput, DashboardTheme, WidgetContent } from './types.ts';
@@ -85,6 +86,46 @@ describe('dashboard rendering: what a widget shows when it has no chart', () => 
     const rendered = await oneWidget(bars);
     expect(rendered.failedWidgets).toEqual([]);
     expect(rendered.svg).toContain('role-mark');
+  });
+});
+
+describe('dashboard rendering: a figure fits its tile', () => {
+  it('draws a figure wider than its tile at a smaller size, whole instead of cut on both sides', async () => {
+    const figure: WidgetContent = {
+      title: 'Revenue',
+      vegaSpec: {
+        $schema: vegaLite,
+        mark: { type: 'text', fontSize: 48, fontWeight: 'bold' },
+        encoding: { text: { field: 'v', type: 'quantitative', format: '$,.0f' } },
+      },
+      rows: [{ v: 252717729.4 }],
+    };
+    const { svg } = await renderDashboard({
+      width: 800,
+      config: { layout: { rowHeight: 40 }, widgets: [{ id: 'w', position: { x: 0, y: 0, w: 3, h: 3 } }] },
+      content: { w: figure },
+    });
+    const text = /<text\b[^>]*font-size="([\d.]+)px"[^>]*>\$252,717,729<\/text>/.exec(svg);
+    expect(text).not.toBeNull();
+    const size = Number(text?.[1]);
+    // A quarter of 800 pixels is at most 200 wide: at 48 pixels the figure would not fit.
+    expect(textWidth('$252,717,729', 48, 600)).toBeGreaterThan(200);
+    expect(size).toBeLessThan(48);
+    expect(size).toBeGreaterThanOrEqual(18);
+    expect(textWidth('$252,717,729', size, 600)).toBeLessThanOrEqual(200 - 2 * 12);
+  });
+
+  it('leaves a figure that fits at its own size', async () => {
+    const { svg } = await oneWidget({
+      title: 'Orders',
+      vegaSpec: {
+        $schema: vegaLite,
+        mark: { type: 'text', fontSize: 48 },
+        encoding: { text: { field: 'v' } },
+      },
+      rows: [{ v: 42 }],
+    });
+    expect(svg).toMatch(/<text\b[^>]*font-size="48px"[^>]*>42<\/text>/);
   });
 });
 

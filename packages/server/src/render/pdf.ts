@@ -1,6 +1,6 @@
 import PDFDocument from 'pdfkit';
-import SVGtoPDF from 'svg-to-pdfkit';
 import { fontFamily, parsedFont } from './fonts.ts';
+import { svgToPdf } from './svg-to-pdfkit.ts';
 
 /** CSS pixels are 1/96 inch, PDF points 1/72: a 1200-pixel dashboard prints 12.5 inches wide. */
 const pointsPerPixel = 0.75;
@@ -35,7 +35,7 @@ export async function toPdf(svg: string, options: { title?: string } = {}): Prom
   });
   // Every family maps to the shipped font (theme.ts draws with it only); svg-to-pdfkit calls
   // weights of 600 and above bold.
-  SVGtoPDF(doc, svg, 0, 0, {
+  svgToPdf(doc, svg, 0, 0, {
     width: page[0],
     height: page[1],
     preserveAspectRatio: 'xMinYMin meet',

@@ -1,3 +1,4 @@
+import { categoryPalette } from '../../../client/src/format/chart-palette.ts';
 import { fontFamily, type Weight, weightOf } from './fonts.ts';
 import type { DashboardTheme } from './types.ts';
 
@@ -96,19 +97,6 @@ export function resolveTheme(theme: DashboardTheme | null | undefined): Resolved
   };
 }
 
-/** Vega's default categorical palette (tableau10), after the theme's primary colour. */
-const tableau10 = [
-  '#4c78a8',
-  '#f58518',
-  '#e45756',
-  '#72b7b2',
-  '#54a24b',
-  '#eeca3b',
-  '#b279a2',
-  '#ff9da6',
-  '#9d755d',
-];
-
 /**
  * Vega-Lite config carrying the theme into every chart. It is passed as the compiler's default
  * config, so a report's own `config` still wins where it says something.
@@ -128,7 +116,7 @@ export function vegaLiteConfig(theme: ResolvedTheme): Record<string, unknown> {
     view: { stroke: null },
     mark: { color: theme.primary },
     text: { color: theme.text.color },
-    range: { category: [theme.primary, ...tableau10.filter((c) => c !== theme.primary)] },
+    range: { category: [theme.primary, ...categoryPalette.filter((c) => c !== theme.primary)] },
     // Labels closer than 6 pixels are thinned out (vega's label overlap removal), so that a
     // crowded axis never reads as "$110k$120k".
     axis: {

@@ -16,7 +16,7 @@ const access = {
     role: 'viewer' as const,
     apiKeyScheme: true as const,
     scopedKeys: 'service' as const,
-    embedChat: true as const,
+    embed: 'chat' as const,
   },
 };
 
@@ -47,7 +47,7 @@ export const chatRoutes: FastifyPluginAsyncTypebox<{ chat: ChatService }> = asyn
           'turns without `sessionSettings`: the session names the user.',
         response: { 200: EmbedChatAgent },
       },
-      config: { access: { role: 'viewer', credential: 'embed', embedChat: true } },
+      config: { access: { role: 'viewer', credential: 'embed', embed: 'chat' } },
     },
     (request) => chat.embedAgent(principalOf(request)),
   );

@@ -116,27 +116,156 @@ describe('dashboard widget data', () => {
     expect(bad.status).toBe(400);
   });
 
-  it('applies filters to SQL-API widgets by wrapping, and refuses time grains there', async () => {
+  it('applies dashboard filters to a SQL-API widget where the member is in its projection, and says which do not apply', async () => {
     const all = await widgetData(server, publicId, 'sql');
     expect(all.status, JSON.stringify(all.body)).toBe(200);
     expect(all.body.kind).toBe('sql');
     expect(all.body.columns.map((c: { name: string }) => c.name)).toEqual(['status', 'n']);
-    const first = all.body.data[0] as Row;
+    expect(all.body.notApplied).toEqual([]);
+    const [first, second] = all.body.data as Row[];
+    // The dashboard's control names the model member (spec 2.5); the SQL projects it as `status`.
     const one = await widgetData(server, publicId, 'sql', {
-      filters: [{ member: 'status', value: first.status }],
+      filters: [{ member: 'orders.status', value: first.status }],
     });
     expect(one.status, JSON.stringify(one.body)).toBe(200);
     expect(one.body.data).toEqual([first]);
+    // The same rows as the semantic widget over the same member under the same filter.
+    const semantic = await widgetData(server, publicId, 'status', {
+      filters: [{ member: 'orders.status', value: first.status }],
+    });
+    expect(semantic.body.data.map((r: Row) => r['orders.count'])).toEqual([first.n]);
+    // An output column by its own name still filters, and text filters ignore case like Cube's contains.
+    const column = await widgetData(server, publicId, 'sql', {
+      filters: [{ member: 'status', operator: 'contains', value: second.status.toUpperCase() }],
+    });
+    expect(column.status, JSON.stringify(column.body)).toBe(200);
+    expect(column.body.data).toContainEqual(second);
+    expect(column.body.data.every((r: Row) => r.status.includes(second.status))).toBe(true);
+    // A member the SQL does not project is not applied, and the answer says so instead of hiding it.
+    const elsewhere = await widgetData(server, publicId, 'sql', {
+      filters: [
+        { member: 'orders.status', value: first.status },
+        { member: 'customers.country', value: 'nowhere' },
+        { member: 'orders.created_at', operator: 'inDateRange', values: ['2024-01-01', '2024-12-31'] },
+      ],
+    });
+    expect(elsewhere.status, JSON.stringify(elsewhere.body)).toBe(200);
+    expect(elsewhere.body.data).toEqual([first]);
+    expect(
+      elsewhere.body.notApplied.map((n: { kind: string; member: string }) => [n.kind, n.member]),
+    ).toEqual([
+      ['filter', 'customers.country'],
+      ['filter', 'orders.created_at'],
+    ]);
+    // Neither a member nor a column: still a 400 naming the field.
     const missing = await widgetData(server, publicId, 'sql', {
-      filters: [{ member: 'orders.status', value: 'x' }],
+      filters: [{ member: 'orders.nothing', value: 'x' }],
     });
     expect(missing.status).toBe(400);
     expect(missing.body.code).toBe('unknown_column');
-    const grains = await widgetData(server, publicId, 'sql', {
-      timeGrains: [{ member: 'orders.created_at', grain: 'month' }],
+    expect(JSON.stringify(missing.body.errors)).toContain('body/filters/0/member');
+  });
+
+  it('takes % and _ in the text filters of a SQL-API widget literally, as Cube does', async () => {
+    // Tags with literal % and _ in them: completed is c%mplet_d, processing pr%cessing, returned return_d.
+    const sqlText =
+      "SELECT REPLACE(REPLACE(status, 'o', '%'), 'ed', '_d') AS tag, n " +
+      'FROM (SELECT status, MEASURE(count) AS n FROM orders GROUP BY 1) AS by_status ORDER BY 1';
+    const wb = await board.api.workbook(`SQL text filters ${Math.random().toString(36).slice(2, 8)}`);
+    const report = await board.api.report({ name: 'tags', sqlQuery: sqlText, workbookId: wb.id });
+    const published = await board.api.ok('POST', `/workbooks/${wb.id}/publish`, {
+      workbookId: wb.id,
+      config: {
+        widgets: [{ id: 'tags', position: { x: 0, y: 0, w: 4, h: 4 }, config: { reportId: report.id } }],
+      },
     });
-    expect(grains.status).toBe(400);
-    expect(grains.body.code).toBe('time_grain_unsupported');
+    const all = await widgetData(server, published.publicId, 'tags');
+    expect(all.status, JSON.stringify(all.body)).toBe(200);
+    const tags = (all.body.data as Row[]).map((r) => r.tag);
+    expect(tags).toEqual(expect.arrayContaining(['c%mplet_d', 'pr%cessing', 'return_d', 'shipp_d']));
+
+    const literal = {
+      contains: (tag: string, v: string) => tag.includes(v),
+      startsWith: (tag: string, v: string) => tag.startsWith(v),
+      endsWith: (tag: string, v: string) => tag.endsWith(v),
+    };
+    // What LIKE would match with the value as a pattern: each case below must tell the two apart.
+    const asPattern = (operator: keyof typeof literal, v: string) => {
+      const body = v
+        .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+        .replaceAll('%', '.*')
+        .replaceAll('_', '.');
+      const re = operator === 'contains' ? body : operator === 'startsWith' ? `^${body}` : `${body}$`;
+      return (tag: string) => new RegExp(re).test(tag);
+    };
+    const cases: [keyof typeof literal, string[]][] = [
+      ['contains', ['%']],
+      ['contains', ['N_']],
+      ['startsWith', ['C%']],
+      ['endsWith', ['_G', 'N_D']],
+    ];
+    for (const [operator, values] of cases) {
+      const expected = tags.filter((t) => values.some((v) => literal[operator](t, v.toLowerCase())));
+      const wildcard = tags.filter((t) => values.some((v) => asPattern(operator, v.toLowerCase())(t)));
+      expect(expected.length).toBeGreaterThan(0);
+      expect(wildcard, `${operator} ${values}`).not.toEqual(expected);
+      const res = await widgetData(server, published.publicId, 'tags', {
+        filters: [{ member: 'tag', operator, values }],
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body.notApplied).toEqual([]);
+      expect((res.body.data as Row[]).map((r) => r.tag).sort(), `${operator} ${values}`).toEqual(
+        expected.sort(),
+      );
+    }
+    // notContains keeps exactly the others.
+    const without = await widgetData(server, published.publicId, 'tags', {
+      filters: [{ member: 'tag', operator: 'notContains', values: ['%'] }],
+    });
+    expect((without.body.data as Row[]).map((r) => r.tag).sort()).toEqual(
+      tags.filter((t) => !t.includes('%')).sort(),
+    );
+  });
+
+  it('re-grains a SQL-API widget that truncates the time member, as the semantic widget does', async () => {
+    const sqlText =
+      "SELECT DATE_TRUNC('year', created_at) AS period, MEASURE(count) AS n FROM orders GROUP BY 1 ORDER BY 1";
+    const wb = await board.api.workbook(`SQL grains ${Math.random().toString(36).slice(2, 8)}`);
+    const report = await board.api.report({ name: 'by period', sqlQuery: sqlText, workbookId: wb.id });
+    const semanticReport = await board.api.report({
+      name: 'yearly',
+      jsonQuery: JSON.stringify(queries.yearly),
+      workbookId: wb.id,
+    });
+    const published = await board.api.ok('POST', `/workbooks/${wb.id}/publish`, {
+      workbookId: wb.id,
+      config: {
+        widgets: [
+          { id: 'periods', position: { x: 0, y: 0, w: 4, h: 4 }, config: { reportId: report.id } },
+          { id: 'yearly', position: { x: 4, y: 0, w: 4, h: 4 }, config: { reportId: semanticReport.id } },
+        ],
+      },
+    });
+    const yearly = await widgetData(server, published.publicId, 'periods');
+    expect(yearly.status, JSON.stringify(yearly.body)).toBe(200);
+    const grains = { timeGrains: [{ member: 'orders.created_at', grain: 'month' }] };
+    const monthly = await widgetData(server, published.publicId, 'periods', grains);
+    expect(monthly.status, JSON.stringify(monthly.body)).toBe(200);
+    expect(monthly.body.notApplied).toEqual([]);
+    expect(monthly.body.data.length).toBeGreaterThan(yearly.body.data.length);
+    const semantic = await widgetData(server, published.publicId, 'yearly', grains);
+    expect(monthly.body.data.map((r: Row) => [r.period.slice(0, 7), r.n])).toEqual(
+      semantic.body.data.map((r: Row) => [r['orders.created_at.month'].slice(0, 7), r['orders.count']]),
+    );
+    // A grain on a member the SQL does not group by leaves it alone, as on semantic widgets.
+    const other = await widgetData(server, publicId, 'sql', grains);
+    expect(other.status, JSON.stringify(other.body)).toBe(200);
+    expect(other.body.data).toEqual((await widgetData(server, publicId, 'sql')).body.data);
+    const unknown = await widgetData(server, publicId, 'sql', {
+      timeGrains: [{ member: 'orders.when', grain: 'day' }],
+    });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.code).toBe('unknown_member');
   });
 
   it('answers 403 without view access and 404 for unknown or foreign dashboards, widgets and versions', async () => {

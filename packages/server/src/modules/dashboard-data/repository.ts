@@ -44,4 +44,17 @@ export class DashboardDataRepository {
       .where('report_id', '=', reportId)
       .executeTakeFirst();
   }
+
+  /**
+   * Every report snapshot of a version, by report id, in one read: what a render (or any caller
+   * reading several widgets of one version) looks up instead of one read per widget.
+   */
+  async snapshots(versionId: number): Promise<Map<number, ReportSnapshotRow>> {
+    const rows = await this.db
+      .selectFrom('report_snapshots')
+      .selectAll()
+      .where('dashboard_version_id', '=', versionId)
+      .execute();
+    return new Map(rows.map((r) => [r.report_id, r]));
+  }
 }

@@ -1,6 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { principalOf } from '../../auth/authenticate.ts';
-import { WidgetData, WidgetDataBody, WidgetDataParams } from './schemas.ts';
+import {
+  DimensionValues,
+  DimensionValuesBody,
+  DimensionValuesParams,
+  WidgetData,
+  WidgetDataBody,
+  WidgetDataParams,
+} from './schemas.ts';
 import type { DashboardDataService } from './service.ts';
 
 export const dashboardDataRoutes: FastifyPluginAsyncTypebox<{ dashboardData: DashboardDataService }> = async (
@@ -29,16 +36,20 @@ export const dashboardDataRoutes: FastifyPluginAsyncTypebox<{ dashboardData: Das
           "family is not). `timeGrains` replace the granularity of the widget's time dimension on that member; " +
           'widgets not grouped by it are unchanged. `data` are the rows as `/v1/load` formats them, with ' +
           '`annotation` and `totalRows`.\n\n' +
-          'SQL-API widgets: filters are applied by wrapping the report SQL (`SELECT * FROM (...) WHERE ...`) on ' +
-          'its output columns: `member` must name a column (400 `unknown_column`), operators equals, notEquals, in, ' +
-          'notIn, gt, gte, lt, lte, set, notSet (400 `operator_unsupported` otherwise). Time grains cannot be ' +
-          'applied to SQL text: 400 `time_grain_unsupported`. `data` are objects of the `/v1/cubesql` text values, ' +
-          'with `columns`.',
+          "SQL-API widgets take the dashboard's filters and time grains where the member is in the SQL's " +
+          'projection: a filter whose member is an output column as is (`SELECT status ... FROM orders` projects ' +
+          '`orders.status`), or names an output column, is applied by wrapping the report SQL ' +
+          '(`SELECT * FROM (...) WHERE ...`; equals, notEquals, in, notIn, gt, gte, lt, lte, set, notSet, ' +
+          "contains, notContains, startsWith, endsWith); a time grain replaces the unit of the SQL's " +
+          "`DATE_TRUNC('<unit>', <member>)`. A filter on a member the projection lacks, a date range or another " +
+          'operator is not applied and is listed in `notApplied`, so that a viewer can show it; a member that is ' +
+          'neither a model member nor a column is 400 `unknown_column`. `data` are objects of the `/v1/cubesql` ' +
+          'text values, with `columns`.',
         params: WidgetDataParams,
         body: WidgetDataBody,
         response: { 200: WidgetData },
       },
-      config: { access: { role: 'viewer' as const, embed: true as const } },
+      config: { access: { role: 'viewer' as const, embed: 'read' as const } },
       // Every field is optional: an empty POST asks for the widget as published (as tokens/routes.ts).
       preValidation: async (request) => {
         request.body ??= {};
@@ -52,5 +63,30 @@ export const dashboardDataRoutes: FastifyPluginAsyncTypebox<{ dashboardData: Das
         r.params.widgetId,
         r.body,
       ),
+  );
+  app.post(
+    '/api/v1/deployments/:deploymentId/dashboards/:publicId/dimension-values',
+    {
+      schema: {
+        tags: ['Dashboards'],
+        operationId: 'getDashboardDimensionValues',
+        summary: "The values of a published dashboard's dimensions, for its filter controls (view access)",
+        description:
+          "Lists the values of the dimensions the dashboard's widgets group by (`members`, default all of them; " +
+          'another member is 400 `unknown_member`), in one request for the whole dashboard, under the same ' +
+          "security context and row-level policies as the widget-data endpoint. The dashboard's `filters` apply, " +
+          'except those on the member being listed, so that choosing one value keeps the others listed. `search` ' +
+          'keeps values containing the text (any case); `limit` (default 500) caps each list, and `complete` ' +
+          'says whether every value fits. Same access, 403 and 404 as the widget-data endpoint.',
+        params: DimensionValuesParams,
+        body: DimensionValuesBody,
+        response: { 200: DimensionValues },
+      },
+      config: { access: { role: 'viewer' as const, embed: 'read' as const } },
+      preValidation: async (request) => {
+        request.body ??= {};
+      },
+    },
+    (r) => dashboardData.dimensionValues(principalOf(r), r.params.deploymentId, r.params.publicId, r.body),
   );
 };

@@ -64,4 +64,60 @@ export const WidgetData = Type.Object({
   data: Type.Array(Type.Record(Type.String(), Type.Unknown())),
   lastRefreshTime: Type.String(),
   totalRows: nullable(Type.Integer()),
+  notApplied: Type.Optional(
+    Type.Array(
+      Type.Object({
+        kind: Type.Union([Type.Literal('filter'), Type.Literal('timeGrain')]),
+        member: Type.String(),
+        reason: Type.String(),
+      }),
+      {
+        description:
+          "SQL-API widgets: the dashboard filters and time grains this widget's SQL could not take (a member " +
+          'not in its projection, a date range, an operator the wrapper cannot express), so that a viewer can ' +
+          'show them as not applying to this tile.',
+      },
+    ),
+  ),
+});
+
+export const DimensionValuesParams = Type.Object({
+  deploymentId: Type.Integer(int32),
+  publicId: Type.String({ minLength: 1, maxLength: 64 }),
+});
+
+export const DimensionValuesBody = Type.Object(
+  {
+    members: Type.Optional(
+      nullable(
+        Type.Array(member, {
+          maxItems: 50,
+          description: "Dimensions of the dashboard's widgets to list; default every one of them.",
+        }),
+      ),
+    ),
+    filters: Type.Optional(nullable(Type.Array(DashboardFilter, { maxItems: 100 }))),
+    search: Type.Optional(
+      nullable(Type.String({ maxLength: 200, description: 'Only values containing this text (any case).' })),
+    ),
+    limit: Type.Optional(
+      nullable(Type.Integer({ minimum: 1, maximum: 1000, description: 'Values per member; default 500.' })),
+    ),
+    versionNumber: Type.Optional(nullable(Type.Integer(int32))),
+  },
+  strict,
+);
+
+export const DimensionValues = Type.Object({
+  versionNumber: Type.Integer(),
+  members: Type.Array(
+    Type.Object({
+      member: Type.String(),
+      /** The dimension's type in the model: `string`, `number`, `time`, `boolean`, ... */
+      type: Type.String(),
+      values: Type.Array(Type.String()),
+      /** False when there are more values than `limit`: a viewer then offers a text box, not a list. */
+      complete: Type.Boolean(),
+    }),
+  ),
 });

@@ -110,3 +110,11 @@ export function memberNames(meta: { cubes?: unknown }): Set<string> {
   }
   return names;
 }
+
+/** The type of every dimension of a `/v1/meta` answer (`string`, `number`, `time`, ...), by name. */
+export function dimensionTypes(meta: { cubes?: unknown }): Map<string, string> {
+  const types = new Map<string, string>();
+  for (const cube of (meta.cubes ?? []) as { dimensions?: { name: string; type?: string }[] }[])
+    for (const d of cube.dimensions ?? []) types.set(d.name, d.type ?? 'string');
+  return types;
+}

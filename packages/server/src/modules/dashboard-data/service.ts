@@ -7,13 +7,15 @@ import type { DataCaller } from '../data/caller.ts';
 import { settled } from '../data/outcome.ts';
 import type { DataService } from '../data/service.ts';
 import type { DeploymentsService } from '../deployments/service.ts';
+import { dashboardSubject } from '../permissions/access.ts';
 import type { AccessResolver } from '../permissions/resolver.ts';
 import type { WorkbooksRepository } from '../workbooks/repository.ts';
-import type { DashboardDataRepository } from './repository.ts';
-import type { WidgetData, WidgetDataBody } from './schemas.ts';
+import { type FillSpec, fillMissingRows } from './fill-missing-rows.ts';
+import type { DashboardDataRepository, DashboardVersion } from './repository.ts';
+import type { DimensionValues, DimensionValuesBody, WidgetData, WidgetDataBody } from './schemas.ts';
 import type { ViewerResolver } from './security-context.ts';
-import { applyDashboardState, memberNames } from './semantic-query.ts';
-import { wrapSql } from './sql-widget.ts';
+import { applyDashboardState, dimensionTypes, memberNames } from './semantic-query.ts';
+import { groupedGrain, type NotApplied, type Projection, regrain, wrapSql } from './sql-widget.ts';
 
 export interface DashboardDataDeps {
   deployments: DeploymentsService;
@@ -53,40 +55,42 @@ export class DashboardDataService {
     widgetId: string,
     body: Body,
   ): Promise<Answer> {
-    // 404 for a deployment that is not the tenant's (spec 7), before anything else is read.
-    const ctx = await this.deps.access.resolve(principal, deploymentId);
-    const found = await this.deps.dashboards.version(deploymentId, publicId, body.versionNumber ?? null);
-    if (!found) {
-      const what = body.versionNumber == null ? '' : ` version ${body.versionNumber}`;
-      throw new NotFoundError(`Dashboard ${publicId}${what}`, 'dashboard_not_found');
-    }
-    const workbook = await this.deps.workbooks.find(deploymentId, found.dashboard.workbook_id);
-    if (!workbook) throw new NotFoundError(`Dashboard ${publicId}`, 'dashboard_not_found');
-    // Viewing a dashboard is viewing its workbook (DESIGN.md "Identity and access"); an embed
-    // token is admitted by the embed module instead, under its session's security context.
-    const securityContext = await this.deps.viewers.forDashboard(principal, found.dashboard, () =>
-      ctx.require(ctx.item('WORKBOOK', workbook), 'view', `Workbook ${workbook.id}`),
+    const opened = await this.openDashboard(principal, deploymentId, publicId, body.versionNumber ?? null);
+    return opened.widget(widgetId, body);
+  }
+
+  /**
+   * A published dashboard opened once for one caller, to read several of its widgets: the access
+   * check, the security context and the version's snapshots are those of this one call, shared by
+   * every `widget()` of it (a render reads all its widgets this way instead of re-checking and
+   * re-reading per widget). Nothing is kept beyond the returned object: the next call checks again,
+   * so an unpublished dashboard or a revoked grant is seen on the next render.
+   */
+  async openDashboard(
+    principal: Principal,
+    deploymentId: number,
+    publicId: string,
+    versionNumber: number | null,
+  ): Promise<OpenedDashboard> {
+    const { found, caller } = await this.open(principal, deploymentId, publicId, versionNumber);
+    const snapshots = await this.deps.dashboards.snapshots(found.version.id);
+    return new OpenedDashboard(found, snapshots, (snapshot, widgetId, body) =>
+      this.answer(caller, found.version.version_number, snapshot, widgetId, body),
     );
+  }
 
-    const widgets = (found.version.config.widgets as Widget[] | null | undefined) ?? [];
-    const widget = widgets.find((w) => w.id === widgetId);
-    if (!widget) throw new NotFoundError(`Widget ${widgetId}`, 'widget_not_found');
-    const reportId = widget.config?.reportId;
-    const snapshot =
-      typeof reportId === 'number'
-        ? await this.deps.dashboards.snapshot(found.version.id, reportId)
-        : undefined;
-    if (!snapshot) throw new NotFoundError(`Data of widget ${widgetId}`, 'widget_without_report');
-
-    const caller: DataCaller = {
-      deployment: await this.deps.deployments.require(principal.tenantId, deploymentId),
-      securityContext,
-      branch: 'main',
-    };
-    const head = { widgetId, reportId: snapshot.report_id, versionNumber: found.version.version_number };
+  private async answer(
+    caller: DataCaller,
+    versionNumber: number,
+    snapshot: ReportSnapshotRow,
+    widgetId: string,
+    body: Body,
+  ): Promise<Answer> {
+    const head = { widgetId, reportId: snapshot.report_id, versionNumber };
     // A data-API error (a bad query, a timeout) is a domain error: it answers as problem+json as is.
     const semantic = semanticQuery(snapshot);
-    if (semantic) return { ...head, ...(await this.semantic(caller, semantic, body)) };
+    if (semantic)
+      return { ...head, ...(await this.semantic(caller, semantic, body, snapshot.fill_missing_rows)) };
     if (snapshot.sql_query) return { ...head, ...(await this.sql(caller, snapshot.sql_query, body)) };
     throw new ValidationError(
       `Report ${snapshot.report_id} of widget ${widgetId} has no query`,
@@ -95,7 +99,106 @@ export class DashboardDataService {
     );
   }
 
-  private async semantic(caller: DataCaller, widgetQuery: CubeQuery, body: Body) {
+  /**
+   * The values of the dashboard's dimensions for its filter controls, read once per dashboard
+   * instead of once per control through a widget's rows. Each member is asked as its own Cube query
+   * (`dimensions: [member]`, ordered, `limit + 1` to know whether the list is complete) through the
+   * same compile path and security context as the widgets, so row-level policies apply alike. The
+   * dashboard's filters apply, except those on the member itself, so that picking one value does
+   * not hide the others. Only dimensions the published widgets group by may be asked (400
+   * `unknown_member`): a viewer reads no more of the model than the dashboard shows.
+   */
+  async dimensionValues(
+    principal: Principal,
+    deploymentId: number,
+    publicId: string,
+    body: Static<typeof DimensionValuesBody>,
+  ): Promise<Static<typeof DimensionValues>> {
+    const { found, caller } = await this.open(principal, deploymentId, publicId, body.versionNumber ?? null);
+    const shown = dashboardDimensions(
+      await this.deps.dashboards.snapshots(found.version.id),
+      found.version.config.widgets,
+    );
+    const asked = body.members ?? [...shown];
+    asked.forEach((m, i) => {
+      if (!shown.has(m))
+        throw new ValidationError(
+          `${m} is not a dimension of this dashboard's widgets`,
+          [{ field: `body/members/${i}`, message: `${m} is not a dimension of this dashboard's widgets` }],
+          'unknown_member',
+        );
+    });
+    const meta = await this.deps.data.meta(caller, false);
+    const types = dimensionTypes(meta);
+    const members = memberNames(meta);
+    const filters = body.filters ?? [];
+    const limit = body.limit ?? 500;
+    const search = body.search?.trim() || null;
+    const lists = await Promise.all(
+      [...new Set(asked)].map(async (member) => {
+        const type = types.get(member);
+        // A member /v1/meta does not list for this viewer (a primary key, a member its policies
+        // hide) has no values to offer: an empty list of type `unknown`, not an error.
+        if (type === undefined) return { member, type: 'unknown', values: [], complete: true };
+        const query = applyDashboardState(
+          {
+            dimensions: [member],
+            order: { [member]: 'asc' },
+            filters: search && type === 'string' ? [{ member, operator: 'contains', values: [search] }] : [],
+          },
+          {
+            filters: filters.filter((f) => f.member !== member),
+            timeGrains: [],
+            limit: limit + 1,
+            offset: null,
+          },
+          members,
+        );
+        const result = await settled(
+          await this.deps.data.run(caller, await this.deps.data.compile(caller, { ...query, total: false })),
+        );
+        const values = result.parts[0].rows
+          .map((r) => r[member])
+          .filter((v) => v !== null && v !== undefined)
+          .map(String);
+        return { member, type, values: values.slice(0, limit), complete: values.length <= limit };
+      }),
+    );
+    return { versionNumber: found.version.version_number, members: lists };
+  }
+
+  /**
+   * The published version a caller reads and the data caller it reads it as: 404 for a deployment
+   * that is not the tenant's (spec 7) or an unknown dashboard or version; 403 without view access.
+   */
+  private async open(
+    principal: Principal,
+    deploymentId: number,
+    publicId: string,
+    versionNumber: number | null,
+  ) {
+    const ctx = await this.deps.access.resolve(principal, deploymentId);
+    const found = await this.deps.dashboards.version(deploymentId, publicId, versionNumber);
+    if (!found) {
+      const what = versionNumber == null ? '' : ` version ${versionNumber}`;
+      throw new NotFoundError(`Dashboard ${publicId}${what}`, 'dashboard_not_found');
+    }
+    const workbook = await this.deps.workbooks.find(deploymentId, found.dashboard.workbook_id);
+    if (!workbook) throw new NotFoundError(`Dashboard ${publicId}`, 'dashboard_not_found');
+    // Viewing a dashboard is viewing its workbook (DESIGN.md "Identity and access"); an embed
+    // token is admitted by the embed module instead, under its session's security context.
+    const securityContext = await this.deps.viewers.forDashboard(principal, found.dashboard, () =>
+      ctx.require(ctx.item('WORKBOOK', workbook), 'view', dashboardSubject(publicId, workbook.id)),
+    );
+    const caller: DataCaller = {
+      deployment: await this.deps.deployments.require(principal.tenantId, deploymentId),
+      securityContext,
+      branch: 'main',
+    };
+    return { found, caller };
+  }
+
+  private async semantic(caller: DataCaller, widgetQuery: CubeQuery, body: Body, fill: FillSpec | null) {
     const members = memberNames(await this.deps.data.meta(caller, false));
     const query = applyDashboardState(
       { ...widgetQuery, responseFormat: 'default' },
@@ -113,33 +216,61 @@ export class DashboardDataService {
       await this.deps.data.run(caller, await this.deps.data.compile(caller, query)),
     );
     const first = result.parts[0];
+    // The report's fillMissingRows (spec 2.3): every period of its time series, on the query as
+    // run (after the dashboard's grain and date range), fill-missing-rows.ts.
+    const data = fill ? fillMissingRows(first.rows, query, fill) : first.rows;
+    const total = first.compiled.normalizedQuery.total ? first.total : null;
     return {
       kind: 'semantic' as const,
       query: { ...first.compiled.normalizedQuery, queryType: result.queryType },
       annotation: first.compiled.annotation,
-      data: first.rows,
+      data,
       lastRefreshTime: first.refreshedAt.toISOString(),
-      totalRows: first.compiled.normalizedQuery.total ? first.total : null,
+      totalRows: total === null || total === undefined ? null : total + data.length - first.rows.length,
     };
   }
 
+  /** A SQL-API widget with the dashboard state applied where its projection allows (sql-widget.ts). */
   private async sql(caller: DataCaller, text: string, body: Body) {
-    const cubesql = async (sql: string) =>
-      settled(await this.deps.data.run(caller, await this.deps.data.compileSql(caller, sql)));
     const filters = body.filters ?? [];
     const grains = body.timeGrains ?? [];
-    let sql = wrapSql(text, [], grains, []);
-    if (filters.length > 0) {
-      // The output columns are known once the report's SQL is planned and run (cached by the executor).
-      const plain = await cubesql(text);
-      sql = wrapSql(
-        text,
-        filters,
-        grains,
-        plain.columns.map((c) => c.name),
-      );
+    const plan = async (sql: string): Promise<Projection> =>
+      (await this.deps.data.compileSql(caller, sql)).plan;
+    const notApplied: NotApplied[] = [];
+    let sql = text;
+    if (grains.length > 0 || filters.length > 0) {
+      // Planning (no run) tells the projection: which members the SQL groups by, and at which grain.
+      let projection = await plan(text);
+      const members = memberNames(await this.deps.data.meta(caller, false));
+      grains.forEach((g, i) => {
+        if (!members.has(g.member))
+          throw new ValidationError(
+            `Unknown member in time grain: ${g.member}`,
+            [{ field: `body/timeGrains/${i}/member`, message: `Unknown member in time grain: ${g.member}` }],
+            'unknown_member',
+          );
+      });
+      const regrained = regrain(text, grains, projection);
+      if (regrained !== text) {
+        projection = await plan(regrained);
+        sql = regrained;
+      }
+      for (const g of grains) {
+        const grain = groupedGrain(g.member, projection);
+        if (grain !== null && grain !== g.grain)
+          notApplied.push({
+            kind: 'timeGrain',
+            member: g.member,
+            reason: `the widget's SQL truncates ${g.member} in a way that cannot be re-grained`,
+          });
+      }
+      const wrapped = wrapSql(sql, filters, projection, members);
+      sql = wrapped.sql;
+      notApplied.push(...wrapped.notApplied);
     }
-    const answer = await cubesql(sql);
+    const answer = await settled(
+      await this.deps.data.run(caller, await this.deps.data.compileSql(caller, sql)),
+    );
     const rows = answer.rows.map((r) => Object.fromEntries(answer.columns.map((c, i) => [c.name, r[i]])));
     const offset = body.offset ?? 0;
     return {
@@ -149,7 +280,50 @@ export class DashboardDataService {
       data: rows.slice(offset, body.limit == null ? undefined : offset + body.limit),
       lastRefreshTime: answer.refreshedAt.toISOString(),
       totalRows: rows.length,
+      notApplied,
     };
+  }
+}
+
+/** The dimensions (and time dimensions) the semantic queries of a version's widgets group by. */
+function dashboardDimensions(snapshots: Map<number, ReportSnapshotRow>, widgets: unknown): Set<string> {
+  const names = new Set<string>();
+  for (const w of (widgets as Widget[] | null | undefined) ?? []) {
+    const reportId = w.config?.reportId;
+    if (typeof reportId !== 'number') continue;
+    const query = snapshots.get(reportId)?.semantic_query;
+    if (!query) continue;
+    for (const d of query.dimensions ?? []) names.add(d);
+    for (const t of query.timeDimensions ?? []) names.add(t.dimension);
+  }
+  return names;
+}
+
+/**
+ * One published version as `openDashboard` opened it for one caller: its rows, its snapshots, and
+ * its widgets' data under that caller's security context (the checks were made when it was opened).
+ */
+export class OpenedDashboard {
+  constructor(
+    readonly found: DashboardVersion,
+    private readonly snapshots: Map<number, ReportSnapshotRow>,
+    private readonly answer: (snapshot: ReportSnapshotRow, widgetId: string, body: Body) => Promise<Answer>,
+  ) {}
+
+  /** The snapshot of a report this version shows, if the version has one. */
+  snapshot(reportId: number): ReportSnapshotRow | undefined {
+    return this.snapshots.get(reportId);
+  }
+
+  /** One widget's rows: 404 for a widget the version does not have or one without a report. */
+  async widget(widgetId: string, body: Body): Promise<Answer> {
+    const widgets = (this.found.version.config.widgets as Widget[] | null | undefined) ?? [];
+    const widget = widgets.find((w) => w.id === widgetId);
+    if (!widget) throw new NotFoundError(`Widget ${widgetId}`, 'widget_not_found');
+    const reportId = widget.config?.reportId;
+    const snapshot = typeof reportId === 'number' ? this.snapshots.get(reportId) : undefined;
+    if (!snapshot) throw new NotFoundError(`Data of widget ${widgetId}`, 'widget_without_report');
+    return this.answer(snapshot, widgetId, body);
   }
 }
 

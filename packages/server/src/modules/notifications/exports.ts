@@ -15,6 +15,7 @@ import type { DeploymentsService } from '../deployments/service.ts';
 import { embedSecurityContext, serverOwnedContextKeys } from '../embed/session-rules.ts';
 import type { EmbedTenantsRepository } from '../embed-tenants/tenants-repository.ts';
 import type { EmbedUsersRepository } from '../embed-tenants/users-repository.ts';
+import { dashboardSubject } from '../permissions/access.ts';
 import type { AccessResolver } from '../permissions/resolver.ts';
 import type { UsersRepository } from '../users/repository.ts';
 import type { WorkbooksRepository } from '../workbooks/repository.ts';
@@ -93,7 +94,7 @@ export class DashboardExportsService {
     const ctx = await this.deps.access.resolve(principal, deploymentId);
     const workbook = await this.deps.workbooks.find(deploymentId, dashboard.workbook_id);
     if (!workbook) throw new NotFoundError(`Dashboard ${dashboard.public_id}`, 'dashboard_not_found');
-    ctx.require(ctx.item('WORKBOOK', workbook), 'manage', `Workbook ${workbook.id}`);
+    ctx.require(ctx.item('WORKBOOK', workbook), 'manage', dashboardSubject(dashboard.public_id, workbook.id));
 
     const subject = body.renderAs
       ? await this.subject(principal, body.renderAs)

@@ -1,5 +1,6 @@
 import type { Static } from 'typebox';
 import type { Principal } from '../../auth/principal.ts';
+import type { ReportSnapshotRow } from '../../db/schema.ts';
 import { DomainError } from '../../errors/domain-errors.ts';
 import {
   type DashboardRenderConfig,
@@ -9,9 +10,9 @@ import {
   toPng,
   type WidgetContent,
 } from '../../render/index.ts';
-import type { DashboardDataRepository } from '../dashboard-data/repository.ts';
+import type { DashboardDataRepository, DashboardVersion } from '../dashboard-data/repository.ts';
 import type { DashboardFilter, TimeGrain } from '../dashboard-data/schemas.ts';
-import type { DashboardDataService } from '../dashboard-data/service.ts';
+import type { DashboardDataService, OpenedDashboard } from '../dashboard-data/service.ts';
 import type { UsersRepository } from '../users/repository.ts';
 import type { NotificationFormat } from './schemas.ts';
 import {
@@ -70,6 +71,17 @@ export interface RenderedDashboardFile {
   failedWidgets: FailedWidget[];
 }
 
+/** A dashboard drawn to SVG for one request, and its PNG once one was rasterised. */
+export interface DrawnDashboard {
+  svg: string;
+  title: string;
+  width: number;
+  height: number;
+  versionNumber: number;
+  failedWidgets: FailedWidget[];
+  png: Buffer | null;
+}
+
 /** A render that cannot produce a file at all (no published version, no owner): the run fails. */
 export class RenderError extends Error {}
 
@@ -98,6 +110,15 @@ export class DashboardRenderer {
   ) {}
 
   async render(request: RenderRequest): Promise<RenderedDashboardFile> {
+    return this.file(await this.draw(request), request.format, request.withPreview ?? false);
+  }
+
+  /**
+   * The dashboard drawn (queries run, SVG laid out), before it becomes a file: what a PNG and a
+   * PDF of the same dashboard, filters and viewer share, so that a caller making both (the
+   * scheduler, when notifications differ only by format) runs the queries and vega once.
+   */
+  async draw(request: Omit<RenderRequest, 'format' | 'withPreview'>): Promise<DrawnDashboard> {
     const found = await this.deps.dashboards.version(request.deploymentId, request.dashboardPublicId, null);
     if (!found) throw new RenderError(`Dashboard ${request.dashboardPublicId} has no published version`);
     const principal = await this.principal(request, found.dashboard.public_id);
@@ -105,8 +126,9 @@ export class DashboardRenderer {
     const widgets = ((config.widgets ?? []) as Widget[]).filter(
       (w): w is Widget & { id: string } => typeof w?.id === 'string' && typeof w.position === 'object',
     );
+    const opened = await this.open(request, principal, found);
     const contents = await Promise.all(
-      widgets.map(async (w) => [w.id, await this.widget(request, principal, found.version, w)] as const),
+      widgets.map(async (w) => [w.id, await this.widget(request, opened, w)] as const),
     );
     const title = config.title ?? found.version.title ?? 'Dashboard';
     const rendered = await renderDashboard({
@@ -120,24 +142,37 @@ export class DashboardRenderer {
       },
       content: Object.fromEntries(contents),
     });
-    const png = request.format === 'png' || request.withPreview ? toPng(rendered.svg) : null;
-    const bytes = request.format === 'png' ? (png as Buffer) : await toPdf(rendered.svg, { title });
+    return { ...rendered, title, versionNumber: found.version.version_number, png: null };
+  }
+
+  /** A drawn dashboard as a PNG or PDF file; its PNG is rasterised once, however often asked. */
+  async file(
+    drawn: DrawnDashboard,
+    format: NotificationFormat,
+    withPreview: boolean,
+  ): Promise<RenderedDashboardFile> {
+    if (format === 'png' || withPreview) drawn.png ??= toPng(drawn.svg);
+    const png = format === 'png' || withPreview ? drawn.png : null;
+    const bytes = format === 'png' ? (png as Buffer) : await toPdf(drawn.svg, { title: drawn.title });
     return {
-      format: request.format,
-      contentType: request.format === 'png' ? 'image/png' : 'application/pdf',
+      format,
+      contentType: format === 'png' ? 'image/png' : 'application/pdf',
       bytes,
       png,
-      svg: rendered.svg,
-      title,
-      width: rendered.width,
-      height: rendered.height,
-      versionNumber: found.version.version_number,
-      failedWidgets: rendered.failedWidgets,
+      svg: drawn.svg,
+      title: drawn.title,
+      width: drawn.width,
+      height: drawn.height,
+      versionNumber: drawn.versionNumber,
+      failedWidgets: drawn.failedWidgets,
     };
   }
 
   /** The caller dashboard-data sees: the subject, with no more than it could do itself. */
-  private async principal(request: RenderRequest, publicId: string): Promise<Principal> {
+  private async principal(
+    request: Pick<RenderRequest, 'tenantId' | 'deploymentId' | 'subject'>,
+    publicId: string,
+  ): Promise<Principal> {
     const s = request.subject;
     if (s.kind === 'user') {
       const user = await this.deps.users.find(request.tenantId, s.userId);
@@ -176,10 +211,33 @@ export class DashboardRenderer {
     };
   }
 
-  private async widget(
-    request: RenderRequest,
+  /**
+   * The version opened once for the whole render (one access check, one security context, one
+   * read of the snapshots), not once per widget. When it cannot be opened for the subject (no
+   * access any more, say), the file is still drawn, each report widget showing why, as before.
+   */
+  private async open(
+    request: Omit<RenderRequest, 'format' | 'withPreview'>,
     principal: Principal,
-    version: { version_number: number; id: number },
+    found: DashboardVersion,
+  ): Promise<Opened> {
+    try {
+      const opened = await this.deps.dashboardData.openDashboard(
+        principal,
+        request.deploymentId,
+        request.dashboardPublicId,
+        found.version.version_number,
+      );
+      return { opened, snapshot: (id) => opened.snapshot(id), error: null };
+    } catch (error) {
+      const snapshots = await this.deps.dashboards.snapshots(found.version.id);
+      return { opened: null, snapshot: (id) => snapshots.get(id), error };
+    }
+  }
+
+  private async widget(
+    request: Omit<RenderRequest, 'format' | 'withPreview'>,
+    opened: Opened,
     w: Widget & { id: string },
   ): Promise<WidgetContent> {
     const reportId = w.config?.reportId;
@@ -189,20 +247,15 @@ export class DashboardRenderer {
         return { title: configTitle ?? '', vegaSpec: textSpec(), rows: linesOf(w.config.text) };
       return { title: configTitle ?? w.id, error: 'This widget shows no report' };
     }
-    const snapshot = await this.deps.dashboards.snapshot(version.id, reportId);
+    const snapshot = opened.snapshot(reportId);
     const title = configTitle ?? snapshot?.title ?? snapshot?.name ?? w.id;
     try {
-      const answer = await this.deps.dashboardData.widgetData(
-        principal,
-        request.deploymentId,
-        request.dashboardPublicId,
-        w.id,
-        {
-          filters: request.filters ?? [],
-          timeGrains: request.timeGrains ?? [],
-          versionNumber: version.version_number,
-        },
-      );
+      if (!opened.opened) throw opened.error;
+      const answer = await opened.opened.widget(w.id, {
+        filters: request.filters ?? [],
+        timeGrains: request.timeGrains ?? [],
+        versionNumber: opened.opened.found.version.version_number,
+      });
       const meta: RowsMeta = {
         annotation: (answer.annotation as RowsMeta['annotation']) ?? null,
         columns: answer.columns ?? null,
@@ -218,6 +271,13 @@ export class DashboardRenderer {
       return { title, error: message };
     }
   }
+}
+
+/** The render's opened dashboard, or why it could not be opened for the subject. */
+interface Opened {
+  opened: OpenedDashboard | null;
+  snapshot: (reportId: number) => ReportSnapshotRow | undefined;
+  error: unknown;
 }
 
 /** The report's `preferences.columnFormats` (stored as JSON, or as JSON text), or none. */

@@ -11,6 +11,7 @@ import type { DashboardExportsService } from './exports.ts';
 import { emailOf } from './recipients.ts';
 import {
   type DashboardRenderer,
+  type DrawnDashboard,
   RenderError,
   type RenderedDashboardFile,
   type RenderSubject,
@@ -59,6 +60,11 @@ export interface TickResult {
 }
 
 type Group = { subject: RenderSubject | null; deliveries: NotificationDeliveryRow[] };
+/** What one pass has drawn and made into files, shared by its runs. */
+type Renders = {
+  drawings: Map<string, Promise<DrawnDashboard>>;
+  files: Map<string, Promise<RenderedDashboardFile>>;
+};
 
 const planBatch = 200;
 
@@ -127,7 +133,7 @@ export class NotificationScheduler {
   async tick(now: Date = this.clock()): Promise<TickResult> {
     const planned = await this.plan(now);
     let runs = 0;
-    const renders = new Map<string, Promise<RenderedDashboardFile>>();
+    const renders: Renders = { drawings: new Map(), files: new Map() };
     let failure: unknown = null;
     // `concurrency` workers, each claiming one run at a time until none is left to claim: no run
     // waits for a slower one of its batch.
@@ -143,7 +149,10 @@ export class NotificationScheduler {
           failure = error;
         }
         // A pass that sends many mails must not hold many rendered files.
-        if (renders.size > 50) renders.clear();
+        if (renders.files.size > 50) {
+          renders.files.clear();
+          renders.drawings.clear();
+        }
       }
     };
     await Promise.all(Array.from({ length: this.options.concurrency }, worker));
@@ -175,11 +184,7 @@ export class NotificationScheduler {
     }
   }
 
-  private async work(
-    run: NotificationRunRow,
-    now: Date,
-    renders: Map<string, Promise<RenderedDashboardFile>>,
-  ): Promise<void> {
+  private async work(run: NotificationRunRow, now: Date, renders: Renders): Promise<void> {
     // Three reads at once: the notification, its recipients now, and what this run already did.
     const [notification, recipientRows, planned] = await Promise.all([
       this.deps.db
@@ -190,7 +195,9 @@ export class NotificationScheduler {
         .where('n.id', '=', run.notification_id)
         .executeTakeFirst(),
       this.deps.notifications.allRecipients(run.notification_id),
-      this.deps.runs.deliveries([run.id]),
+      // A first claim finds none: deliveries are planned only by a worker holding the run's claim
+      // (and planning again is a no-op on the run's unique keys, read back below).
+      run.attempts > 1 ? this.deps.runs.deliveries([run.id]) : Promise.resolve([]),
     ]);
     if (!notification) return; // deleted meanwhile: its runs went with it
     const recipients = new Map(recipientRows.map((r) => [r.id, r]));
@@ -244,33 +251,38 @@ export class NotificationScheduler {
   private async render(
     n: NotificationRow & { dashboard_public_id: string },
     subject: RenderSubject,
-    renders: Map<string, Promise<RenderedDashboardFile>>,
+    renders: Renders,
   ): Promise<RenderedDashboardFile> {
-    // Runs of one pass with the same dashboard, inputs and viewer share one render.
-    const key = JSON.stringify([
+    // Runs of one pass with the same dashboard, inputs and viewer share one drawing (queries,
+    // charts, layout, its PNG), and those with the same format too one file.
+    const drawingKey = JSON.stringify([
       n.deployment_id,
       n.dashboard_public_id,
-      n.notification_format,
       n.filters,
       n.time_grains,
       subject,
     ]);
-    let pending = renders.get(key);
-    if (!pending) {
-      pending = this.deps.renderer.render({
-        tenantId: n.tenant_id,
-        deploymentId: n.deployment_id,
-        dashboardPublicId: n.dashboard_public_id,
-        subject,
-        filters: (n.filters as never) ?? null,
-        timeGrains: (n.time_grains as never) ?? null,
-        format: n.notification_format,
-        withPreview: true,
-      });
-      renders.set(key, pending);
-      pending.catch(() => renders.delete(key));
+    const fileKey = JSON.stringify([drawingKey, n.notification_format]);
+    let file = renders.files.get(fileKey);
+    if (!file) {
+      let drawing = renders.drawings.get(drawingKey);
+      if (!drawing) {
+        drawing = this.deps.renderer.draw({
+          tenantId: n.tenant_id,
+          deploymentId: n.deployment_id,
+          dashboardPublicId: n.dashboard_public_id,
+          subject,
+          filters: (n.filters as never) ?? null,
+          timeGrains: (n.time_grains as never) ?? null,
+        });
+        renders.drawings.set(drawingKey, drawing);
+        drawing.catch(() => renders.drawings.delete(drawingKey));
+      }
+      file = drawing.then((drawn) => this.deps.renderer.file(drawn, n.notification_format, true));
+      renders.files.set(fileKey, file);
+      file.catch(() => renders.files.delete(fileKey));
     }
-    return pending;
+    return file;
   }
 
   private async deliver(

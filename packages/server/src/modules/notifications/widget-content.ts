@@ -1,4 +1,15 @@
+// The table formatting is the client package's, shared with the web viewer (DESIGN.md "Packages":
+// the server may import that one pure module of the client, see .dependency-cruiser.cjs).
+import {
+  type CellFormats,
+  formatValue,
+  type RowsMeta,
+  describeColumns as tableColumns,
+  toTable,
+} from '../../../../client/src/format/table.ts';
 import type { TableContent, VegaLiteSpec } from '../../render/index.ts';
+
+export type { RowsMeta } from '../../../../client/src/format/table.ts';
 
 /**
  * What a widget draws when rendered without a browser: the report's own Vega-Lite spec when its
@@ -8,7 +19,6 @@ import type { TableContent, VegaLiteSpec } from '../../render/index.ts';
  */
 
 const vegaLite = 'https://vega.github.io/schema/vega-lite/v5.json';
-const numeric = /^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
 const textLineHeight = 17;
 /** Rows formatted for a table: never more than a tile could hold. */
 const maxTableRows = 500;
@@ -23,22 +33,13 @@ const timeUnits: Record<string, string> = {
   minute: 'yearmonthdatehoursminutes',
 };
 
+/** A column as a chart reads it: a measure to plot, a time axis, or a category. */
 interface Column {
   name: string;
   title: string;
   kind: 'measure' | 'time' | 'dimension';
   /** A time dimension's granularity (`year`, `month`, ...), when it has one. */
   grain?: string;
-}
-
-/** Annotation as the data API returns it (Cube's `/v1/load`), or SQL-API columns. */
-export interface RowsMeta {
-  annotation?: {
-    measures?: Record<string, { shortTitle?: string; title?: string; type?: string; format?: string }>;
-    dimensions?: Record<string, { shortTitle?: string; title?: string; type?: string }>;
-    timeDimensions?: Record<string, { shortTitle?: string; title?: string; granularity?: { name?: string } }>;
-  } | null;
-  columns?: { name: string; column_type: string }[] | null;
 }
 
 /** The snapshot's `spec` (stored as JSON, or as JSON text) as a Vega-Lite spec, or null when there is none. */
@@ -63,25 +64,7 @@ export function storedSpec(spec: unknown): VegaLiteSpec | null {
  * measures and numeric dimensions (by the annotation, or numeric SQL columns) become numbers.
  */
 export function numericRows(rows: Record<string, unknown>[], meta: RowsMeta): Record<string, unknown>[] {
-  const numericFields = new Set<string>();
-  const a = meta.annotation;
-  if (a) {
-    for (const name of Object.keys(a.measures ?? {})) numericFields.add(name);
-    for (const [name, d] of Object.entries(a.dimensions ?? {}))
-      if (d.type === 'number') numericFields.add(name);
-  }
-  for (const c of meta.columns ?? [])
-    if (/^(number|int|integer|bigint|float|double|decimal|numeric|real)/i.test(c.column_type))
-      numericFields.add(c.name);
-  if (numericFields.size === 0) return rows;
-  return rows.map((row) => {
-    const out: Record<string, unknown> = { ...row };
-    for (const field of numericFields) {
-      const v = out[field];
-      if (typeof v === 'string' && numeric.test(v.trim())) out[field] = Number(v);
-    }
-    return out;
-  });
+  return toTable(rows, meta).rows;
 }
 
 /** A chart for rows that came without one, or null when they are drawn as a table. */
@@ -158,68 +141,28 @@ export function textSpec(): VegaLiteSpec {
 }
 
 /** A report's column formats (`preferences.columnFormats`), as the web viewer reads them. */
-export type ColumnFormats = Record<string, { type?: string; decimalPlaces?: number } | undefined>;
+export type ColumnFormats = CellFormats;
 
 /**
- * The rows as the web viewer's table (web/src/dashboard/rows.ts `toTable` and `formatValue`):
- * the members' short titles as headings, a time grain's duplicate column left out, and each value
- * formatted as the viewer formats it (the report's column format, else the data API's, times as
- * `YYYY-MM-DD HH:mm`), so that the image reads as the page does.
+ * The rows as the web viewer's table (`toTable` and `formatValue` of the client package, which
+ * the viewer uses too): the members' short titles as headings, a time grain's duplicate column
+ * left out, and each value formatted as the page formats it, so that the image reads as the page.
  */
 export function tableOf(
   rows: Record<string, unknown>[],
   meta: RowsMeta,
   formats: ColumnFormats,
 ): TableContent {
-  const columns = describeColumns(rows, meta);
+  const table = toTable(rows, meta);
   return {
-    columns: columns.map((c) => ({ title: c.title, numeric: isNumeric(c, rows) })),
-    rows: rows
+    columns: table.columns.map((c) => ({
+      title: c.title,
+      numeric: c.kind === 'measure' || table.rows.some((r) => typeof r[c.name] === 'number'),
+    })),
+    rows: table.rows
       .slice(0, maxTableRows)
-      .map((row) => columns.map((c) => formatValue(row[c.name], c, formats, meta))),
+      .map((row) => table.columns.map((c) => formatValue(row[c.name], c, formats))),
   };
-}
-
-function isNumeric(c: Column, rows: Record<string, unknown>[]): boolean {
-  return c.kind === 'measure' || rows.some((r) => typeof r[c.name] === 'number');
-}
-
-/** A value as a person reads it, as the web viewer's `formatValue` writes it. */
-function formatValue(value: unknown, column: Column, formats: ColumnFormats, meta: RowsMeta): string {
-  if (value === null || value === undefined) return '–';
-  if (typeof value === 'object') return JSON.stringify(value);
-  if (column.kind === 'time' && typeof value === 'string') return formatTime(value);
-  if (typeof value !== 'number') return String(value);
-  if (!Number.isFinite(value)) return '–';
-  const chosen = formats[column.name] ?? formats[column.name.replace(/\.[a-z]+$/, '')];
-  const apiFormat = meta.annotation?.measures?.[column.name]?.format;
-  const type = chosen?.type ?? (apiFormat === 'currency' || apiFormat === 'percent' ? apiFormat : null);
-  const places = chosen?.decimalPlaces ?? undefined;
-  if (type === 'currency')
-    return new Intl.NumberFormat('en-US', {
-      style: 'currency',
-      currency: 'USD',
-      minimumFractionDigits: places ?? 2,
-      maximumFractionDigits: places ?? 2,
-    }).format(value);
-  if (type === 'percent')
-    return new Intl.NumberFormat('en-US', { style: 'percent', maximumFractionDigits: places ?? 1 }).format(
-      value,
-    );
-  if (column.name.endsWith('.id')) return String(value);
-  return new Intl.NumberFormat('en-US', {
-    maximumFractionDigits: places ?? 2,
-    ...(places !== undefined ? { minimumFractionDigits: places } : {}),
-  }).format(value);
-}
-
-/** "2024-03-01T00:00:00.000" -> "2024-03-01"; with a time of day, "2024-03-01 14:05". */
-export function formatTime(value: string): string {
-  const match = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2})(:\d{2}(?:\.\d+)?)?)?/.exec(value);
-  if (!match) return value;
-  const [, date, hm, rest] = match;
-  if (!hm || (hm === '00:00' && (!rest || /^:00(\.0+)?$/.test(rest)))) return date;
-  return `${date} ${hm}`;
 }
 
 /** A text widget's text as lines. */
@@ -230,47 +173,27 @@ export function linesOf(text: string): { line: number; text: string }[] {
     .map((t, i) => ({ line: i, text: t.trim() === '' ? ' ' : t }));
 }
 
-function describeColumns(rows: Record<string, unknown>[], meta: RowsMeta): Column[] {
-  const a = meta.annotation;
-  const names = Object.keys(rows[0] ?? {});
-  return names
-    .filter((name) => !(a && isBaseOfGrain(name, a)))
-    .map((name) => {
-      if (a?.measures?.[name])
-        return { name, title: titleOf(a.measures[name], name), kind: 'measure' as const };
-      if (a?.timeDimensions?.[name])
-        return { name, title: titleOf(a.timeDimensions[name], name), kind: 'time' as const };
-      if (a?.dimensions?.[name]) {
-        const d = a.dimensions[name];
-        return {
-          name,
-          title: titleOf(d, name),
-          kind: d.type === 'time' ? ('time' as const) : ('dimension' as const),
-        };
-      }
-      const values = rows.map((r) => r[name]).filter((v) => v !== null && v !== undefined);
-      const allNumbers = values.length > 0 && values.every((v) => typeof v === 'number');
-      return { name, title: name, kind: allNumbers ? ('measure' as const) : ('dimension' as const) };
-    });
-}
-
 /**
- * A time dimension with a granularity comes back twice (`orders.created_at.month` and
- * `orders.created_at`): the plain one is dropped where the grained one is there.
+ * The table's columns as a chart reads them: a column the annotation does not describe (a SQL
+ * column, an unknown key) is plotted as a measure when it holds numbers.
  */
-function isBaseOfGrain(name: string, a: NonNullable<RowsMeta['annotation']>): boolean {
-  return Object.entries(a.timeDimensions ?? {}).some(
-    ([t, m]) => t.startsWith(`${name}.`) && m.granularity?.name !== undefined,
-  );
+function describeColumns(rows: Record<string, unknown>[], meta: RowsMeta): Column[] {
+  return tableColumns(rows, meta).map((c) => ({
+    name: c.name,
+    title: c.title,
+    kind:
+      c.kind === 'measure' || c.kind === 'time'
+        ? c.kind
+        : c.kind === 'number' && !c.annotated
+          ? 'measure'
+          : 'dimension',
+    grain: c.grain,
+  }));
 }
 
 /** Vega's tick intervals have no quarter: three months. */
 function tickInterval(grain: string) {
   return grain === 'quarter' ? { interval: 'month', step: 3 } : { interval: grain, step: 1 };
-}
-
-function titleOf(m: { shortTitle?: string; title?: string }, name: string): string {
-  return m.shortTitle ?? m.title ?? name;
 }
 
 /** Vega reads dots in a field name as nested access; member names are `cube.member`. */
