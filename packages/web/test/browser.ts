@@ -13,20 +13,7 @@ import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { describe, inject } from 'vitest';
 import type { Config } from '../../server/src/config/config.ts';
 import { startTestServer, type TestServer } from '../../server/test/harness.ts';
-
-export const chromiumPath = process.env.TESSERA_CHROMIUM ?? '/usr/bin/chromium';
-
-/** The flags of RULES/DESIGN: no sandbox (containers), no GPU, nothing fetched in the background. */
-export const chromiumFlags = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+import { chromiumFlags, chromiumPath } from './chromium.ts';
 
 /** Where screenshots go (gitignored): look at them after a run. */
 export const artifactsDir = fileURLToPath(new URL('./artifacts/', import.meta.url));

@@ -4,18 +4,17 @@ import type { WidgetModel } from './model.ts';
  * The controls a dashboard offers, derived from the semantic queries of its report snapshots:
  * - every time dimension a widget groups by a granularity: a date range and a time grain;
  * - every dimension a widget groups by: a filter, whose kind (a list of values, a text box or
- *   none for numbers) is decided once that widget's rows say what the dimension holds. The widget
- *   that groups by it is where its values come from.
+ *   none for numbers) is decided once the dashboard's dimension values say what it holds.
  * SQL-API reports add none: their columns are not model members.
  */
 export type ControlDef =
-  | { kind: 'dimension'; member: string; source: WidgetModel }
+  | { kind: 'dimension'; member: string }
   | { kind: 'dateRange'; member: string }
   | { kind: 'grain'; member: string; published: string };
 
 export function deriveControls(models: readonly WidgetModel[]): ControlDef[] {
   const times = new Map<string, string>();
-  const dimensions = new Map<string, WidgetModel>();
+  const dimensions = new Set<string>();
   for (const model of models) {
     const query = model.query;
     if (!query) continue;
@@ -23,15 +22,15 @@ export function deriveControls(models: readonly WidgetModel[]): ControlDef[] {
       if (td.granularity && !times.has(td.dimension)) times.set(td.dimension, td.granularity);
     }
     for (const d of query.dimensions ?? []) {
-      if (!dimensions.has(d)) dimensions.set(d, model);
+      dimensions.add(d);
     }
   }
   const controls: ControlDef[] = [];
   for (const [member, published] of times) {
     controls.push({ kind: 'dateRange', member }, { kind: 'grain', member, published });
   }
-  for (const [member, source] of dimensions) {
-    if (!times.has(member)) controls.push({ kind: 'dimension', member, source });
+  for (const member of dimensions) {
+    if (!times.has(member)) controls.push({ kind: 'dimension', member });
   }
   return controls;
 }

@@ -1,8 +1,7 @@
-import { useGetDashboardWidgetData } from '@tessera/client/react';
+import { useGetDashboardDimensionValues } from '@tessera/client/react';
 import { type ReactNode, useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { ControlDef } from './controls-model.ts';
-import { memberLabel, type WidgetModel } from './model.ts';
-import { toTable } from './rows.ts';
+import { memberLabel } from './model.ts';
 import type { Grain } from './types.ts';
 import { grainChoices, isEmptyState, stateFilters, type ViewState } from './view-state.ts';
 
@@ -18,8 +17,55 @@ export interface ControlsProps {
   versionNumber: number;
 }
 
+/** One dimension's values as the dimension-values endpoint lists them. */
+interface Listed {
+  type: string;
+  values: string[];
+  complete: boolean;
+}
+type FilterKind = 'select' | 'text' | 'dateRange' | 'none';
+
 /** The dashboard's filters and time grains; each change re-queries the widgets (spec 2.5 shapes). */
-export function Controls({ controls, state, onChange, ...source }: ControlsProps) {
+export function Controls({
+  controls,
+  state,
+  onChange,
+  deploymentId,
+  publicId,
+  versionNumber,
+}: ControlsProps) {
+  const members = useMemo(
+    () => controls.filter((c) => c.kind === 'dimension').map((c) => c.member),
+    [controls],
+  );
+  // Every dimension's values in one request per dashboard state (the server leaves out each
+  // member's own filter, so that picking one value does not hide the others).
+  const body = useMemo(
+    () => ({ versionNumber, members, filters: stateFilters(state), limit: maxListed }),
+    [versionNumber, members, state],
+  );
+  const listed = useGetDashboardDimensionValues(
+    { params: { path: { deploymentId, publicId } }, body },
+    {
+      enabled: members.length > 0,
+      staleTime: 60_000,
+      refetchOnWindowFocus: false,
+      retry: false,
+      placeholderData: (previous) => previous,
+    },
+  );
+  const lists = useMemo(
+    () => new Map<string, Listed>((listed.data?.members ?? []).map((m) => [m.member, m])),
+    [listed.data],
+  );
+  // A control's kind is decided by the first answer and stays whatever the filters are later (a
+  // list narrowed by another filter must not turn a text box into a select under the cursor).
+  const [kinds, setKinds] = useState<Record<string, FilterKind>>({});
+  useEffect(() => {
+    const missing = [...lists].filter(([m]) => kinds[m] === undefined);
+    if (missing.length > 0)
+      setKinds((k) => ({ ...k, ...Object.fromEntries(missing.map(([m, l]) => [m, kindOf(l)])) }));
+  }, [lists, kinds]);
   if (controls.length === 0) return null;
   return (
     <form className="tsr-controls" aria-label="Dashboard filters" onSubmit={(e) => e.preventDefault()}>
@@ -41,10 +87,10 @@ export function Controls({ controls, state, onChange, ...source }: ControlsProps
           <DimensionFilter
             key={key}
             member={c.member}
-            model={c.source}
+            kind={kinds[c.member] ?? null}
+            values={lists.get(c.member)?.values ?? []}
             state={state}
             onChange={onChange}
-            {...source}
           />
         );
       })}
@@ -59,6 +105,17 @@ export function Controls({ controls, state, onChange, ...source }: ControlsProps
       )}
     </form>
   );
+}
+
+/**
+ * What a dimension's control is: a time dimension a date range, a text dimension whose every
+ * value came back a select, one with more than `maxListed` values a text box (contains); numbers
+ * get no control.
+ */
+function kindOf(listed: Listed): FilterKind {
+  if (listed.type === 'time') return 'dateRange';
+  if (listed.type !== 'string' && listed.type !== 'boolean') return 'none';
+  return listed.complete ? 'select' : 'text';
 }
 
 function Field({
@@ -160,67 +217,21 @@ function GrainSelect({
   );
 }
 
-/**
- * A filter on a dimension. What it holds is learnt from the widget that groups by it, asked once
- * through the widget-data endpoint as published with a higher limit: a text dimension whose every
- * value came back is a select, one with more than `maxListed` values a text box (contains), a
- * time dimension a date range; numbers get no control. The kind stays whatever the other filters
- * are (a link with filters opens on the same controls). A select's values are asked again under
- * the other filters but without its own (so that picking one value does not hide the others).
- */
+/** A filter on a dimension, of the kind its listed values decided (`kindOf`). */
 function DimensionFilter({
   member,
-  model,
+  kind,
+  values,
   state,
   onChange,
-  deploymentId,
-  publicId,
-  versionNumber,
 }: {
   member: string;
-  model: WidgetModel;
+  kind: FilterKind | null;
+  values: string[];
   state: ViewState;
   onChange: (s: ViewState) => void;
-  deploymentId: number;
-  publicId: string;
-  versionNumber: number;
 }) {
   const id = useId();
-  const path = { deploymentId, publicId, widgetId: model.widget.id };
-  const options = { staleTime: 60_000, refetchOnWindowFocus: false, retry: false } as const;
-  const probe = useGetDashboardWidgetData(
-    { params: { path }, body: { versionNumber, limit: maxListed } },
-    options,
-  );
-  const kind = useMemo(() => {
-    if (!probe.data) return null;
-    const column = toTable(probe.data).columns.find((c) => c.name === member);
-    if (!column) return 'none';
-    if (column.kind === 'time') return 'dateRange';
-    if (column.kind !== 'string' && column.kind !== 'boolean') return 'none';
-    const complete = probe.data.totalRows !== null && probe.data.totalRows <= probe.data.data.length;
-    return complete ? 'select' : 'text';
-  }, [probe.data, member]);
-  const body = useMemo(
-    () => ({ versionNumber, filters: stateFilters(state, member), limit: maxListed }),
-    [state, member, versionNumber],
-  );
-  const listed = useGetDashboardWidgetData(
-    { params: { path }, body },
-    { ...options, enabled: kind === 'select', placeholderData: (previous) => previous },
-  );
-  const values = useMemo(() => {
-    const rows = listed.data?.data ?? [];
-    return [
-      ...new Set(
-        rows
-          .map((r) => r[member])
-          .filter((v) => v !== null && v !== undefined)
-          .map(String),
-      ),
-    ].sort((a, b) => a.localeCompare(b, undefined, { numeric: true }));
-  }, [listed.data, member]);
-
   const label = memberLabel(member);
   const chosen = state.equals[member];
   const typed = state.contains[member];

@@ -1,4 +1,5 @@
 import type { CSSProperties } from 'react';
+import { categoryPalette } from '../../../client/src/format/chart-palette.ts';
 import type { DashboardTheme } from './types.ts';
 
 /** `base` with `overrides` laid over it, section by section; null and empty values do not override. */
@@ -62,19 +63,6 @@ export function themeVariables(theme: DashboardTheme): CSSProperties {
 }
 
 const defaultPrimary = '#3b6fd8';
-/** After the primary color, a palette that stays apart from it and from each other. */
-const palette = [
-  '#f59f3a',
-  '#2bb0a0',
-  '#e5577a',
-  '#8b6fd8',
-  '#7fb13d',
-  '#d4b22a',
-  '#5aa3d6',
-  '#a7715a',
-  '#9aa5b1',
-];
-
 /** Vega-Lite config for the theme: fonts, the primary color on marks, muted axes. */
 export function chartConfig(theme: DashboardTheme): Record<string, unknown> {
   const primary = theme.primaryColor || defaultPrimary;
@@ -94,7 +82,7 @@ export function chartConfig(theme: DashboardTheme): Record<string, unknown> {
     area: { color: primary, opacity: 0.8 },
     arc: { stroke: theme.widgets?.backgroundColor || '#ffffff', strokeWidth: 1 },
     text: { color: text, fontSize: 12 },
-    range: { category: [primary, ...palette], ramp: { scheme: 'blues' } },
+    range: { category: [primary, ...categoryPalette], ramp: { scheme: 'blues' } },
     axis: {
       labelColor: muted,
       titleColor: muted,

@@ -30,6 +30,8 @@ export interface WidgetAnswer {
   columns?: { name: string; column_type: string }[];
   data: Record<string, unknown>[];
   totalRows: number | null;
+  /** SQL-API widgets: the dashboard filters and grains their SQL could not take. */
+  notApplied?: { kind: 'filter' | 'timeGrain'; member: string; reason: string }[];
 }
 
 /** A report's format for one column (`preferences.columnFormats`). */

@@ -2,12 +2,12 @@ import { keepPreviousData } from '@tanstack/react-query';
 import { isApiError } from '@tessera/client';
 import { useGetDashboardWidgetData } from '@tessera/client/react';
 import { type ReactNode, useCallback, useMemo, useState } from 'react';
-import type { WidgetDataBody } from './api-types.ts';
+import type { WidgetData, WidgetDataBody } from './api-types.ts';
 import { chartSpec } from './chart-spec.ts';
 import { toCsv } from './csv.ts';
 import { BigNumber, DataTable } from './data-table.tsx';
 import { downloadCsv } from './download.ts';
-import type { WidgetModel } from './model.ts';
+import { memberLabel, type WidgetModel } from './model.ts';
 import { singleFigure, toTable } from './rows.ts';
 import { VegaChart } from './vega-chart.tsx';
 import { stateFilters, stateGrains, type ViewState } from './view-state.ts';
@@ -70,9 +70,14 @@ function ReportTile({
   chartConfig,
 }: WidgetTileProps) {
   const body = useMemo<WidgetDataBody>(() => {
-    // SQL-API reports take no time grains (400) and filter on their own output columns, which
-    // dashboard controls on model members do not name: they are shown as published.
-    if (!model.query) return { versionNumber };
+    // A SQL-API report takes the controls whose member its SQL projects; the server says which
+    // it could not take (`notApplied`), and the tile shows them.
+    if (!model.query)
+      return {
+        versionNumber,
+        filters: stateFilters(state),
+        timeGrains: stateGrains(state, Object.keys(state.grains)),
+      };
     const timeMembers = (model.query.timeDimensions ?? [])
       .filter((t) => t.granularity !== undefined)
       .map((t) => t.dimension);
@@ -158,9 +163,27 @@ function ReportTile({
     content = <DataTable table={table} formats={model.columnFormats} />;
   }
   return (
-    <Frame model={model} state={refreshing ? 'loading' : tileState} onDownload={download} dimmed={refreshing}>
+    <Frame
+      model={model}
+      state={refreshing ? 'loading' : tileState}
+      onDownload={download}
+      dimmed={refreshing}
+      note={<NotApplied answer={query.data} />}
+    >
       {content}
     </Frame>
+  );
+}
+
+/** The dashboard controls this tile's SQL could not take, named rather than silently ignored. */
+function NotApplied({ answer }: { answer: WidgetData | undefined }) {
+  const members = [...new Set((answer?.notApplied ?? []).map((n) => memberLabel(n.member)))];
+  if (members.length === 0) return null;
+  const reasons = (answer?.notApplied ?? []).map((n) => `${n.member}: ${n.reason}`).join('\n');
+  return (
+    <p className="tsr-not-applied" role="note" title={reasons}>
+      Not applied to this tile: {members.join(', ')}
+    </p>
   );
 }
 
@@ -170,12 +193,15 @@ function Frame({
   children,
   onDownload,
   dimmed,
+  note,
 }: {
   model: WidgetModel;
   state: TileState;
   children?: ReactNode;
   onDownload?: (() => void) | null;
   dimmed?: boolean;
+  /** A line under the body (the controls a SQL tile could not take). */
+  note?: ReactNode;
 }) {
   return (
     <section
@@ -205,6 +231,7 @@ function Frame({
         </header>
       ) : null}
       <div className={dimmed ? 'tsr-tile-body tsr-dimmed' : 'tsr-tile-body'}>{children}</div>
+      {note}
     </section>
   );
 }

@@ -1,7 +1,8 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { Client } from '@tessera/client';
 import { ClientProvider, useGetEmbedChatAgent, useGetEmbedDashboard } from '@tessera/client/react';
-import { lazy, type RefObject, Suspense, useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, type ReactNode, type RefObject, Suspense, useEffect, useMemo, useRef, useState } from 'react';
+import { CreatorActions } from './creator-actions.tsx';
 import {
   captureEmbedLocation,
   type EmbedCredential,
@@ -11,6 +12,7 @@ import {
   messageFor,
   redeemSession,
 } from './session.ts';
+import { TeamDashboards } from './team-dashboards.tsx';
 import { embedDashboardTheme, embedThemeStyle } from './theme.ts';
 import './embed.css';
 
@@ -38,7 +40,13 @@ type Phase =
   | { kind: 'ended'; failure: { code: string; message: string } };
 
 export function EmbedPage() {
-  const [{ publicId, sessionId }] = useState(captureEmbedLocation);
+  const [{ publicId: firstPublicId, sessionId }] = useState(captureEmbedLocation);
+  // A creator opens other dashboards of its team in this page, with the same token (issue 12).
+  const [publicId, setPublicId] = useState(firstPublicId);
+  const open = (next: string) => {
+    setPublicId(next);
+    window.history.replaceState(window.history.state, '', `/embed/dashboard/${encodeURIComponent(next)}`);
+  };
   const [phase, setPhase] = useState<Phase>(() =>
     publicId === null
       ? failed('missing_dashboard')
@@ -57,7 +65,7 @@ export function EmbedPage() {
   endRef.current = end;
 
   useEffect(() => {
-    if (sessionId === null || publicId === null) return;
+    if (sessionId === null || firstPublicId === null) return;
     let live = true;
     redeemSession(sessionId).then(
       (credential) => {
@@ -80,7 +88,7 @@ export function EmbedPage() {
       live = false;
       forget.current();
     };
-  }, [sessionId, publicId]);
+  }, [sessionId, firstPublicId]);
 
   // Nothing renews the token: at the end of its life the page stops and says so.
   const expiresAt = phase.kind === 'ready' ? phase.credential.expiresAt : null;
@@ -107,7 +115,12 @@ export function EmbedPage() {
         />
       )}
       {phase.kind === 'ready' && publicId !== null && (
-        <EmbeddedDashboard client={phase.client} credential={phase.credential} publicId={publicId} />
+        <EmbeddedDashboard
+          client={phase.client}
+          credential={phase.credential}
+          publicId={publicId}
+          onOpen={open}
+        />
       )}
     </div>
   );
@@ -117,7 +130,12 @@ function failed(code: string): Phase {
   return { kind: 'failed', failure: { code, message: messageFor(code) } };
 }
 
-function EmbeddedDashboard(props: { client: Client; credential: EmbedCredential; publicId: string }) {
+function EmbeddedDashboard(props: {
+  client: Client;
+  credential: EmbedCredential;
+  publicId: string;
+  onOpen: (publicId: string) => void;
+}) {
   // A cache of its own: nothing read with the embed token mixes with the signed-in app's cache.
   const [queryClient] = useState(
     () => new QueryClient({ defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false } } }),
@@ -135,36 +153,77 @@ function DashboardLoader({
   client,
   credential,
   publicId,
+  onOpen,
 }: {
   client: Client;
   credential: EmbedCredential;
   publicId: string;
+  onOpen: (publicId: string) => void;
 }) {
   const query = useGetEmbedDashboard({ params: { path: { publicId } } });
   const theme = useMemo(() => embedDashboardTheme(credential.claims.theme), [credential.claims.theme]);
   const dashboard = query.data;
+  const { creatorMode, embedTenantName, publicDashboardId, deploymentId } = credential.claims;
+  // Creator mode (issue 12): only a session the host opened in creator mode, for a named embed
+  // tenant, gets the creator's controls; every other session sees the dashboard alone.
+  const creator = creatorMode === true && typeof embedTenantName === 'string' && embedTenantName !== '';
+  // A session pinned to one dashboard (publicDashboardId) reads no other: nothing to open there.
+  const openOther = publicDashboardId === null ? onOpen : null;
+  const [saved, setSaved] = useState<string | null>(null);
+  let main: ReactNode;
   if (query.error) {
     const failure = failureOf(query.error.status, query.error.body);
-    return <Notice title="Cannot open this dashboard" code={failure.code} message={failure.message} />;
+    main = <Notice title="Cannot open this dashboard" code={failure.code} message={failure.message} />;
+  } else if (!dashboard) {
+    main = <p className="embed-status">Loading the dashboard…</p>;
+  } else {
+    // The controls' state stays out of the address: the embed page's URL is the host's to give.
+    main = (
+      <>
+        <Suspense fallback={<p className="embed-status">Loading the dashboard…</p>}>
+          <DashboardView
+            key={dashboard.publicId}
+            dashboard={dashboard}
+            client={client}
+            deploymentId={dashboard.deploymentId}
+            theme={theme}
+            syncUrl={false}
+            className="embed-dashboard"
+            header={
+              creator ? (
+                <CreatorActions
+                  key={dashboard.publicId}
+                  deploymentId={dashboard.deploymentId}
+                  workbookId={dashboard.workbookId}
+                  embedTenantName={embedTenantName}
+                  embedUserId={credential.claims.embedUserId}
+                  onOpen={openOther}
+                  onSaved={setSaved}
+                />
+              ) : undefined
+            }
+          />
+        </Suspense>
+        {credential.claims.settings?.showDashboardChat === true && (
+          <EmbeddedChat client={client} deploymentId={dashboard.deploymentId} />
+        )}
+      </>
+    );
   }
-  if (!dashboard) return <p className="embed-status">Loading the dashboard…</p>;
-  // The controls' state stays out of the address: the embed page's URL is the host's to give.
+  if (!creator) return <>{main}</>;
   return (
-    <>
-      <Suspense fallback={<p className="embed-status">Loading the dashboard…</p>}>
-        <DashboardView
-          dashboard={dashboard}
-          client={client}
-          deploymentId={dashboard.deploymentId}
-          theme={theme}
-          syncUrl={false}
-          className="embed-dashboard"
-        />
-      </Suspense>
-      {credential.claims.settings?.showDashboardChat === true && (
-        <EmbeddedChat client={client} deploymentId={dashboard.deploymentId} />
+    <div className="embed-creator-layout">
+      {openOther && (
+        <TeamDashboards deploymentId={deploymentId} currentPublicId={publicId} onOpen={openOther} />
       )}
-    </>
+      <div className="embed-creator-main">
+        {/* A live region present from the start, so that assistive technology announces the save. */}
+        <p className="embed-creator-status embed-creator-saved" role="status">
+          {saved !== null && `Saved “${saved}” to your team's space.`}
+        </p>
+        {main}
+      </div>
+    </div>
   );
 }
 

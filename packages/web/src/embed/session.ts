@@ -59,6 +59,11 @@ export interface EmbedTheme {
 export interface EmbedClaims {
   deploymentId: number;
   externalId: string;
+  /** Creator mode (issue 12): the user creates and shares inside its embed tenant's space. */
+  creatorMode?: boolean;
+  embedTenantName?: string | null;
+  /** The embed user this token acts as: the owner of what it creates in creator mode. */
+  embedUserId?: number;
   publicDashboardId: string | null;
   theme: EmbedTheme | null;
   userProfile: { displayName?: string | null; picture?: string | null } | null;
@@ -212,4 +217,15 @@ export function embedClient(
       token = null;
     },
   };
+}
+
+/** What a creator is told when a call of its actions fails (the server's message for a 4xx). */
+export function creatorMessageOf(error: { status: number; body?: unknown }): string {
+  const body = error.body as { message?: unknown } | undefined;
+  // A dashboard the user only views (its own tenant's, shared with it, or the host's) cannot be
+  // shared or changed by it: the server answers 403 or, outside its reach, 404.
+  if (error.status === 403 || error.status === 404)
+    return 'you can do this only with dashboards you own. Save a copy first.';
+  if (body && typeof body.message === 'string' && error.status < 500) return body.message;
+  return 'the server could not answer. Try again in a moment.';
 }

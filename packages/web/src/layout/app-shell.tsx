@@ -94,8 +94,11 @@ function UserMenu() {
 export function AppShell({ children }: { children?: ReactNode }) {
   const { deploymentId } = useCurrentDeployment();
   const suffix = deploymentId === null ? '' : `/${deploymentId}`;
+  // A dashboard takes the whole window, so that its grid reaches the wide breakpoints of its
+  // layout (spec 2.2: `lg` from 1200px of grid); text pages keep a readable measure.
+  const wide = useMatch('/dashboards/:deploymentId/:publicId') !== null;
   return (
-    <div className="shell">
+    <div className={wide ? 'shell shell-wide' : 'shell'}>
       <a className="skip-link" href="#main">
         Skip to content
       </a>
