@@ -4,7 +4,7 @@ import { QueryClient, QueryClientContext, QueryClientProvider } from '@tanstack/
 import type { Client } from '@tessera/client';
 import { ClientProvider } from '@tessera/client/react';
 import { type ReactNode, useContext, useMemo, useState } from 'react';
-import { getBreakpointFromWidth, ResponsiveGridLayout, useContainerWidth } from 'react-grid-layout';
+import { GridLayout, getBreakpointFromWidth, useContainerWidth } from 'react-grid-layout';
 import type { PublishedDashboard } from './api-types.ts';
 import { Controls } from './controls.tsx';
 import { deriveControls } from './controls-model.ts';
@@ -77,9 +77,12 @@ function Dashboard({
   const charts = useMemo(() => chartConfig(theme), [theme]);
   const [state, setState] = useViewState(syncUrl);
   const { width, containerRef, mounted } = useContainerWidth({ measureBeforeMount: true });
-  // The grid's own breakpoint, as it reports changing it (its layout changes in the same render).
-  const [reported, setReported] = useState<string | null>(null);
-  const breakpoint = mounted ? (reported ?? getBreakpointFromWidth(grid.breakpoints, width)) : undefined;
+  // The viewer picks the breakpoint from the grid's width itself and draws that breakpoint's layout
+  // with a plain grid, remounted when the breakpoint changes. react-grid-layout's responsive grid
+  // keeps the layout in two components' state, synchronised by effects; after a resize under load
+  // they were seen passing a stale layout back and forth for seconds (xxs tiles at md). A read-only
+  // view needs none of that state: every breakpoint's layout is in the config (spec 2.2).
+  const breakpoint = mounted ? getBreakpointFromWidth(grid.breakpoints, width) : undefined;
   const source = { deploymentId, publicId: dashboard.publicId, versionNumber: dashboard.versionNumber };
 
   return (
@@ -92,18 +95,19 @@ function Dashboard({
       {header}
       {hideControls ? null : <Controls controls={controls} state={state} onChange={setState} {...source} />}
       <div ref={containerRef} className="tsr-grid">
-        {mounted ? (
-          <ResponsiveGridLayout
+        {breakpoint ? (
+          <GridLayout
+            key={breakpoint}
             width={width}
-            breakpoints={grid.breakpoints}
-            cols={grid.cols}
-            layouts={grid.layouts}
-            rowHeight={grid.rowHeight}
-            margin={grid.margin}
-            containerPadding={grid.containerPadding}
+            layout={grid.layouts[breakpoint]}
+            gridConfig={{
+              cols: grid.cols[breakpoint],
+              rowHeight: grid.rowHeight,
+              margin: grid.margin,
+              containerPadding: grid.containerPadding,
+            }}
             dragConfig={{ enabled: false }}
             resizeConfig={{ enabled: false }}
-            onBreakpointChange={setReported}
           >
             {models.map((model) => (
               <div key={model.widget.id} className="tsr-cell">
@@ -116,7 +120,7 @@ function Dashboard({
                 />
               </div>
             ))}
-          </ResponsiveGridLayout>
+          </GridLayout>
         ) : null}
       </div>
       {models.length === 0 ? <Empty>This dashboard has no widgets yet.</Empty> : null}
