@@ -26,6 +26,14 @@ module.exports = {
       to: { path: '^packages/(server|semantic|web)/' },
     },
     {
+      name: 'server-imports-only-client-formatting',
+      severity: 'error',
+      comment:
+        'The server may import the client package only for its pure table formatting (format/), shared with the web viewer so that an emailed table reads as the page; never the HTTP client.',
+      from: { path: '^packages/server/' },
+      to: { path: '^packages/client/', pathNot: '^packages/client/src/format/[^/]+\\.ts$' },
+    },
+    {
       name: 'web-only-through-client',
       severity: 'error',
       comment: 'The web app calls the server only through the generated client (DESIGN.md "Web app").',

@@ -37,6 +37,7 @@ import { openStore } from '../../packages/server/src/db/database.ts';
 import { migrateToLatest } from '../../packages/server/src/db/migrate.ts';
 import { buildApp } from '../../packages/server/src/http/app.ts';
 import { ensureWebBuild } from '../../packages/web/scripts/ensure-build.ts';
+import { chromiumFlags, chromiumPath } from '../../packages/web/test/chromium.ts';
 import { iterations, median } from '../lib/stats.ts';
 
 const widgetCount = 6;
@@ -253,17 +254,8 @@ async function main() {
   const tessera = await startTessera();
   const baseline = await startBaseline();
   const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
+    executablePath: process.env.CHROMIUM_PATH ?? chromiumPath,
+    args: chromiumFlags,
   });
   try {
     const floor = await measure(browser, (page, warm) => timeStatic(page, baseline.url, warm));

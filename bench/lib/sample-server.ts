@@ -28,6 +28,14 @@ export interface SampleServer {
   post(operation: string, body: unknown): Promise<string>;
   /** A direct, read-only connection to the same DuckDB file. */
   direct: DuckDbDriver;
+  /**
+   * A deployment over another data source (found by name, else created), with the demo
+   * deployment's model files: `post` as above, for it.
+   */
+  deployment(
+    name: string,
+    dataSource: Record<string, unknown>,
+  ): Promise<{ post(operation: string, body: unknown): Promise<string> }>;
   close(): Promise<void>;
 }
 
@@ -55,21 +63,69 @@ export async function startSampleServer(): Promise<SampleServer> {
     .sign(new TextEncoder().encode(secret));
   const dataApiUrl = `${baseUrl}/data/${deployment.id}${deployment.base_path}/v1`;
   const direct = await DuckDbDriver.open(file, true);
-  return {
-    file,
-    dataApiUrl,
-    direct,
-    post: async (operation, body) => {
-      const res = await fetch(`${dataApiUrl}/${operation}`, {
-        method: 'POST',
-        headers: { authorization: token, 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-      const text = await res.text();
+  const poster =
+    (url: string, token: string) =>
+    async (operation: string, body: unknown): Promise<string> => {
+      let res: Response;
+      let text: string;
+      // a slow query answers "Continue wait": send it again, as Cube's clients do, until it is done
+      do {
+        res = await fetch(`${url}/${operation}`, {
+          method: 'POST',
+          headers: { authorization: token, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+        text = await res.text();
+      } while (res.status === 200 && text.includes('"error":"Continue wait"'));
       if (res.status !== 200 || text.includes('"error"')) {
         throw new Error(`${operation} failed: ${res.status} ${text.slice(0, 300)}`);
       }
       return text;
+    };
+  return {
+    file,
+    dataApiUrl,
+    direct,
+    post: poster(dataApiUrl, token),
+    deployment: async (name, dataSource) => {
+      let other = await store.db
+        .selectFrom('deployments')
+        .selectAll()
+        .where('tenant_id', '=', seeded.tenantId)
+        .where('name', '=', name)
+        .executeTakeFirst();
+      if (!other) {
+        const principal = {
+          tenantId: seeded.tenantId,
+          userId: seeded.adminUserId,
+          role: 'admin' as const,
+          credentialId: 0,
+          credentialKind: 'session' as const,
+          deploymentIds: null,
+        };
+        const created = await services.deployments.create(principal, { name, dataSource } as never);
+        const files = await store.db
+          .selectFrom('model_files')
+          .select(['path', 'content', 'branch'])
+          .where('deployment_id', '=', deployment.id)
+          .execute();
+        await store.db
+          .insertInto('model_files')
+          .values(files.map((f) => ({ ...f, deployment_id: created.id })))
+          .execute();
+        other = await store.db
+          .selectFrom('deployments')
+          .selectAll()
+          .where('id', '=', created.id)
+          .executeTakeFirstOrThrow();
+      }
+      const otherSecret = secrets.open(
+        (await services.deployments.require(seeded.tenantId, other.id)).api_secret_enc,
+      );
+      const otherToken = await new SignJWT({})
+        .setProtectedHeader({ alg: 'HS256' })
+        .sign(new TextEncoder().encode(otherSecret));
+      return { post: poster(`${baseUrl}/data/${other.id}${other.base_path}/v1`, otherToken) };
     },
     close: async () => {
       await direct.close();
