@@ -237,7 +237,11 @@ ${pre}`;
   it.each([
     ['      - { name: raw, type: original_sql }', 11, 'type original_sql is not supported'],
     ['      - { name: r, measures: [nope] }', 11, 'orders has no measure nope'],
-    ['      - { name: r, measures: [count], dimensions: [customers.country] }', 11, 'rollups over joins'],
+    [
+      '      - { name: r, measures: [count], dimensions: [customers.country] }',
+      11,
+      'customers.country is not a dimension of the model',
+    ],
     [
       '      - { name: r, measures: [count], time_dimension: status, granularity: day }',
       11,
@@ -295,9 +299,9 @@ ${pre}`;
       [expect.any(Number), 'raw', expect.stringContaining('type original_sql is not supported')],
     ]);
     expect(js.cubes.get('orders')!.preAggregations.get('main')).toMatchObject({
-      measures: ['count'],
-      dimensions: ['status'],
-      timeDimension: 'createdAt',
+      measures: ['orders.count'],
+      dimensions: ['orders.status'],
+      timeDimension: 'orders.createdAt',
       granularity: 'day',
       partitionGranularity: 'month',
       refreshKey: { every: '1 hour', sql: null },

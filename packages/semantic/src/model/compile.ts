@@ -5,6 +5,7 @@ import type { ModelFile } from './files.ts';
 import { checkHierarchies } from './hierarchies.ts';
 import { type Isolation, isolateModel } from './isolate.ts';
 import { checkMultiStage } from './multi-stage.ts';
+import { checkRollupJoins } from './pre-aggregations.ts';
 import { isRecord, memberList, normalizeKeys, type Raw, str } from './raw.ts';
 import { ErrorReporter, locate } from './reporter.ts';
 import { jsDocument } from './sandbox/locate.ts';
@@ -89,6 +90,7 @@ export function compileModel(
     cubes.set(name, buildCube(raw, { cube: name, index, reporter, loc: rawCubes.get(name)!.loc }));
   }
   validateCubes(cubes, reporter);
+  checkRollupJoins(cubes, reporter);
   checkHierarchies(cubes, reporter);
   const views = new Map<string, View>();
   for (const { raw, loc } of rawViews) {

@@ -1,15 +1,18 @@
 import { isBuiltInGranularity } from './interval.ts';
 import type { MemberContext } from './members.ts';
 import { isRecord, memberList, type Raw, snakeCase, str } from './raw.ts';
+import type { ErrorReporter } from './reporter.ts';
 import { locate } from './reporter.ts';
-import type { Dimension, Measure, PreAggregation, SourceLocation } from './types.ts';
+import type { Cube, Dimension, Measure, PreAggregation, SourceLocation } from './types.ts';
 
 /**
  * `pre_aggregations` of one cube (https://cube.dev/docs/product/data-modeling/reference/pre-aggregations).
  * Tessera builds `rollup` only: `original_sql`, `rollup_join` and `rollup_lambda` are refused with
- * a model error naming the pre-aggregation, as are members of other cubes (a rollup over a join)
- * and a partitioned rollup without `build_range_start`/`build_range_end` (its partitions are the
- * periods of that range). Every problem is reported; a bad pre-aggregation is left out.
+ * a model error naming the pre-aggregation, as is a partitioned rollup without
+ * `build_range_start`/`build_range_end` (its partitions are the periods of that range). Members
+ * are kept as `cube.member` paths; a rollup may name members of other cubes (Cube's rollup over a
+ * join: the build query joins them as any query would), checked once every cube is built
+ * (checkRollupJoins). Every problem is reported; a bad pre-aggregation is left out.
  */
 export function buildPreAggregations(
   raw: Raw,
@@ -46,21 +49,24 @@ export function buildPreAggregations(
         return [];
       }
       return value.flatMap((v) => {
-        const member = memberName(v, ctx.cube, report);
-        if (member === null) return [];
+        const path = memberPath(v, ctx.cube, report);
+        if (path === null) return [];
+        const [cube, member] = path.split('.');
+        // members of other cubes are checked once every cube is built (checkRollupJoins)
+        if (cube !== ctx.cube) return [path];
         const found = kind === 'measure' ? measures.get(member) : dimensions.get(member);
         if (!found) report(`${key}: ${ctx.cube} has no ${kind} ${member}`);
-        return found ? [member] : [];
+        return found ? [path] : [];
       });
     };
     const ms = refs('measures', 'measure');
     const ds = refs('dimensions', 'dimension');
     let timeDimension: string | null = null;
     if (p.time_dimension !== undefined) {
-      timeDimension = memberName(p.time_dimension, ctx.cube, report);
-      const dim = timeDimension === null ? undefined : dimensions.get(timeDimension);
-      if (timeDimension !== null && dim?.type !== 'time')
-        report(`time_dimension ${timeDimension} is not a time dimension of ${ctx.cube}`);
+      timeDimension = memberPath(p.time_dimension, ctx.cube, report);
+      const [cube, member] = timeDimension?.split('.') ?? [];
+      if (cube === ctx.cube && dimensions.get(member)?.type !== 'time')
+        report(`time_dimension ${member} is not a time dimension of ${ctx.cube}`);
     }
     const granularity = str(p.granularity);
     if (timeDimension !== null && (granularity === null || !isBuiltInGranularity(granularity)))
@@ -115,20 +121,75 @@ export function buildPreAggregations(
   return out;
 }
 
-/** `count`, `CUBE.count`, `orders.count` (YAML) or a JS reference's text: the member name. */
-function memberName(value: unknown, cube: string, report: (m: string) => void): string | null {
+/** `count`, `CUBE.count`, `orders.count` (YAML) or a JS reference's text: the `cube.member` path. */
+function memberPath(value: unknown, cube: string, report: (m: string) => void): string | null {
   const text = str(value)
     ?.replace(/^\{|\}$/g, '')
     .trim();
-  if (!text) {
+  const parts = text?.split('.') ?? [];
+  if (!text || parts.length > 2 || parts.some((x) => !/^[A-Za-z_]\w*$/.test(x))) {
     report(`member reference ${JSON.stringify(value)} is not a name`);
     return null;
   }
-  const parts = text.split('.');
-  if (parts.length === 1) return parts[0];
-  if (parts.length === 2 && (parts[0] === 'CUBE' || parts[0] === cube)) return parts[1];
-  report(`${text}: members of other cubes (rollups over joins) are not supported`);
-  return null;
+  if (parts.length === 1) return `${cube}.${parts[0]}`;
+  return `${parts[0] === 'CUBE' ? cube : parts[0]}.${parts[1]}`;
+}
+
+/**
+ * Second pass over every cube's rollups: members of other cubes must exist with the right kind,
+ * and the cubes of all members must be joinable from one of them by declared joins (the build
+ * query is planned like any query: https://cube.dev/docs/product/caching/getting-started-pre-aggregations#pre-aggregations-and-joins).
+ * A rollup failing this is reported and left out.
+ */
+export function checkRollupJoins(cubes: ReadonlyMap<string, Cube>, reporter: ErrorReporter): void {
+  for (const cube of cubes.values()) {
+    for (const p of cube.preAggregations.values()) {
+      const report = (m: string) =>
+        reporter.error(p.loc, cube.name, p.name, `Pre-aggregation ${cube.name}.${p.name}: ${m}`);
+      const before = reporter.errors.length;
+      const find = (path: string, kind: 'measure' | 'dimension') => {
+        const [c, name] = path.split('.');
+        const target = cubes.get(c);
+        const found = kind === 'measure' ? target?.measures.get(name) : target?.dimensions.get(name);
+        if (!found) report(`${path} is not a ${kind} of the model`);
+        return found;
+      };
+      for (const m of p.measures) find(m, 'measure');
+      for (const d of p.dimensions) find(d, 'dimension');
+      if (p.timeDimension !== null) {
+        const d = find(p.timeDimension, 'dimension') as Dimension | undefined;
+        if (d && d.type !== 'time') report(`time_dimension ${p.timeDimension} is not a time dimension`);
+      }
+      const owners = [
+        ...new Set([...p.measures, ...p.dimensions, p.timeDimension ?? ''].filter(Boolean).map(cubeOf)),
+      ];
+      if (reporter.errors.length === before && !joinable(cubes, owners))
+        report(`no cube among ${owners.join(', ')} reaches the others by its joins`);
+      // a bad rollup is left out, as in the first pass (the map is this compile's own)
+      if (reporter.errors.length > before)
+        (cube.preAggregations as Map<string, PreAggregation>).delete(p.name);
+    }
+  }
+}
+
+function cubeOf(path: string): string {
+  return path.slice(0, path.indexOf('.'));
+}
+
+/** Whether one of `owners` reaches all the others following joins in their declared direction. */
+function joinable(cubes: ReadonlyMap<string, Cube>, owners: readonly string[]): boolean {
+  return owners.some((root) => {
+    const seen = new Set([root]);
+    const queue = [root];
+    while (queue.length > 0) {
+      for (const next of cubes.get(queue.shift()!)?.joins.keys() ?? []) {
+        if (seen.has(next)) continue;
+        seen.add(next);
+        queue.push(next);
+      }
+    }
+    return owners.every((o) => seen.has(o));
+  });
 }
 
 function refreshKeyOf(p: Raw, _loc: SourceLocation, report: (m: string) => void) {

@@ -254,14 +254,14 @@ export interface Cube {
 
 /**
  * A rollup pre-aggregation (https://cube.dev/docs/product/data-modeling/reference/pre-aggregations):
- * members of its own cube, summarised at `granularity` of `timeDimension`, one table per
- * `partitionGranularity` period of `buildRange` when partitioned.
+ * members of its cube and of cubes joined to it, summarised at `granularity` of `timeDimension`,
+ * one table per `partitionGranularity` period of `buildRange` when partitioned.
  */
 export interface PreAggregation {
   readonly cube: string;
   readonly name: string;
   readonly type: 'rollup';
-  /** Member names of the cube (without the cube prefix). */
+  /** Members as `cube.member` paths (model/pre-aggregations.ts). */
   readonly measures: readonly string[];
   readonly dimensions: readonly string[];
   readonly timeDimension: string | null;

@@ -22,9 +22,10 @@ export type { RollupUse };
 
 /**
  * Serves queries from built rollups (Cube's pre-aggregation matching): each part of a load is
- * recompiled against the first rollup of its cube (or of the cube a view includes), in model
- * order, that can answer it (semantic's rollupCanAnswer: members, additive measures, granularity,
- * filters and row-level security, the view's and its cube's, on rollup dimensions) and whose built range covers its date range. Anything else keeps
+ * recompiled against the first rollup holding its members (candidates), in model order, that can
+ * answer it (semantic's rollupCanAnswer: members, joins, additive measures, granularity, filters
+ * and every row-level policy the raw plan applies, on rollup dimensions) and whose built range
+ * covers its date range. Anything else keeps
  * its raw SQL. Pointers are read from the store at most once a second per deployment (a swap
  * here forgets them at once; a replaced table stays readable for a while, refresher.ts).
  */
@@ -111,11 +112,21 @@ function match(
   return null;
 }
 
-/** Rollups of the cube the query's members belong to, in model order. */
+/**
+ * Rollups holding the query's first member, in model order: those of its cube first, then those
+ * of other cubes that hold it through a join (Cube lets a rollup name members of joined cubes).
+ */
 function candidates(model: Model, q: ResolvedQuery): PreAggregation[] {
   const first = q.measures[0] ?? q.dimensions[0] ?? q.timeDimensions[0]?.member;
-  const cube = first ? model.cubes.get(first.member.cube) : undefined;
-  return cube ? [...cube.preAggregations.values()] : [];
+  if (!first) return [];
+  const path = `${first.member.cube}.${first.member.name}`;
+  const all = [...model.cubes.values()].flatMap((c) => [...c.preAggregations.values()]);
+  const holds = (p: PreAggregation) =>
+    p.measures.includes(path) || p.dimensions.includes(path) || p.timeDimension === path;
+  return [
+    ...all.filter((p) => p.cube === first.member.cube),
+    ...all.filter((p) => p.cube !== first.member.cube && holds(p)),
+  ];
 }
 
 /**
@@ -140,7 +151,9 @@ function sourceOf(
     }
     range = { from: ranged[0].from!, to: ranged[ranged.length - 1].to! };
   }
-  const dateRange = q.timeDimensions.find((t) => t.member.member.name === p.timeDimension)?.dateRange;
+  const dateRange = q.timeDimensions.find(
+    (t) => `${t.member.member.cube}.${t.member.member.name}` === p.timeDimension,
+  )?.dateRange;
   const rows = ranged
     .filter((x) => !dateRange || x.from === null || (x.from <= dateRange.to && x.to! >= dateRange.from))
     .map((x) => x.r);

@@ -99,7 +99,7 @@ export class PreAggregationRefresher {
       return { leased: false, built: [] }; // a model with errors has nothing to build
     }
     const rollups = [...model.cubes.values()].flatMap((c) =>
-      [...c.preAggregations.values()].filter((p) => rollupBuildable(c, p)),
+      [...c.preAggregations.values()].filter((p) => rollupBuildable(model, p)),
     );
     // nothing to build: open no connection, take no lease, write nothing
     if (rollups.length === 0) return { leased: false, built: [] };
