@@ -2063,8 +2063,6 @@ export interface components {
     MetaNestedFolder: {
       name: string;
       members: (string | components['schemas']['MetaNestedFolder'])[];
-    } & {
-      [key: string]: unknown;
     };
   };
   responses: never;
@@ -25270,80 +25268,181 @@ export interface operations {
         };
         content: {
           'application/json': {
-            cubes: ({
+            cubes: {
               name: string;
               title: string;
+              /** @enum {unknown} */
               type: 'cube' | 'view';
+              /**
+               * @description Always true: members this token may not see, or not public, are left out
+               * @enum {boolean}
+               */
+              public: true;
+              /**
+               * @description Always true: members this token may not see, or not public, are left out
+               * @enum {boolean}
+               */
+              isVisible: true;
+              /** @description Cubes only: cubes linked by joins (either direction) share this number */
+              connectedComponent?: number;
               description?: string;
-              measures: ({
-                name: string;
-                title: string;
-                shortTitle: string;
-                type: string;
-                description?: string;
-                /** @description For a view member: the cube member */
-                aliasMember?: string;
-                /** @description With `extended` */
-                sql?: string;
-              } & {
+              /** @description The model's `meta`, as written */
+              meta?: {
                 [key: string]: unknown;
-              })[];
-              dimensions: ({
+              };
+              measures: {
+                /** @description `cube.member` (`view.member` on a view) */
                 name: string;
+                /** @description The owner title and the member title, e.g. `Orders Count` */
                 title: string;
+                /** @description The member title alone */
                 shortTitle: string;
-                type: string;
                 description?: string;
-                /** @description For a view member: the cube member */
+                /** @description The model's `meta`, as written */
+                meta?: {
+                  [key: string]: unknown;
+                };
+                /**
+                 * @description Always true: members this token may not see, or not public, are left out
+                 * @enum {boolean}
+                 */
+                public: true;
+                /**
+                 * @description Always true: members this token may not see, or not public, are left out
+                 * @enum {boolean}
+                 */
+                isVisible: true;
+                /** @description On a view member: the cube member it stands for, `cube.member` */
                 aliasMember?: string;
-                /** @description With `extended` */
+                /** @description With `extended`: its SQL, columns qualified with `{cube}` */
                 sql?: string;
-              } & {
-                [key: string]: unknown;
-              })[];
-              segments: ({
+                /**
+                 * @description The type of its values
+                 * @enum {unknown}
+                 */
+                type: 'number' | 'string' | 'time' | 'boolean';
+                /** @description The measure type as written: count, count_distinct, sum, avg, min, max, number, ... */
+                aggType: string;
+                /** @description Has a rolling window */
+                cumulative: boolean;
+                /** @description Has a rolling window (same as `cumulative`) */
+                cumulativeTotal: boolean;
+                /** @description Its drill members, `cube.member` */
+                drillMembers: string[];
+                drillMembersGrouped: {
+                  /** @description Always empty */
+                  measures: string[];
+                  /** @description The drill members */
+                  dimensions: string[];
+                };
+                /** @description The model's `format`, as written: a name (`percent`, `currency`, `number`, `imageUrl`, `id`, `link`) or an object such as `{type: 'link', label}` */
+                format?: unknown;
+              }[];
+              dimensions: {
+                /** @description `cube.member` (`view.member` on a view) */
                 name: string;
+                /** @description The owner title and the member title, e.g. `Orders Count` */
                 title: string;
+                /** @description The member title alone */
                 shortTitle: string;
-                type: string;
                 description?: string;
-                /** @description For a view member: the cube member */
+                /** @description The model's `meta`, as written */
+                meta?: {
+                  [key: string]: unknown;
+                };
+                /**
+                 * @description Always true: members this token may not see, or not public, are left out
+                 * @enum {boolean}
+                 */
+                public: true;
+                /**
+                 * @description Always true: members this token may not see, or not public, are left out
+                 * @enum {boolean}
+                 */
+                isVisible: true;
+                /** @description On a view member: the cube member it stands for, `cube.member` */
                 aliasMember?: string;
-                /** @description With `extended` */
+                /** @description With `extended`: its SQL, columns qualified with `{cube}` */
                 sql?: string;
-              } & {
-                [key: string]: unknown;
-              })[];
-              joins?: {
+                /** @enum {unknown} */
+                type: 'string' | 'number' | 'time' | 'boolean' | 'geo';
+                /** @description The cube's primary key (listed only when the model makes it public) */
+                primaryKey: boolean;
+                /** @description Always true */
+                suggestFilterValues: boolean;
+                /** @description The model's `format`, as written: a name (`percent`, `currency`, `number`, `imageUrl`, `id`, `link`) or an object such as `{type: 'link', label}` */
+                format?: unknown;
+                /** @description A time dimension: its custom granularities only (the built-in ones are implied) */
+                granularities?: {
+                  name: string;
+                  title: string;
+                  /** @description As written, e.g. `2 weeks` */
+                  interval: string;
+                  /** @description As written, e.g. `3 months` */
+                  offset?: string;
+                  /** @description As written, e.g. `2024-01-01` */
+                  origin?: string;
+                }[];
+              }[];
+              segments: {
+                /** @description `cube.member` (`view.member` on a view) */
                 name: string;
-                relationship: string;
+                /** @description The owner title and the member title, e.g. `Orders Count` */
+                title: string;
+                /** @description The member title alone */
+                shortTitle: string;
+                description?: string;
+                /** @description The model's `meta`, as written */
+                meta?: {
+                  [key: string]: unknown;
+                };
+                /**
+                 * @description Always true: members this token may not see, or not public, are left out
+                 * @enum {boolean}
+                 */
+                public: true;
+                /**
+                 * @description Always true: members this token may not see, or not public, are left out
+                 * @enum {boolean}
+                 */
+                isVisible: true;
+                /** @description On a view member: the cube member it stands for, `cube.member` */
+                aliasMember?: string;
+                /** @description With `extended`: its SQL, columns qualified with `{cube}` */
                 sql?: string;
               }[];
+              /** @description Cubes only, with `extended` */
+              joins?: {
+                /** @description The joined cube */
+                name: string;
+                /** @enum {unknown} */
+                relationship: 'many_to_one' | 'one_to_many' | 'one_to_one';
+                /** @description The join condition, `{CUBE}` written as the cube name */
+                sql: string;
+              }[];
               /** @description Public hierarchies with a level this token may see */
-              hierarchies: ({
+              hierarchies: {
                 /** @description `cube.hierarchy` (`view.hierarchy` on a view) */
                 name: string;
                 title?: string;
                 /** @description Its dimensions from the top level down (`view.member` on a view); hidden ones left out */
                 levels: string[];
-                public?: boolean;
+                /**
+                 * @description Always true: members this token may not see, or not public, are left out
+                 * @enum {boolean}
+                 */
+                public: true;
                 /** @description On a view: the cube hierarchy, `cube.hierarchy` */
                 aliasMember?: string;
-              } & {
-                [key: string]: unknown;
-              })[];
+              }[];
               /** @description Views only (empty on a cube): folders flattened */
-              folders: ({
+              folders: {
                 name: string;
                 members: string[];
-              } & {
-                [key: string]: unknown;
-              })[];
+              }[];
               /** @description Views only (empty on a cube): folders as nested */
               nestedFolders: components['schemas']['MetaNestedFolder'][];
-            } & {
-              [key: string]: unknown;
-            })[];
+            }[];
           };
         };
       };

@@ -1,5 +1,6 @@
 import type { TSchema } from 'typebox';
 import { Type } from 'typebox';
+import { MetaNestedFolder, MetaQuerystring, MetaResponse, metaNestedFolderName } from './meta-schemas.ts';
 import type { DataOperation } from './operations.ts';
 import {
   BranchHeader,
@@ -9,10 +10,6 @@ import {
   ErrorBody,
   LoadMultiResponse,
   LoadResult,
-  MetaNestedFolder,
-  MetaQuerystring,
-  MetaResponse,
-  metaNestedFolderName,
   QueryBody,
   QueryQuerystring,
   SqlApiBody,

@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 
 /**
  * The data API's shapes for the OpenAPI document, field for field as Cube's REST API
- * (reference: data-api.yaml `V1LoadRequest`, `V1LoadResponse`, `V1MetaResponse`, `V1Error`, and
+ * (reference: data-api.yaml `V1LoadRequest`, `V1LoadResponse`, `V1Error`, and
  * `/v1/cubesql`). Validation stays as tolerant as Cube's gateway: unknown fields pass (clients
  * send `cache`, `onlyViews`, `throwContinueWait`, ...), and member names, operators, granularities
  * and limits are checked by the semantic layer, whose messages name the member or value.
@@ -120,12 +120,6 @@ export const QueryQuerystring = Type.Object(
   },
   open,
 );
-export const MetaQuerystring = Type.Object(
-  {
-    extended: Type.Optional(Type.String({ description: 'Present: add member SQL and cube joins' })),
-  },
-  open,
-);
 export const SqlApiBody = Type.Object(
   {
     query: Type.String({
@@ -238,81 +232,6 @@ export const LoadMultiResponse = Type.Object(
   },
   { description: 'With `queryType=multi`' },
 );
-
-const MetaMember = Type.Object(
-  {
-    name: Type.String(),
-    title: Type.String(),
-    shortTitle: Type.String(),
-    type: Type.String(),
-    description: Type.Optional(Type.String()),
-    aliasMember: Type.Optional(Type.String({ description: 'For a view member: the cube member' })),
-    sql: Type.Optional(Type.String({ description: 'With `extended`' })),
-  },
-  open,
-);
-/** Cube's V1CubeMetaHierarchy, as its CubeToMetaTransformer lists it (packages/semantic meta.ts). */
-const MetaHierarchy = Type.Object(
-  {
-    name: Type.String({ description: '`cube.hierarchy` (`view.hierarchy` on a view)' }),
-    title: Type.Optional(Type.String()),
-    levels: Type.Array(Type.String(), {
-      description: 'Its dimensions from the top level down (`view.member` on a view); hidden ones left out',
-    }),
-    public: Type.Optional(Type.Boolean()),
-    aliasMember: Type.Optional(
-      Type.String({ description: 'On a view: the cube hierarchy, `cube.hierarchy`' }),
-    ),
-  },
-  open,
-);
-
-/** Cube's V1CubeMetaFolder: a view folder, the members of its nested folders merged in. */
-const MetaFolder = Type.Object({ name: Type.String(), members: Type.Array(Type.String()) }, open);
-
-/**
- * Cube's V1CubeMetaNestedFolder: a view folder whose members are member paths or folders. It
- * refers to itself, so the OpenAPI document holds it once as a component (data/openapi.ts).
- */
-export const metaNestedFolderName = 'MetaNestedFolder';
-const nestedFolderRef = Type.Ref(`#/components/schemas/${metaNestedFolderName}`);
-export const MetaNestedFolder = Type.Object(
-  { name: Type.String(), members: Type.Array(Type.Union([Type.String(), nestedFolderRef])) },
-  { ...open, description: 'A view folder: member paths (`view.member`) and folders inside it' },
-);
-
-export const MetaResponse = Type.Object({
-  cubes: Type.Array(
-    Type.Object(
-      {
-        name: Type.String(),
-        title: Type.String(),
-        type: Type.Union([Type.Literal('cube'), Type.Literal('view')]),
-        description: Type.Optional(Type.String()),
-        measures: Type.Array(MetaMember),
-        dimensions: Type.Array(MetaMember),
-        segments: Type.Array(MetaMember),
-        joins: Type.Optional(
-          Type.Array(
-            Type.Object({
-              name: Type.String(),
-              relationship: Type.String(),
-              sql: Type.Optional(Type.String()),
-            }),
-          ),
-        ),
-        hierarchies: Type.Array(MetaHierarchy, {
-          description: 'Public hierarchies with a level this token may see',
-        }),
-        folders: Type.Array(MetaFolder, { description: 'Views only (empty on a cube): folders flattened' }),
-        nestedFolders: Type.Array(nestedFolderRef, {
-          description: 'Views only (empty on a cube): folders as nested',
-        }),
-      },
-      { ...open, description: 'A cube or view with the members this token may see' },
-    ),
-  ),
-});
 
 const SqlEntry = Type.Object({
   sql: Type.Object(
