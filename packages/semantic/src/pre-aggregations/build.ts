@@ -81,8 +81,17 @@ function rollupQuery(
 
 /** The joins the build query makes, as the planner picks them for the rollup's members. */
 export function rollupJoinTree(model: Model, p: PreAggregation): JoinTree {
-  return joinTree(model, rollupQuery(model, p, 'UTC', null), () => null).tree;
+  let tree = trees.get(p);
+  if (!tree) {
+    tree = joinTree(model, rollupQuery(model, p, 'UTC', null), () => null).tree;
+    trees.set(p, tree);
+  }
+  return tree;
 }
+
+// a pre-aggregation belongs to one compiled model: what depends on the model only is kept with it
+const trees = new WeakMap<PreAggregation, JoinTree>();
+const buildable = new WeakMap<PreAggregation, boolean>();
 
 /**
  * Whether a rollup can be built without a query: the SQL of every cube and join it reads, and of
@@ -90,6 +99,15 @@ export function rollupJoinTree(model: Model, p: PreAggregation): JoinTree {
  * rollup is built once for everyone), and no member is a sub_query dimension.
  */
 export function rollupBuildable(model: Model, p: PreAggregation): boolean {
+  let hit = buildable.get(p);
+  if (hit === undefined) {
+    hit = checkBuildable(model, p);
+    buildable.set(p, hit);
+  }
+  return hit;
+}
+
+function checkBuildable(model: Model, p: PreAggregation): boolean {
   let tree: JoinTree;
   try {
     tree = rollupJoinTree(model, p);

@@ -55,6 +55,8 @@ export function rollupCanAnswer(
     if (r && (startOf(r.from, unit) !== r.from || endOf(r.to, unit) !== r.to)) return false;
   }
   if (p.timeDimension !== null && q.timeDimensions.length > 0 && q.timezone !== buildTimezone) return false;
+  // another zone's build holds wall-clock times of that zone only
+  if (buildTimezone !== 'UTC' && q.timezone !== buildTimezone) return false;
 
   const tree = rollupJoinTree(model, p);
   const repeated = multipliedCubes(tree);

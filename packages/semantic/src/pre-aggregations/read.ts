@@ -52,9 +52,9 @@ export function compileFromRollup(
     timeDimensions: q.timeDimensions.map((t) => ({ ...t, member: swap(t.member) })),
     filters: q.filters.map(swapFilter),
     security: security.map(swapFilter),
-    // buckets hold wall-clock times of the build's zone, which is the query's (rollupCanAnswer):
-    // read and compared as they are, with no further conversion
-    timezone: 'UTC',
+    // a UTC build holds instants, converted for the query as raw columns are; another zone's
+    // build (the query's own, rollupCanAnswer) holds its wall-clock times, read as they are
+    timezone: (source.timezone ?? 'UTC') === 'UTC' ? q.timezone : 'UTC',
   };
   const plan = planQuery(rollupModel, rewritten, () => null, {
     now,
