@@ -5,6 +5,8 @@ import { lazy, type ReactNode, type RefObject, Suspense, useEffect, useMemo, use
 import { CreatorActions } from './creator-actions.tsx';
 import {
   captureEmbedLocation,
+  dashboardIdOf,
+  dashboardPath,
   type EmbedCredential,
   type EmbedFailure,
   embedClient,
@@ -42,11 +44,22 @@ type Phase =
 export function EmbedPage() {
   const [{ publicId: firstPublicId, sessionId }] = useState(captureEmbedLocation);
   // A creator opens other dashboards of its team in this page, with the same token (issue 12).
+  // Each opening is a history entry of this document, so that Back and Forward move between the
+  // dashboards without a reload: a reload would need the session again, which was redeemed once.
   const [publicId, setPublicId] = useState(firstPublicId);
   const open = (next: string) => {
+    if (next === dashboardIdOf(window.location.pathname)) return;
+    window.history.pushState(window.history.state, '', dashboardPath(next));
     setPublicId(next);
-    window.history.replaceState(window.history.state, '', `/embed/dashboard/${encodeURIComponent(next)}`);
   };
+  useEffect(() => {
+    const follow = () => {
+      const shown = dashboardIdOf(window.location.pathname);
+      if (shown !== null) setPublicId(shown);
+    };
+    window.addEventListener('popstate', follow);
+    return () => window.removeEventListener('popstate', follow);
+  }, []);
   const [phase, setPhase] = useState<Phase>(() =>
     publicId === null
       ? failed('missing_dashboard')
@@ -169,7 +182,8 @@ function DashboardLoader({
   const creator = creatorMode === true && typeof embedTenantName === 'string' && embedTenantName !== '';
   // A session pinned to one dashboard (publicDashboardId) reads no other: nothing to open there.
   const openOther = publicDashboardId === null ? onOpen : null;
-  const [saved, setSaved] = useState<string | null>(null);
+  // What the creator's last action did, said in the page's status (which outlives the dashboard).
+  const [announcement, setAnnouncement] = useState<string | null>(null);
   let main: ReactNode;
   if (query.error) {
     const failure = failureOf(query.error.status, query.error.body);
@@ -195,10 +209,11 @@ function DashboardLoader({
                   key={dashboard.publicId}
                   deploymentId={dashboard.deploymentId}
                   workbookId={dashboard.workbookId}
+                  publicId={dashboard.publicId}
                   embedTenantName={embedTenantName}
                   embedUserId={credential.claims.embedUserId}
                   onOpen={openOther}
-                  onSaved={setSaved}
+                  onAnnounce={setAnnouncement}
                 />
               ) : undefined
             }
@@ -217,9 +232,9 @@ function DashboardLoader({
         <TeamDashboards deploymentId={deploymentId} currentPublicId={publicId} onOpen={openOther} />
       )}
       <div className="embed-creator-main">
-        {/* A live region present from the start, so that assistive technology announces the save. */}
+        {/* A live region present from the start, so that assistive technology announces each action. */}
         <p className="embed-creator-status embed-creator-saved" role="status">
-          {saved !== null && `Saved “${saved}” to your team's space.`}
+          {announcement}
         </p>
         {main}
       </div>

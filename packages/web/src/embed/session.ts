@@ -29,12 +29,22 @@ export function captureEmbedLocation(): EmbedLocation {
     url.searchParams.delete('session');
     window.history.replaceState(window.history.state, '', `${url.pathname}${url.search}${url.hash}`);
   }
-  const match = /^\/embed\/dashboard\/([^/]+)\/?$/.exec(url.pathname);
   captured = {
-    publicId: match ? safeDecode(match[1]) : null,
+    publicId: dashboardIdOf(url.pathname),
     sessionId: sessionId === null || sessionId === '' ? null : sessionId,
   };
   return captured;
+}
+
+/** The public id in an embed page's path (`/embed/dashboard/{publicId}`), or null on another path. */
+export function dashboardIdOf(pathname: string): string | null {
+  const match = /^\/embed\/dashboard\/([^/]+)\/?$/.exec(pathname);
+  return match ? safeDecode(match[1]) : null;
+}
+
+/** The embed page's address of a dashboard: never with the session, which was redeemed once. */
+export function dashboardPath(publicId: string): string {
+  return `/embed/dashboard/${encodeURIComponent(publicId)}`;
 }
 
 function safeDecode(segment: string): string | null {
@@ -221,11 +231,20 @@ export function embedClient(
 
 /** What a creator is told when a call of its actions fails (the server's message for a 4xx). */
 export function creatorMessageOf(error: { status: number; body?: unknown }): string {
-  const body = error.body as { message?: unknown } | undefined;
+  const body = error.body as
+    | { detail?: unknown; message?: unknown; errors?: { field?: unknown; message?: unknown }[] }
+    | undefined;
   // A dashboard the user only views (its own tenant's, shared with it, or the host's) cannot be
   // shared or changed by it: the server answers 403 or, outside its reach, 404.
   if (error.status === 403 || error.status === 404)
     return 'you can do this only with dashboards you own. Save a copy first.';
-  if (body && typeof body.message === 'string' && error.status < 500) return body.message;
+  if (body && error.status < 500) {
+    // Problem details (DESIGN.md "Errors"): the field's own problem says most, then the detail.
+    const field = body.errors?.[0];
+    if (field && typeof field.field === 'string' && typeof field.message === 'string')
+      return `${field.field.replace(/^body\//, '')} ${field.message}.`;
+    if (typeof body.detail === 'string') return body.detail;
+    if (typeof body.message === 'string') return body.message;
+  }
   return 'the server could not answer. Try again in a moment.';
 }

@@ -4,14 +4,17 @@ import {
   useGrantContentPermission,
   useListContentPermissions,
 } from '@tessera/client/react';
-import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import { type FormEvent, useId, useRef, useState } from 'react';
+import { useModalDialog } from './modal.ts';
 import { creatorMessageOf as messageOf } from './session.ts';
+import { CurrentShares } from './shares.tsx';
 
 /**
  * Shares the open dashboard with one of the embed tenant's groups (issue 12; spec 4.3 rule 2).
  * The groups come from `GET /embed-tenants/{tenant}/groups`, which answers a creator with its own
  * tenant's groups only; a grant is `PUT .../permissions` with `embedGroupId`, at view level, on
  * the workbook and on each of its reports (the dashboard's widgets are read through them).
+ * The groups it is shared with are listed above, each with a control that removes the share.
  * A native modal <dialog>: focus moves into it, Escape closes it, the page behind is inert.
  */
 export function ShareDialog(props: {
@@ -22,8 +25,9 @@ export function ShareDialog(props: {
   onClose: () => void;
 }) {
   const { deploymentId, workbookId, embedTenantName, onClose } = props;
-  const dialog = useRef<HTMLDialogElement>(null);
+  const dialog = useModalDialog();
   const headingId = useId();
+  const heading = useRef<HTMLHeadingElement>(null);
   const [groupId, setGroupId] = useState<number | null>(null);
   const [done, setDone] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
@@ -37,18 +41,13 @@ export function ShareDialog(props: {
   });
   const sharedWith = new Set((grants.data?.items ?? []).map((g) => g.embedGroupId));
 
-  useEffect(() => {
-    const element = dialog.current;
-    if (element && !element.open) element.showModal();
-    return () => element?.close();
-  }, []);
-
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const group = groups.data?.items.find((g) => g.id === groupId);
     if (!group) return;
     setBusy(true);
     setFailure(null);
+    setDone(null);
     try {
       const items = [
         { type: 'WORKBOOK' as const, id: workbookId },
@@ -72,13 +71,28 @@ export function ShareDialog(props: {
   return (
     <dialog ref={dialog} className="embed-share-dialog" aria-labelledby={headingId} onClose={onClose}>
       <form onSubmit={submit}>
-        <h2 id={headingId}>Share “{props.title}”</h2>
+        <h2 id={headingId} ref={heading} tabIndex={-1}>
+          Share “{props.title}”
+        </h2>
         {groups.isPending && <p className="embed-status-inline">Loading your team's groups…</p>}
         {groups.error && (
           <p className="form-error" role="alert">
             The groups could not be read: {messageOf(groups.error)}
           </p>
         )}
+        <CurrentShares
+          deploymentId={deploymentId}
+          workbookId={workbookId}
+          grants={grants.data?.items ?? []}
+          groups={list}
+          reportIds={(reports.data?.items ?? []).map((r) => r.id)}
+          disabled={busy || reports.isPending}
+          onRemoved={(group) => {
+            setDone(`Stopped sharing with ${group}.`);
+            // The removed entry's control had the focus: it stays in the dialog, on its title.
+            heading.current?.focus();
+          }}
+        />
         {groups.data && list.length === 0 && (
           <p className="embed-status-inline">Your team has no groups to share with.</p>
         )}

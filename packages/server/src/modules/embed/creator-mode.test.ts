@@ -222,6 +222,69 @@ describe('creator mode for embed tenants', () => {
     expect(rows.body.data).toEqual([{ answer: '42' }]);
   });
 
+  it('lets only the owner remove a share it made; the group then sees nothing of it', async () => {
+    expect(made.publicId).toBeDefined();
+    const shareOf = async (type: 'WORKBOOK' | 'REPORT', id: number) => {
+      const grants = await call(tokens.ada, 'GET', dep(`/permissions?type=${type}&id=${id}`));
+      expect(grants.status).toBe(200);
+      const share = grants.body.items.find(
+        (g: { embedGroupId: number | null }) => g.embedGroupId === made.opsGroupId,
+      );
+      expect(share).toBeDefined();
+      return share.id as number;
+    };
+    const workbookShare = await shareOf('WORKBOOK', made.workbookId);
+    const reportShare = await shareOf('REPORT', made.reportId);
+
+    // Another tenant's creator and a user of the tenant outside the group cannot even tell it exists;
+    // the colleague who views it may not change who sees it; a session without creator mode may not try.
+    for (const [who, status, code] of [
+      ['dee', 404, 'permission_not_found'],
+      ['cy', 404, 'permission_not_found'],
+      ['bob', 403, 'content_access_denied'],
+      ['viewer', 403, 'embed_creator_mode_required'],
+    ] as const) {
+      for (const id of [workbookShare, reportShare]) {
+        const refused = await call(tokens[who], 'DELETE', dep(`/permissions/${id}`));
+        expect(refused.status, who).toBe(status);
+        expect(refused.body.code, who).toBe(code);
+      }
+    }
+    // Nothing changed: the colleague still sees the workbook and its report.
+    expect((await call(tokens.bob, 'GET', dep(`/workbooks/${made.workbookId}`))).status).toBe(200);
+    expect((await call(tokens.bob, 'GET', dep(`/reports/${made.reportId}`))).status).toBe(200);
+
+    // The owner removes it, the report's grant first (as the embed page does), then the workbook's.
+    for (const id of [reportShare, workbookShare]) {
+      const removed = await call(tokens.ada, 'DELETE', dep(`/permissions/${id}`));
+      expect(removed.status).toBe(200);
+      expect(removed.body).toEqual({ success: true });
+    }
+    // (Bob's own copy, made from it in the test before, stays his.)
+    const ids = (res: { body: { items: { id: number }[] } }) => res.body.items.map((i) => i.id);
+    expect(ids(await call(tokens.bob, 'GET', dep('/workbooks')))).not.toContain(made.workbookId);
+    expect(ids(await call(tokens.bob, 'GET', dep('/reports')))).not.toContain(made.reportId);
+    expect((await call(tokens.bob, 'GET', dep(`/workbooks/${made.workbookId}`))).status).toBe(404);
+    expect((await call(tokens.bob, 'GET', dep(`/reports/${made.reportId}`))).status).toBe(404);
+    // Its dashboard allows signed embedding, which lets any session of the tenant read it; with that
+    // turned off, the colleague reads it no more, and is told it does not exist (not "not allowed").
+    expect((await call(tokens.bob, 'GET', `/embed/dashboard/${made.publicId}`)).status).toBe(200);
+    const off = await call(server.adminKey, 'PATCH', `/embed/dashboard/${made.publicId}`, {
+      allowEmbed: false,
+    });
+    expect(off.status).toBe(200);
+    for (const who of ['bob', 'cy', 'dee'] as const) {
+      const read = await call(tokens[who], 'GET', `/embed/dashboard/${made.publicId}`);
+      expect([read.status, read.body.code], who).toEqual([404, 'dashboard_not_found']);
+      const rows = await call(tokens[who], 'POST', dep(`/dashboards/${made.publicId}/widgets/w1/data`), {});
+      expect(rows.status, who).toBe(404);
+    }
+    expect((await call(tokens.ada, 'GET', `/embed/dashboard/${made.publicId}`)).status).toBe(200);
+    // The owner keeps its own grant and its dashboard; removing the share again finds nothing.
+    expect((await call(tokens.ada, 'GET', dep(`/workbooks/${made.workbookId}`))).status).toBe(200);
+    expect((await call(tokens.ada, 'DELETE', dep(`/permissions/${workbookShare}`))).status).toBe(404);
+  });
+
   it("clones an admin's workbook shared with its tenant (embed access) only from the shared workspace", async () => {
     const admin = (method: string, path: string, body?: unknown) => call(server.adminKey, method, path, body);
     const source = await admin('POST', dep('/workbooks'), { name: 'House board' });
@@ -247,10 +310,16 @@ describe('creator mode for embed tenants', () => {
     expect((await call(tokens.ada, 'GET', dep(`/workbooks/${source.body.id}`))).body.name).toBe(
       'House board',
     );
-    // Read-only: no edit, and no copy of its live reports and draft.
+    // Read-only: no edit, no delete, no change of who sees it, and no copy of its live reports and draft.
     expect((await call(tokens.ada, 'PUT', dep(`/workbooks/${source.body.id}`), { name: 'x' })).status).toBe(
       403,
     );
+    expect((await call(tokens.ada, 'DELETE', dep(`/workbooks/${source.body.id}`))).status).toBe(403);
+    const hostGrants = await admin('GET', dep(`/permissions?type=WORKBOOK&id=${source.body.id}`));
+    expect(hostGrants.body.items.length).toBeGreaterThan(0);
+    for (const grant of hostGrants.body.items)
+      expect((await call(tokens.ada, 'DELETE', dep(`/permissions/${grant.id}`))).status).toBe(403);
+    expect((await admin('GET', dep(`/workbooks/${source.body.id}`))).body.name).toBe('House board');
     const live = await call(tokens.ada, 'POST', dep(`/workbooks/${source.body.id}/duplicate`), {});
     expect(live.status).toBe(400);
     expect(fields(live.body)).toEqual(['body/shared']);

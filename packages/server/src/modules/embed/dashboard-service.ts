@@ -46,8 +46,13 @@ export class EmbedDashboardsService implements EmbedDashboardGate {
       dashboard.deployment_id === target.deploymentId &&
       (target.publicDashboardId === null || target.publicDashboardId === dashboard.public_id);
     if (!visible) throw new NotFoundError(`Dashboard ${dashboard.public_id}`, 'dashboard_not_found');
-    if (await this.admittedToTenantSpace(target, dashboard, viewer)) return;
+    const place = await this.tenantSpacePlace(target, dashboard, viewer);
+    if (place === 'granted') return;
     if (dashboard.allow_embed) return;
+    // Tenant content that this embed user was never granted, or no longer is (a share removed), is
+    // as unknown to it as a missing dashboard: 404, as every other read of it (access.ts `hides`).
+    if (place === 'not-granted')
+      throw new NotFoundError(`Dashboard ${dashboard.public_id}`, 'dashboard_not_found');
     if (target.creatorMode && (await this.deps.shares.isShared(dashboard, target.embedTenantId))) return;
     throw new ForbiddenError(
       `Dashboard ${dashboard.public_id} does not allow embedding (allowEmbed is false)`,
@@ -58,17 +63,22 @@ export class EmbedDashboardsService implements EmbedDashboardGate {
   /**
    * A dashboard of a workbook in an embed tenant's creator-mode space (spec 4.3 rule 2) is not
    * visible outside that tenant (404, whatever its `allowEmbed`); inside it, an embed user reads it
-   * when the workbook is its own or shared with one of its tenant groups. False: not tenant
-   * content, or not granted (then `allowEmbed` decides, as for any dashboard).
+   * when the workbook is its own or shared with one of its tenant groups (`granted`), and otherwise
+   * only through `allowEmbed` (`not-granted`). Null: not tenant content, or no viewer to ask about
+   * (a session being generated), where `allowEmbed` decides, as for any dashboard.
    */
-  private async admittedToTenantSpace(target: EmbedTarget, dashboard: DashboardRow, viewer?: Principal) {
+  private async tenantSpacePlace(
+    target: EmbedTarget,
+    dashboard: DashboardRow,
+    viewer?: Principal,
+  ): Promise<'granted' | 'not-granted' | null> {
     const workbook = await this.deps.workbooks.find(dashboard.deployment_id, dashboard.workbook_id);
-    if (!workbook || workbook.embed_tenant_id === null) return false;
+    if (!workbook || workbook.embed_tenant_id === null) return null;
     if (workbook.embed_tenant_id !== target.embedTenantId)
       throw new NotFoundError(`Dashboard ${dashboard.public_id}`, 'dashboard_not_found');
-    if (!viewer) return false;
+    if (!viewer) return null;
     const ctx = await this.deps.access.resolve(viewer, dashboard.deployment_id);
-    return ctx.item('WORKBOOK', workbook) !== null;
+    return ctx.item('WORKBOOK', workbook) !== null ? 'granted' : 'not-granted';
   }
 
   /** The published dashboard with this public id in the account; 404 otherwise. */
