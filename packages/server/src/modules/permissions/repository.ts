@@ -32,6 +32,20 @@ function granteeOf(grantee: Grantee): [(typeof granteeColumn)[keyof Grantee], nu
   throw new Error('A grant needs a grantee');
 }
 
+/** Whose grants `grantsReaching` reads: a user's or an embed user's. */
+export type GrantMember = { userId: number } | { embedUserId: number };
+
+/** Where each kind of member's grants are: its own column, its groups' column and memberships. */
+const reach = {
+  user: { direct: 'user_id', viaGroup: 'group_id', memberships: 'group_members', memberColumn: 'user_id' },
+  embedUser: {
+    direct: 'embed_user_id',
+    viaGroup: 'embed_group_id',
+    memberships: 'embed_group_members',
+    memberColumn: 'embed_user_id',
+  },
+} as const;
+
 const column = {
   FOLDER: 'folder_id',
   WORKBOOK: 'workbook_id',
@@ -42,43 +56,26 @@ const column = {
 export class PermissionsRepository {
   constructor(private readonly db: Db) {}
 
-  /** Every grant in a deployment that reaches a user, directly or through one of their groups. */
-  grantsReaching(deploymentId: number, userId: number, db: Db = this.db): Promise<ContentPermissionRow[]> {
-    return db
-      .selectFrom('content_permissions')
-      .selectAll()
-      .where('deployment_id', '=', deploymentId)
-      .where((eb) =>
-        eb.or([
-          eb('user_id', '=', userId),
-          eb(
-            'group_id',
-            'in',
-            eb.selectFrom('group_members').select('group_id').where('user_id', '=', userId),
-          ),
-        ]),
-      )
-      .execute();
-  }
-
-  /** Every grant in a deployment that reaches an embed user, directly or through its tenant groups. */
-  grantsReachingEmbedUser(
+  /**
+   * Every grant in a deployment that reaches a user or an embed user: granted to them directly or
+   * to one of their groups (embed tenant groups for an embed user, migration 0015).
+   */
+  grantsReaching(
     deploymentId: number,
-    embedUserId: number,
+    member: GrantMember,
     db: Db = this.db,
   ): Promise<ContentPermissionRow[]> {
+    const [kind, id] =
+      'userId' in member ? (['user', member.userId] as const) : (['embedUser', member.embedUserId] as const);
+    const { direct, viaGroup, memberships, memberColumn } = reach[kind];
     return db
       .selectFrom('content_permissions')
       .selectAll()
       .where('deployment_id', '=', deploymentId)
       .where((eb) =>
         eb.or([
-          eb('embed_user_id', '=', embedUserId),
-          eb(
-            'embed_group_id',
-            'in',
-            eb.selectFrom('embed_group_members').select('group_id').where('embed_user_id', '=', embedUserId),
-          ),
+          eb(direct, '=', id),
+          eb(viaGroup, 'in', eb.selectFrom(memberships).select('group_id').where(memberColumn, '=', id)),
         ]),
       )
       .execute();

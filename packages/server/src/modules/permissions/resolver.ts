@@ -23,10 +23,10 @@ export class AccessResolver {
     const [folders, grants, embedShared] = await Promise.all([
       this.deps.folders.treeRows(deploymentId, db),
       principal.embed
-        ? this.deps.permissions.grantsReachingEmbedUser(deploymentId, principal.embed.embedUserId, db)
+        ? this.deps.permissions.grantsReaching(deploymentId, { embedUserId: principal.embed.embedUserId }, db)
         : principal.role === 'admin'
           ? Promise.resolve([])
-          : this.deps.permissions.grantsReaching(deploymentId, principal.userId, db),
+          : this.deps.permissions.grantsReaching(deploymentId, { userId: principal.userId }, db),
       embed?.creatorMode && embed.embedTenantId !== null
         ? this.deps.permissions.sharedWithEmbedTenant(deploymentId, embed.embedTenantId, db)
         : Promise.resolve([]),
