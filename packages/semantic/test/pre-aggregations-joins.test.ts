@@ -48,6 +48,9 @@ cubes:
       - name: by_name
         measures: [count]
         dimensions: [customers.name]
+      - name: by_time
+        measures: [count]
+        dimensions: [created_at, customers.country]
       - name: by_product
         measures: [amount, line_items.quantity]
         dimensions: [line_items.product_id]
@@ -198,6 +201,29 @@ describe.each(['duckdb', 'postgres'] as const)('joined rollups answer on %s', (d
     expect(num(rollup)).toEqual([{ 'customers.country': 'US', 'orders.count': 4, 'orders.amount': 325.75 }]);
     expect(rollup).toEqual(raw);
   });
+
+  it.skipIf(skip)(
+    'a time-typed dimension of a UTC build is shown and filtered in the query zone',
+    async () => {
+      const query: CubeQuery = {
+        measures: ['orders.count'],
+        dimensions: ['orders.created_at', 'customers.country'],
+        filters: [{ member: 'orders.created_at', operator: 'beforeDate', values: ['2024-02-01'] }],
+        order: { 'orders.created_at': 'asc' },
+        timezone: 'America/New_York',
+      };
+      expect(answers('by_time', query)).toBe(true);
+      const { raw, rollup } = await both(dialect, 'by_time', query);
+      expect(rollup).toEqual(raw);
+      // order 4, at 02:00 UTC on February 1st, is still January in New York
+      expect(rollup.map((r) => r['orders.created_at'])).toEqual([
+        '2024-01-03T05:00:00.000',
+        '2024-01-15T18:30:00.000',
+        '2024-01-31T18:00:00.000',
+        '2024-01-31T21:00:00.000',
+      ]);
+    },
+  );
 
   it.skipIf(skip)(
     "a view over the same joins reads the rollup, with the joined cube's row-level filter",
