@@ -28,7 +28,7 @@ const broken = `cubes:
       - name: count
         type: count
       - name: weekly
-        type: sum
+        type: number
         sql: "{count}"
         multi_stage: true
         rolling_window:
@@ -60,7 +60,9 @@ describe('model isolation', () => {
     const u = isolation.unavailable.get('broken')!;
     expect(u).toMatchObject({ kind: 'cube', through: null });
     expect(u.errors[0]).toMatchObject({ file: 'broken.yml', line: 11, cube: 'broken', member: 'weekly' });
-    expect(u.errors[0]!.message).toBe('rolling_window on a multi-stage measure is not supported');
+    expect(u.errors[0]!.message).toBe(
+      'rolling_window on a multi-stage measure of type number is not supported',
+    );
     expect(isolation.errors).toEqual([{ error: errors[0], cubes: ['broken'] }]);
   });
 

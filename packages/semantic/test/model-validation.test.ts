@@ -19,7 +19,7 @@ const broken = `cubes:
         type: sum
         sql: amount
       - name: bad
-        type: median
+        type: percentile
         sql: amount
       - name: ref
         type: sum
@@ -66,7 +66,7 @@ describe('model validation', () => {
     expectError(5, 'orders', null, 'Join to unknown cube nowhere');
     expectError(8, 'orders', null, "unknown relationship 'sideways'");
     expectError(14, 'orders', 'count', 'Duplicate member name orders.count');
-    expectError(17, 'orders', 'bad', "Measure type 'median'");
+    expectError(17, 'orders', 'bad', "Measure type 'percentile'");
     expectError(22, 'orders', 'ref', 'orders.nope does not exist');
     expectError(28, 'orders', 'created_at', "invalid interval '3 fortnights'");
     expect(found.some((f) => /Cycle in extends/.test(f))).toBe(true);

@@ -65,7 +65,7 @@ const refused = `cubes:
           - interval: 1 day
       - name: rolling_stage
         multi_stage: true
-        type: sum
+        type: number
         sql: "{amount}"
         rolling_window:
           trailing: 2 day
@@ -188,7 +188,7 @@ describe('multi-stage measures in the model', () => {
       'model/sales.yml:48 sales.not_staged: time_shift needs multi_stage: true',
     ]);
     expect(byMember('rolling_stage')).toEqual([
-      'model/sales.yml:54 sales.rolling_stage: rolling_window on a multi-stage measure is not supported',
+      'model/sales.yml:54 sales.rolling_stage: rolling_window on a multi-stage measure of type number is not supported',
     ]);
     expect(byMember('median_stage')).toEqual([
       expect.stringContaining('type count_distinct_approx are not supported'),

@@ -25,6 +25,8 @@ export interface Dialect {
   timeBucket(interval: Interval, expr: string, origin: string): string;
   interval(interval: Interval): string;
   approxCountDistinct(arg: string): string;
+  /** The interpolated 50th percentile of `arg` (Cube's `median` measure type). */
+  median(arg: string): string;
   /** Parameter value for a bound timestamp (engines disagree on the accepted text form). */
   timestampValue(value: string, kind: 'instant' | 'local'): string;
 }

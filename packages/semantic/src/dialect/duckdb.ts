@@ -20,5 +20,6 @@ export const duckdb: Dialect = {
     `(${origin} + INTERVAL '${intervalSql(interval)}' * CAST(floor((epoch(${expr}) - epoch(${origin})) / ${intervalEpochSeconds(interval)}) AS BIGINT))`,
   interval: (i) => `INTERVAL '${intervalSql(i)}'`,
   approxCountDistinct: (arg) => `approx_count_distinct(${arg})`,
+  median: (arg) => `quantile_cont(${arg}, 0.5)`,
   timestampValue: (v) => v,
 };

@@ -22,5 +22,6 @@ export const postgres: Dialect = {
     `(${origin} + INTERVAL '${intervalSql(interval)}' * floor(EXTRACT(EPOCH FROM (${expr} - ${origin})) / ${intervalEpochSeconds(interval)}))`,
   interval: (i) => `INTERVAL '${intervalSql(i)}'`,
   approxCountDistinct: (arg) => `count(DISTINCT ${arg})`,
+  median: (arg) => `percentile_cont(0.5) WITHIN GROUP (ORDER BY ${arg})`,
   timestampValue: (v) => v,
 };

@@ -52,6 +52,7 @@ export function printSelect(select: Select, dialect: Dialect): CompiledSql {
       case 'agg': {
         const arg = e.arg === null ? '*' : expr(e.arg);
         if (e.fn === 'approxCountDistinct') return dialect.approxCountDistinct(arg);
+        if (e.fn === 'median') return dialect.median(arg);
         return `${e.fn}(${e.distinct ? 'DISTINCT ' : ''}${arg})`;
       }
       case 'func':

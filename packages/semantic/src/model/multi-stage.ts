@@ -17,8 +17,8 @@ import type {
 /**
  * `multi_stage: true` measures (https://cube.dev/docs/product/data-modeling/concepts/multi-stage-calculations).
  * Supported: time_shift (prior/next by an interval, on a named or the query's time dimension),
- * group_by, reduce_by, add_group_by, `rank` with order_by, filters, and references to other
- * multi-stage measures. Anything else is a model error naming the member (issue 15: a construct
+ * group_by, reduce_by, add_group_by, rolling_window, `rank` with order_by, filters, and
+ * references to other multi-stage measures. Anything else is a model error naming the member (issue 15: a construct
  * that is not supported never reaches the database).
  */
 /** What members.ts passes in (its MemberContext; not imported, which would be a cycle). */
@@ -36,6 +36,7 @@ const STAGE_TYPES = new Set<MeasureType>([
   'max',
   'count',
   'count_distinct',
+  'median',
   'number',
   'rank',
 ]);
@@ -65,10 +66,7 @@ export function buildMultiStage(
     );
   }
   if (raw.rolling_window !== undefined)
-    report(
-      'rolling_window on a multi-stage measure is not supported',
-      locate(raw, ctx.loc, 'rolling_window'),
-    );
+    rollingChecks(raw, type, report, locate(raw, ctx.loc, 'rolling_window'));
   if (type !== 'rank' && raw.sql === undefined) report('A multi-stage measure needs sql');
   const grain = (key: 'group_by' | 'reduce_by' | 'add_group_by'): GrainRef[] | null => {
     const value = raw[key];
@@ -104,6 +102,33 @@ export function buildMultiStage(
     addGroupBy: Object.freeze(addGroupBy),
     orderBy: Object.freeze(orderBy),
   });
+}
+
+/**
+ * rolling_window on a multi-stage measure (planner/multi-stage-rolling.ts): trailing, leading and
+ * to_date windows over an aggregate of other measures, as Cube's sql-generation tests use them
+ * ("rolling day ago", "rolling qtd proxy"). Not planned: a window on a row-by-row `number` or a
+ * `rank`, and a window together with time_shift or a changed grain on the same measure (name
+ * two measures instead, one referencing the other).
+ */
+const ROLLING_TYPES = new Set<MeasureType>(['sum', 'avg', 'min', 'max', 'count', 'count_distinct', 'median']);
+
+function rollingChecks(
+  raw: Raw,
+  type: MeasureType,
+  report: (m: string, at: SourceLocation) => void,
+  at: SourceLocation,
+) {
+  if (!ROLLING_TYPES.has(type))
+    report(`rolling_window on a multi-stage measure of type ${type} is not supported`, at);
+  const others = (['time_shift', 'group_by', 'reduce_by', 'add_group_by'] as const).filter(
+    (k) => raw[k] !== undefined,
+  );
+  if (others.length > 0)
+    report(
+      `rolling_window together with ${others.join(', ')} on one multi-stage measure is not supported`,
+      at,
+    );
 }
 
 /** `source`, `visitors.source`, `created_at.month`, `visitors.created_at.month`. */

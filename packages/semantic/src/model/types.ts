@@ -67,6 +67,8 @@ export const MEASURE_TYPES = [
   'avg',
   'min',
   'max',
+  /** The 50th percentile, interpolated; not additive (never summed across groups). */
+  'median',
   'number',
   'string',
   'time',

@@ -155,6 +155,8 @@ export function aggregateOfType(type: Measure['type'], arg: Expr): Expr | null {
       return { kind: 'agg', fn: type, distinct: false, arg };
     case 'running_total':
       return { kind: 'agg', fn: 'sum', distinct: false, arg };
+    case 'median':
+      return { kind: 'agg', fn: 'median', distinct: false, arg };
     default:
       return null;
   }

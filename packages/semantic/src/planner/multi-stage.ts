@@ -2,11 +2,13 @@ import { UserError } from '../errors.ts';
 import { intervalSql } from '../model/interval.ts';
 import { shiftDimension } from '../model/multi-stage.ts';
 import type { Dimension, GrainRef, Interval, Measure, Model, SqlTemplate } from '../model/types.ts';
+import type { LocalRange } from '../query/date-range.ts';
 import { isMeasureFilter } from '../query/filters.ts';
 import type { FilterNode, QueryMember, ResolvedQuery, TimeDimensionSpec } from '../query/types.ts';
 import { type PlannedColumn, planColumns } from './columns.ts';
 import { filterExpr } from './filters.ts';
 import { aggregateOfType, leavesOf, measureValue } from './member-sql.ts';
+import { periodColumns, type RollingStage, rollingSelect, rollingStage } from './multi-stage-rolling.ts';
 import { combine, rank } from './multi-stage-sql.ts';
 import {
   and,
@@ -18,6 +20,7 @@ import {
   raw,
   type Select,
   type SelectItem,
+  type Source,
   select,
 } from './nodes.ts';
 import type { CubeSecurity } from './query-tree.ts';
@@ -33,7 +36,9 @@ import { filterMembers } from './required.ts';
  * - an aggregate stage (`sum`, `avg`, ...) aggregates the inner rows by the grain it keeps
  *   (`group_by`, or all but `reduce_by`), joined back onto the query's rows when that is coarser;
  * - a `rank` stage is `rank() OVER (PARTITION BY the grain without reduce_by ORDER BY ...)`;
- * - a `number` stage computes its SQL row by row from the inner values.
+ * - a `number` stage computes its SQL row by row from the inner values;
+ * - a `rolling_window` stage aggregates, per period of the date range, the inner rows its window
+ *   holds (multi-stage-rolling.ts).
  * Stages at the query's grain are combined with FULL JOINs on the grain (a shifted stage may have
  * rows the unshifted one lacks: Cube keeps both), and measure filters apply last.
  */
@@ -53,7 +58,7 @@ export type Planner<O> = (
 ) => StagePlan;
 
 /** One column of a stage's grain: a dimension, raw or at a granularity. */
-interface GrainCol {
+export interface GrainCol {
   readonly id: string;
   readonly dim: Dimension;
   readonly granularity: string | null;
@@ -64,6 +69,15 @@ interface GrainCol {
 
 /** Time dimension path -> the shifts applied to it, in SQL (`+ INTERVAL '1 days'`). */
 type Shift = ReadonlyMap<string, readonly string[]>;
+
+/**
+ * What a stage's inner plans see: time dimensions moved by time_shift, and the query's date
+ * ranges widened to what a rolling window reaches (null: no range at all).
+ */
+interface Frame {
+  readonly shift: Shift;
+  readonly ranges: ReadonlyMap<TimeDimensionSpec, LocalRange | null>;
+}
 
 export function usesMultiStage(model: Model, q: ResolvedQuery): boolean {
   const members = [...q.measures, ...filterMembers(q.filters)];
@@ -96,7 +110,7 @@ export function planMultiStage<O extends object>(
   ])
     if (m.member.kind === 'measure') leavesOf(model, m.member, leaves);
   const G = [...new Set(grain.values())];
-  const top = stages.compute(leaves, G, new Map());
+  const top = stages.compute(leaves, G, { shift: new Map(), ranges: new Map() });
   const T = 'ms_q';
   const value = (m: QueryMember): Expr => {
     if (m.member.kind !== 'measure') throw new UserError(`${m.path} cannot be used after aggregation`);
@@ -162,17 +176,17 @@ class Stages {
   }
 
   /** A select with one column per grain column, then one per measure. */
-  compute(measures: readonly Measure[], G: readonly GrainCol[], shift: Shift): Select {
+  compute(measures: readonly Measure[], G: readonly GrainCol[], frame: Frame): Select {
     const plain = measures.filter((m) => !m.multiStage);
     const staged = measures.filter((m) => m.multiStage);
     const parts: Select[] = [];
-    if (plain.length > 0 || staged.length === 0) parts.push(this.base(plain, G, shift));
-    for (const m of staged) parts.push(this.stage(m, G, shift));
+    if (plain.length > 0 || staged.length === 0) parts.push(this.base(plain, G, frame));
+    for (const m of staged) parts.push(this.stage(m, G, frame));
     return combine(parts, G);
   }
 
   /** The plain measures at grain G: an ordinary plan, over the shifted model when shifted. */
-  private base(plain: readonly Measure[], G: readonly GrainCol[], shift: Shift): Select {
+  private base(plain: readonly Measure[], G: readonly GrainCol[], { shift, ranges }: Frame): Select {
     const model = this.shifted(shift);
     const moved = (m: QueryMember): QueryMember => {
       if (m.member.kind !== 'dimension' || !shift.has(m.member.path)) return m;
@@ -193,13 +207,10 @@ class Stages {
       const col = timeCols.find(
         (c) => !used.has(c) && c.dim === td.member.member && c.granularity === td.granularity,
       );
+      const dateRange = ranges.has(td) ? ranges.get(td)! : td.dateRange;
       if (col) used.add(col);
-      else if (!td.dateRange) continue;
-      timeDimensions.push({
-        member: moved(td.member),
-        granularity: col ? td.granularity : null,
-        dateRange: td.dateRange,
-      });
+      else if (!dateRange) continue;
+      timeDimensions.push({ member: moved(td.member), granularity: col ? td.granularity : null, dateRange });
     }
     for (const c of timeCols) {
       if (!used.has(c))
@@ -236,14 +247,9 @@ class Stages {
   }
 
   /** One multi-stage measure at grain G. */
-  private stage(m: Measure, G: readonly GrainCol[], shift: Shift): Select {
+  private stage(m: Measure, G: readonly GrainCol[], frame: Frame): Select {
     const ms = m.multiStage!;
-    const inner = [...G];
-    for (const ref of ms.addGroupBy) {
-      const dim = this.model.cubes.get(ref.cube)!.dimensions.get(ref.member)!;
-      const col = this.grainOf(cubeMember(dim), ref.granularity);
-      if (!inner.includes(col)) inner.push(col);
-    }
+    const inner = this.withRefs([...G], ms.addGroupBy);
     const deps: Measure[] = [];
     for (const t of [m.sql ?? [], ...m.filters, ...ms.orderBy.map((o) => o.sql)]) {
       for (const p of t) {
@@ -252,43 +258,60 @@ class Stages {
         if (measure) leavesOf(this.model, measure, deps);
       }
     }
-    this.checkDimensions(m, inner);
     const I = 'ms_in';
-    const from = {
-      kind: 'subquery' as const,
-      select: this.compute(deps, inner, this.withShifts(m, shift)),
-      alias: I,
+    const shifted: Frame = { ...frame, shift: this.withShifts(m, frame.shift) };
+    const over = (cols: readonly GrainCol[], f: Frame = shifted): Source => {
+      this.checkDimensions(m, cols);
+      return { kind: 'subquery', select: this.compute(deps, cols, f), alias: I };
     };
-    const render = (t: SqlTemplate) => this.render(m, t, I, inner);
     const keys = (cols: readonly GrainCol[]): SelectItem[] =>
       cols.map((c) => ({ expr: ident(I, c.alias), alias: c.alias }));
     const alias = this.measureAlias(m);
-    const filters = m.filters.map(render);
-    const guarded = (e: Expr): Expr =>
-      filters.length === 0 ? e : { kind: 'case', whens: [{ when: and(filters)!, result: e }], else: null };
+    // the measure's value over the inner rows at `cols`, NULL where its filters fail
+    const guarded = (cols: readonly GrainCol[], e: Expr): Expr => {
+      const filters = m.filters.map((t) => this.render(m, t, I, cols));
+      return filters.length === 0
+        ? e
+        : { kind: 'case', whens: [{ when: and(filters)!, result: e }], else: null };
+    };
+    const valueOver = (cols: readonly GrainCol[]) => guarded(cols, this.render(m, m.sql!, I, cols));
 
     if (m.type === 'rank') {
       const partition = inner.filter((c) => !matches(ms.reduceBy, c)).map((c) => ident(I, c.alias));
-      const order: OrderItem[] = ms.orderBy.map((o) => ({ expr: render(o.sql), desc: o.desc }));
-      return select({ items: [...keys(inner), { expr: guarded(rank(partition, order)), alias }], from });
+      const order: OrderItem[] = ms.orderBy.map((o) => ({
+        expr: this.render(m, o.sql, I, inner),
+        desc: o.desc,
+      }));
+      const value = guarded(inner, rank(partition, order));
+      return select({ items: [...keys(inner), { expr: value, alias }], from: over(inner) });
     }
-    const value = guarded(render(m.sql!));
-    if (m.type === 'number') return select({ items: [...keys(inner), { expr: value, alias }], from });
+    if (m.type === 'number')
+      return select({ items: [...keys(inner), { expr: valueOver(inner), alias }], from: over(inner) });
+    const rolling = m.rollingWindow ? rollingStage(m, this.q) : null;
+    if (rolling) return this.rolling(m, rolling, G, shifted, over, valueOver);
 
-    // add_group_by refines the inner stage only: the result keeps (part of) the consumer's grain
+    // add_group_by refines the inner stage; so do group_by dimensions the query lacks (Cube's
+    // median of per-client counts); the result keeps (part of) the consumer's grain. The inner
+    // stage keeps the query's grain too: Cube sums a total over the rows a join fans out
     const kept = ms.groupBy
       ? G.filter((c) => matches(ms.groupBy!, c))
       : G.filter((c) => !matches(ms.reduceBy, c));
+    const grain = ms.groupBy
+      ? this.withRefs(
+          [...inner],
+          ms.groupBy.filter((r) => !G.some((c) => matches([r], c))),
+        )
+      : inner;
     const grouped = select({
-      items: [...keys(kept), { expr: aggregateOfType(m.type, value)!, alias }],
-      from,
+      items: [...keys(kept), { expr: aggregateOfType(m.type, valueOver(grain))!, alias }],
+      from: over(grain),
       groupBy: kept.map((_, i) => integer(i + 1)),
     });
     if (kept.length === G.length) return grouped;
     // the query's rows, each with the value of the coarser group it belongs to
     const D = 'ms_rows';
     const A = 'ms_group';
-    const rows = select({ distinct: true, items: keys(G), from });
+    const rows = select({ distinct: true, items: keys(G), from: over(inner) });
     return select({
       items: [
         ...G.map((c) => ({ expr: ident(D, c.alias), alias: c.alias })),
@@ -311,6 +334,37 @@ class Stages {
         },
       ],
     });
+  }
+
+  /**
+   * A rolling_window stage (multi-stage-rolling.ts): the inner stage with the anchor's time at a
+   * grain every window bound falls on, over the range the windows reach; one row per period.
+   */
+  private rolling(
+    m: Measure,
+    r: RollingStage,
+    G: readonly GrainCol[],
+    frame: Frame,
+    over: (cols: readonly GrainCol[], f: Frame) => Source,
+    valueOver: (cols: readonly GrainCol[]) => Expr,
+  ): Select {
+    const dim = r.td.member.member as Dimension;
+    const time = this.grainOf(r.td.member, r.innerGranularity);
+    const inner = [...G.filter((c) => c.dim !== dim), time];
+    const columns = periodColumns(m, r, G);
+    const ranges = new Map(frame.ranges).set(r.td, r.innerRange);
+    const value = { expr: aggregateOfType(m.type, valueOver(inner))!, alias: this.measureAlias(m) };
+    return rollingSelect(r, over(inner, { ...frame, ranges }), ident('ms_in', time.alias), columns, value);
+  }
+
+  /** `cols` with a column for each dimension `refs` names that it lacks. */
+  private withRefs(cols: GrainCol[], refs: readonly GrainRef[]): GrainCol[] {
+    for (const ref of refs) {
+      const dim = this.model.cubes.get(ref.cube)!.dimensions.get(ref.member)!;
+      const col = this.grainOf(cubeMember(dim), ref.granularity);
+      if (!cols.includes(col)) cols.push(col);
+    }
+    return cols;
   }
 
   /** The shift in force plus this measure's time_shift (once per time dimension). */

@@ -22,7 +22,7 @@ export type Expr =
   | { readonly kind: 'interval'; readonly interval: Interval }
   | {
       readonly kind: 'agg';
-      readonly fn: 'count' | 'sum' | 'avg' | 'min' | 'max' | 'approxCountDistinct';
+      readonly fn: 'count' | 'sum' | 'avg' | 'min' | 'max' | 'median' | 'approxCountDistinct';
       readonly distinct: boolean;
       readonly arg: Expr | null;
     }

@@ -245,7 +245,7 @@ function rawBounds(
  * The rows of a period [from, to]. With `spanning`, the union over periods from `from` to `to`
  * (Cube's isFromStartToEnd): trailing bounds count from the first start, leading from the last end.
  */
-function windowCondition(
+export function windowCondition(
   w: RollingWindow,
   running: boolean,
   t: Expr,

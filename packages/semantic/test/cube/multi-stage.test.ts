@@ -3,9 +3,10 @@ import { cubeSuite } from './harness.ts';
 import { visitorTables } from './visitors.ts';
 
 /**
- * Multi-stage measures: the cases of Cube's sql-generation.test.ts (CAGR, rank, percentage of
- * total, group_by / reduce_by / add_group_by) over the visitors data set, and of
- * multi-stage.test.ts (a year-over-year shift over a sub_query dimension). The rows are those
+ * Multi-stage measures: the cases of Cube's sql-generation.test.ts (CAGR, rolling windows over a
+ * shifted measure and to date, rank, percentage of total, group_by / reduce_by / add_group_by)
+ * over the visitors data set, and of multi-stage.test.ts (a year-over-year shift over a sub_query
+ * dimension; a median over group_by dimensions the query does not name). The rows are those
  * Cube's Tesseract planner expects (its `nativeSqlPlanner` branch where the two planners differ):
  * a time-shifted measure keeps the periods where only the shifted value exists.
  */
@@ -51,6 +52,20 @@ cubes:
           - time_dimension: created_at
             interval: 1 day
             type: prior
+      - name: revenue_qtd_proxy
+        multi_stage: true
+        type: sum
+        sql: "{revenue}"
+        rolling_window:
+          type: to_date
+          granularity: quarter
+      - name: revenue_rolling_day_ago
+        multi_stage: true
+        type: sum
+        sql: "{revenue_day_ago}"
+        rolling_window:
+          trailing: 2 day
+          offset: start
       - name: revenue_day_ago_no_td
         multi_stage: true
         type: sum
@@ -236,6 +251,18 @@ const perSourceQuery = (prefix: string, measure: string) => ({
     [`${prefix}.created_at`, 'asc'],
   ] as [string, 'asc'][],
 });
+/** A rolling measure by day in Los Angeles, from `from` to 2017-01-10 (Cube's rolling cases). */
+const rollingQuery = (measure: string, from: string) => ({
+  measures: [`visitors.${measure}`],
+  timeDimensions: [{ dimension: 'visitors.created_at', granularity: 'day', dateRange: [from, '2017-01-10'] }],
+  order: [['visitors.created_at', 'asc']] as [string, 'asc'][],
+  ...la,
+});
+const dailyRows = (measure: string, first: string, values: readonly (string | null)[]) =>
+  values.map((value, i) => ({
+    'visitors.created_at.day': day(String(Number(first) + i).padStart(2, '0')),
+    [`visitors.${measure}`]: value,
+  }));
 const sourceOrder = { order: [['visitors.source', 'asc']] as [string, 'asc'][] };
 
 cubeSuite({
@@ -267,6 +294,28 @@ cubeSuite({
       name: 'CAGR (no td in time_shift via view)',
       query: cagrQuery('visitors_multi_stage', 'revenue_day_ago_no_td', 'create_date_created_at'),
       expected: cagrRows('visitors_multi_stage', 'revenue_day_ago_no_td', 'create_date_created_at'),
+    },
+    {
+      // the two days before each day, of the revenue a day before: the "rolling" case's rows a day later
+      name: 'rolling day ago',
+      query: rollingQuery('revenue_rolling_day_ago', '2017-01-01'),
+      expected: dailyRows('revenue_rolling_day_ago', '01', [
+        null,
+        null,
+        null,
+        '100',
+        '100',
+        '200',
+        '500',
+        '1200',
+        '900',
+        null,
+      ]),
+    },
+    {
+      name: 'rolling qtd proxy',
+      query: rollingQuery('revenue_qtd_proxy', '2017-01-05'),
+      expected: dailyRows('revenue_qtd_proxy', '05', ['600', '1500', '1500', '1500', '1500', '1500']),
     },
     {
       name: 'rank measure',
@@ -484,7 +533,6 @@ cubeSuite({
     },
   ],
   left: [
-    'rolling day ago, rolling qtd proxy (rolling_window on a multi-stage measure is refused as a model error)',
     'multi stage revenue_sum_group_by_granularity (a number measure with add_group_by: Cube itself answers it only with its old planner, one row per month; refused here as a model error)',
     'nested aggregations with filtered measures and rolling windows (its data filters on current_date: the answer depends on the day it runs)',
     'multi stage bucketing (multi-stage dimensions: commented out in Cube, refused here as a model error)',
@@ -664,5 +712,66 @@ cubeSuite({
       expected: [{ 'orders.date.year': year(2023), 'orders.status': 'completed' }],
     },
   ],
-  left: ['Multi-Stage median type (median measures are not supported: a model error naming the member)'],
+});
+
+/**
+ * Cube's multi-stage.test.ts "Multi-Stage median type": the median over (client, date) groups of
+ * each group's distinct policies. A: policies 1, 2, 3 (3); B: policy 1 (1); the median of 3 and
+ * 1 is 2, and 3 with client A alone.
+ */
+const policyTables: Tables = {
+  policies: {
+    columns: { client_id: 'TEXT', collection_date: 'TEXT', policy_id: 'INTEGER' },
+    rows: [
+      ['A', '2024-01-01', 1],
+      ['A', '2024-01-01', 2],
+      ['A', '2024-01-01', 3],
+      ['B', '2024-01-01', 1],
+    ],
+  },
+};
+
+cubeSuite({
+  source: 'multi-stage.test.ts (Multi-Stage median type)',
+  tables: policyTables,
+  model: `
+cubes:
+  - name: policies
+    sql_table: policies
+    dimensions:
+      - name: client_id
+        sql: client_id
+        type: string
+        primary_key: true
+      - name: collection_date
+        sql: collection_date
+        type: string
+    measures:
+      - name: _inner_count_distinct_policy_id
+        sql: policy_id
+        type: count_distinct
+        public: false
+      - name: median_policies
+        sql: "{_inner_count_distinct_policy_id}"
+        type: median
+        multi_stage: true
+        group_by:
+          - client_id
+          - collection_date
+`,
+  cases: [
+    {
+      name: 'median multi_stage returns correct unfiltered result',
+      query: { measures: ['policies.median_policies'] },
+      expected: [{ 'policies.median_policies': '2' }],
+    },
+    {
+      name: 'median multi_stage is filter-aware',
+      query: {
+        measures: ['policies.median_policies'],
+        filters: [{ member: 'policies.client_id', operator: 'equals', values: ['A'] }],
+      },
+      expected: [{ 'policies.median_policies': '3' }],
+    },
+  ],
 });

@@ -46,7 +46,7 @@ const files = [
       - name: count
         type: count
       - name: weekly
-        type: sum
+        type: number
         sql: "{count}"
         multi_stage: true
         rolling_window:
@@ -173,7 +173,7 @@ describe('a deployment with a broken cube keeps serving the others', () => {
     const { error } = res.json();
     expect(error).toContain("Cube 'broken_orders' is unavailable");
     expect(error).toContain(
-      'model/broken.yml:11 (broken_orders.weekly): rolling_window on a multi-stage measure is not supported',
+      'model/broken.yml:11 (broken_orders.weekly): rolling_window on a multi-stage measure of type number is not supported',
     );
     expect(error).toMatch(/model\/broken\.yml:\d+ \(broken_orders\.bad_ref\): .*no_such_member/);
 
