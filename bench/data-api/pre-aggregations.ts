@@ -61,9 +61,16 @@ const questions: Record<string, (cube: string) => CubeQuery> = {
 };
 
 async function main() {
-  process.env.TESSERA_PRE_AGGREGATIONS_REFRESH_MS = '0';
   const dataDir = process.env.TESSERA_BENCH_PREAGG_DIR ?? path.join(os.tmpdir(), 'tessera-bench-preagg');
-  const config = { ...loadConfig({}), dataDir, port: 0, rateLimitPerMinute: 0, logLevel: 'warn' };
+  const config = {
+    ...loadConfig({}),
+    dataDir,
+    port: 0,
+    rateLimitPerMinute: 0,
+    logLevel: 'warn',
+    // the bench builds rollups itself: no background pass
+    preAggregations: { refreshMs: 0 },
+  };
   const scale = Number(process.env.TESSERA_SAMPLE_SCALE ?? 1);
   const file = sampleDatabaseFile(dataDir);
   await ensureSampleDatabase(file, scale, (line) => process.stderr.write(`\r${line}   `));

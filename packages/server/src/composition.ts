@@ -24,7 +24,7 @@ import { ModelCache } from './modules/data/model-cache.ts';
 import { PreAggregationMatcher } from './modules/data/pre-aggregations/matcher.ts';
 import {
   PreAggregationRefresher,
-  preAggregationSettingsFromEnv,
+  preAggregationSettings,
 } from './modules/data/pre-aggregations/refresher.ts';
 import { PreAggregationRepository } from './modules/data/pre-aggregations/repository.ts';
 import { DataService } from './modules/data/service.ts';
@@ -307,7 +307,7 @@ export function composeApplication({ config, db, secrets, bus }: CompositionDeps
     models,
     drivers,
     dataDir: config.dataDir,
-    settings: preAggregationSettingsFromEnv(),
+    settings: preAggregationSettings(config.preAggregations.refreshMs),
   });
   const data = new DataService({
     deployments,

@@ -56,6 +56,14 @@ export interface Config {
   smtpUrl: string | null;
   /** TESSERA_SMTP_FROM: the From address of notification email. */
   smtpFrom: string;
+  /** The pre-aggregation refresher (modules/data/pre-aggregations/refresher.ts). */
+  preAggregations: {
+    /**
+     * TESSERA_PRE_AGGREGATIONS_REFRESH_MS: how often each replica looks for rollups whose refresh
+     * key changed and rebuilds them (default 60 s); 0: no background refresh.
+     */
+    refreshMs: number;
+  };
   /** The notification scheduler (modules/notifications/scheduler.ts). */
   scheduler: {
     /** TESSERA_SCHEDULER_DISABLED: this replica neither plans nor delivers notifications nor exports. */
@@ -123,6 +131,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: nonEmpty(env.REDIS_URL),
     smtpUrl: nonEmpty(env.TESSERA_SMTP_URL),
     smtpFrom: env.TESSERA_SMTP_FROM || 'Tessera <notifications@localhost>',
+    preAggregations: {
+      refreshMs: intFrom(
+        'TESSERA_PRE_AGGREGATIONS_REFRESH_MS',
+        env.TESSERA_PRE_AGGREGATIONS_REFRESH_MS,
+        60_000,
+      ),
+    },
     scheduler: {
       disabled: boolFrom(env.TESSERA_SCHEDULER_DISABLED),
       intervalMs: Math.max(

@@ -8,8 +8,6 @@ import { cubesql } from './cubesql/test-support.ts';
 import type { RollupTarget } from './pre-aggregations/targets.ts';
 import { normalizeNumbers, tokenFor } from './test-support.ts';
 
-// The background pass stays off: each test drives refresh() itself.
-process.env.TESSERA_PRE_AGGREGATIONS_REFRESH_MS = '0';
 const postgresUrl = inject('postgresUrl');
 
 /**
@@ -160,7 +158,8 @@ async function load(setup: Setup, query: Record<string, unknown>, token = setup.
 }
 
 beforeAll(async () => {
-  server = await startTestServer();
+  // The background pass stays off: each test drives refresh() itself.
+  server = await startTestServer({ preAggregations: { refreshMs: 0 } });
   const file = path.join(server.config.dataDir, 'shop.duckdb');
   const instance = await DuckDBInstance.create(file);
   const conn = await instance.connect();
@@ -607,9 +606,7 @@ describe('background refresh', () => {
         .deleteFrom('pre_aggregation_tables')
         .where('deployment_id', '=', setup.deployment.id)
         .execute();
-      process.env.TESSERA_PRE_AGGREGATIONS_REFRESH_MS = '300';
-      const replica = await startReplica(server);
-      process.env.TESSERA_PRE_AGGREGATIONS_REFRESH_MS = '0';
+      const replica = await startReplica(server, { config: { preAggregations: { refreshMs: 300 } } });
       try {
         const deadline = Date.now() + 20_000;
         while ((await tables()).length < 4 && Date.now() < deadline)

@@ -261,22 +261,7 @@ export const preAggregationRefresherPlugin: FastifyPluginAsync<{
   app.addHook('onClose', () => refresher.stop());
 };
 
-function nonNegative(name: string, raw: string | undefined, fallback: number): number {
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isFinite(n) || n < 0) throw new Error(`Configuration error: ${name} must be a number >= 0`);
-  return n;
-}
-
-/** TESSERA_PRE_AGGREGATIONS_REFRESH_MS (default 60 s, 0: no background refresh). */
-export function preAggregationSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): PreAggregationSettings {
-  return {
-    refreshMs: nonNegative(
-      'TESSERA_PRE_AGGREGATIONS_REFRESH_MS',
-      env.TESSERA_PRE_AGGREGATIONS_REFRESH_MS,
-      60_000,
-    ),
-    leaseMs: 10 * 60_000,
-    dropAfterMs: 5 * 60_000,
-  };
+/** The refresher's settings; the interval comes from the configuration (config/config.ts). */
+export function preAggregationSettings(refreshMs: number): PreAggregationSettings {
+  return { refreshMs, leaseMs: 10 * 60_000, dropAfterMs: 5 * 60_000 };
 }
