@@ -15,13 +15,22 @@ const children: ChildProcessWithoutNullStreams[] = [];
 /** The password `reset-password` gave ops@example.com, for a later sign-in. */
 let opsPassword = '';
 
+/**
+ * How long one CLI process may take: each compiles the server with tsx and migrates a store, which
+ * took over a minute on a CI machine running the rest of the suite beside it.
+ */
+const processLimitMs = 170_000;
+
 function env(extra: Record<string, string> = {}) {
   const { DATABASE_URL: _ignored, ...rest } = process.env;
   return { ...rest, TESSERA_DATA_DIR: dataDir, LOG_LEVEL: 'warn', TESSERA_SAMPLE_SCALE: '0.01', ...extra };
 }
 
 async function tessera(args: string[], extra: Record<string, string> = {}) {
-  const { stdout } = await run(process.execPath, [bin, ...args], { env: env(extra), timeout: 60_000 });
+  const { stdout } = await run(process.execPath, [bin, ...args], {
+    env: env(extra),
+    timeout: processLimitMs,
+  });
   return stdout;
 }
 
@@ -33,7 +42,7 @@ function start(
   children.push(child);
   let output = '';
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 60_000);
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), processLimitMs);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       if (output.includes('Management API:')) {
@@ -80,7 +89,7 @@ afterAll(() => {
 describe('the tessera CLI', () => {
   // Six commands, each a process opening the store: slow on a busy machine.
   it('migrates, creates a user and an API key, and resets a password, with JSON output for scripts', {
-    timeout: 180_000,
+    timeout: 600_000,
   }, async () => {
     expect(JSON.parse(await tessera(['migrate', '--json']))).toEqual({ ok: true });
     const user = JSON.parse(
@@ -99,7 +108,9 @@ describe('the tessera CLI', () => {
     opsPassword = reset.password;
   });
 
-  it('starts, prints where to open it and the admin key once, serves it, and stops cleanly on SIGTERM', async () => {
+  it('starts, prints where to open it and the admin key once, serves it, and stops cleanly on SIGTERM', {
+    timeout: 240_000,
+  }, async () => {
     const { child, output } = await start({ PORT: '4791' });
     expect(output()).toContain('http://127.0.0.1:4791/api/docs');
     const keyFile = path.join(dataDir, 'admin-api-key');
@@ -131,7 +142,9 @@ describe('the tessera CLI', () => {
     expect(output()).toContain('Received SIGTERM');
   });
 
-  it('reuses the data on a second start, honours TESSERA_ADMIN_API_KEY, and serves a second tenant', async () => {
+  it('reuses the data on a second start, honours TESSERA_ADMIN_API_KEY, and serves a second tenant', {
+    timeout: 600_000,
+  }, async () => {
     const bootstrap = generateApiKey().key;
     const tenant = JSON.parse(
       await tessera(['create-tenant', '--name', 'acme', '--domain', 'bi.acme.example', '--json']),
