@@ -41,18 +41,19 @@ export interface CompiledQuery extends CompiledSql {
   readonly resolved: ResolvedQuery;
 }
 
+/** The query's "now" in epoch milliseconds (relative date ranges, current-time policies). */
+export function nowMillis(options: Pick<CompileQueryOptions, 'now'>): number {
+  if (options.now === undefined) return Date.now();
+  return typeof options.now === 'number' ? options.now : options.now.getTime();
+}
+
 export function compileQuery(model: Model, query: CubeQuery, options: CompileQueryOptions): CompiledQuery {
   if (typeof options?.securityContext !== 'object' || options.securityContext === null) {
     throw new TypeError('compileQuery needs a securityContext (use {} for an anonymous context)');
   }
   const dialect = typeof options.dialect === 'string' ? DIALECTS[options.dialect] : options.dialect;
   if (!dialect) throw new TypeError(`Unknown dialect: ${String(options.dialect)}`);
-  const now =
-    options.now === undefined
-      ? Date.now()
-      : typeof options.now === 'number'
-        ? options.now
-        : options.now.getTime();
+  const now = nowMillis(options);
   const access = resolveAccess(model, options.securityContext);
   const resolved = normalizeQuery(model, query, { access, now });
   const cubeSecurity = (cube: string): FilterNode | null => {

@@ -1,4 +1,4 @@
-import { type CompiledQuery, type CompileQueryOptions, DIALECTS } from '../compile-query.ts';
+import { type CompiledQuery, type CompileQueryOptions, DIALECTS, nowMillis } from '../compile-query.ts';
 import { printSelect } from '../dialect/print.ts';
 import type { Cube, CubeMember, Dimension, Measure, Model, SqlTemplate } from '../model/types.ts';
 import { planQuery } from '../planner/plan.ts';
@@ -23,12 +23,7 @@ export function compileFromRollup(
   source: RollupSource,
 ): CompiledQuery {
   const q = raw.resolved;
-  const now =
-    options.now === undefined
-      ? Date.now()
-      : typeof options.now === 'number'
-        ? options.now
-        : options.now.getTime();
+  const now = nowMillis(options);
   const { security } = joinTree(model, q, (cube) =>
     cubePolicy(model, cube, options.securityContext, q.timezone, now),
   );
