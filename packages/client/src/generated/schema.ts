@@ -825,7 +825,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Items others own that are shared with the caller (owners blanked) */
+    /**
+     * Items others own that are shared with the caller (owners blanked)
+     * @description For an embed token in creator mode: the workbooks shared with all embed users or with its embed tenant (Dashboard Embed Access), the same set for every embed user of the tenant, listed flat unless `folderId` is given. Owner identities (`userId`, `createdBy`, `user`) are always null.
+     */
     get: operations['sharedWorkspaceObjects'];
     put?: never;
     post?: never;
@@ -17733,7 +17736,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -17762,11 +17765,14 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'unknown_group'
+              | 'embed_group_name_unavailable'
+              | 'embed_group_not_empty';
           };
         };
       };
-      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired`, `embed_session_invalid`, `embed_session_redeemed`, `embed_session_expired`, `embed_session_revoked` */
       401: {
         headers: {
           [name: string]: unknown;
@@ -17779,11 +17785,15 @@ export interface operations {
               | 'credential_malformed'
               | 'credential_invalid'
               | 'credential_revoked'
-              | 'credential_expired';
+              | 'credential_expired'
+              | 'embed_session_invalid'
+              | 'embed_session_redeemed'
+              | 'embed_session_expired'
+              | 'embed_session_revoked';
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -17799,12 +17809,16 @@ export interface operations {
               | 'forbidden'
               | 'content_access_denied'
               | 'csrf_token_invalid'
+              | 'embedding_disabled'
+              | 'embedding_not_allowed'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'embed_chat_not_allowed'
+              | 'embed_creator_mode_required';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -17828,6 +17842,9 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'embed_tenant_not_found'
+              | 'embed_group_not_found'
+              | 'embed_user_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'

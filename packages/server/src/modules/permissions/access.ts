@@ -166,4 +166,14 @@ export class AccessContext {
     const folderIds = this.tree.ids().filter((id) => this.folder(id) !== null);
     return { folderIds, itemIds: [...this.direct[type].keys()] };
   }
+
+  /**
+   * For the shared workspace (the reference's `GET /shared-workspace`): an embed token sees what is
+   * shared with its tenant's embed users (all embed users or its tenant, Dashboard Embed Access),
+   * the same set for every caller of the tenant, not its own space; account callers, `visibility`.
+   */
+  sharedVisibility(type: ContentType): { folderIds: number[]; itemIds: number[] } | null {
+    if (this.embedTenantId === undefined) return this.visibility(type);
+    return { folderIds: [], itemIds: type === 'WORKBOOK' ? [...this.embedShared] : [] };
+  }
 }

@@ -7,6 +7,7 @@ import type { ReportsRepository } from '../reports/repository.ts';
 import type { UsersRepository } from '../users/repository.ts';
 import type { WorkbooksRepository } from '../workbooks/repository.ts';
 import { type AccessContext, contentSubject } from './access.ts';
+import { showsGrantee } from './owner-privacy.ts';
 import type { ContentTarget, PermissionsRepository } from './repository.ts';
 import type { AccessResolver } from './resolver.ts';
 import type { GrantBody, Permission } from './schemas.ts';
@@ -30,7 +31,8 @@ export class PermissionsService {
   async list(principal: Principal, deploymentId: number, target: ContentTarget) {
     const ctx = await this.deps.access.resolve(principal, deploymentId);
     ctx.require(await this.levelOn(ctx, target), 'view', contentSubject(target.type, target.id));
-    return { items: (await this.deps.permissions.list(target)).map(permissionView) };
+    const grants = await this.deps.permissions.list(target);
+    return { items: grants.filter((g) => showsGrantee(ctx, g)).map(permissionView) };
   }
 
   async grant(principal: Principal, deploymentId: number, input: Static<typeof GrantBody>) {

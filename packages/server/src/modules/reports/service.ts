@@ -7,10 +7,11 @@ import { type PageQuery, pageWindow, toPage } from '../../pagination/page.ts';
 import { type AccessContext, contentSubject } from '../permissions/access.ts';
 import { atLeast, hasReportManage } from '../permissions/levels.ts';
 import { granteeOf } from '../permissions/owner.ts';
+import { ownerFields } from '../permissions/owner-privacy.ts';
 import type { PermissionsRepository } from '../permissions/repository.ts';
 import type { AccessResolver } from '../permissions/resolver.ts';
 import type { WorkbooksRepository } from '../workbooks/repository.ts';
-import { ownerView, rootIfZero } from '../workspace/common.ts';
+import { rootIfZero } from '../workspace/common.ts';
 import { publicId } from '../workspace/ids.ts';
 import { checkDestination } from '../workspace/placement.ts';
 import type { ReportSort, ReportsRepository, ReportValues, ReportWithOwner } from './repository.ts';
@@ -213,9 +214,7 @@ export function reportView(row: ReportWithOwner, ctx: AccessContext): Static<typ
     workbookId: row.workbook_id,
     folderPath: ctx.tree.path(row.folder_id),
     version: row.version,
-    userId: row.user_id,
-    user: ownerView(row.user_id, row),
-    createdBy: row.created_by,
+    ...ownerFields(ctx, row),
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
     lastViewedAt: row.last_viewed_at?.toISOString() ?? null,

@@ -7,9 +7,10 @@ import type { DashboardsRepository } from '../dashboards/repository.ts';
 import { publishedView } from '../dashboards/view.ts';
 import { type AccessContext, contentSubject } from '../permissions/access.ts';
 import { granteeOf } from '../permissions/owner.ts';
+import { ownerFields, showsOwnerOf } from '../permissions/owner-privacy.ts';
 import type { PermissionsRepository } from '../permissions/repository.ts';
 import type { AccessResolver } from '../permissions/resolver.ts';
-import { ownerView, rootIfZero } from '../workspace/common.ts';
+import { rootIfZero } from '../workspace/common.ts';
 import { workspaceItem } from '../workspace/item.ts';
 import { checkDestination } from '../workspace/placement.ts';
 import type { WorkbooksRepository, WorkbookWithOwner } from './repository.ts';
@@ -146,10 +147,13 @@ export class WorkbooksService {
   /** Spec 2.1 with `dashboardPublished` and `publishedDashboard` (single reads only). */
   async fullView(row: WorkbookWithOwner, ctx: AccessContext, db?: Db): Promise<Static<typeof Workbook>> {
     const published = await this.deps.dashboards.current(row.id, db);
+    const dashboard = published ? publishedView(published) : null;
     return {
       ...workbookView(row, ctx),
       dashboardPublished: published?.version.config ?? null,
-      publishedDashboard: published ? publishedView(published) : null,
+      // Its publisher is an owner identity too (owner-privacy.ts).
+      publishedDashboard:
+        dashboard && !showsOwnerOf(ctx, row) ? { ...dashboard, createdBy: null } : dashboard,
     };
   }
 }
@@ -165,11 +169,9 @@ export function workbookView(row: WorkbookWithOwner, ctx: AccessContext): Static
       updatedAt: row.updated_at,
       calculatedFields: row.calculated_fields,
       meta: row.meta,
-      createdBy: row.created_by,
       folderId: row.folder_id,
       slug: row.slug,
-      userId: row.user_id,
-      user: ownerView(row.user_id, row),
+      ...ownerFields(ctx, row),
     },
     ctx.tree,
   );

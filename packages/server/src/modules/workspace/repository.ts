@@ -16,6 +16,8 @@ export interface WorkspaceRow {
   created_at: Date;
   updated_at: Date;
   user_id: number | null;
+  /** The embed tenant space the item lives in (creator mode); folders are in none. */
+  embed_tenant_id: number | null;
   meta: Record<string, unknown> | null;
   calculated_fields: Record<string, unknown>;
   slug: string | null;
@@ -31,7 +33,10 @@ export interface WorkspaceFilter {
   folderId: number | null | undefined;
   types: ContentType[];
   search?: string;
-  /** The shared workspace: only items owned by someone else. */
+  /**
+   * The shared workspace: only items owned by someone else, and for an embed token only what is
+   * shared with its tenant's embed users (AccessContext.sharedVisibility).
+   */
   sharedWith?: number;
 }
 
@@ -47,7 +52,11 @@ export class WorkspaceRepository {
     const where = (alias: string, folderCol: string, type: ContentType) => {
       const parts = [
         sql`${sql.ref(`${alias}.deployment_id`)} = ${d}`,
-        visibleFilter(f.ctx.visibility(type), folderCol, `${alias}.id`),
+        visibleFilter(
+          f.sharedWith === undefined ? f.ctx.visibility(type) : f.ctx.sharedVisibility(type),
+          folderCol,
+          `${alias}.id`,
+        ),
       ];
       if (f.folderId !== undefined)
         parts.push(
@@ -61,14 +70,14 @@ export class WorkspaceRepository {
     const members = [];
     if (f.types.includes('FOLDER'))
       members.push(sql`select 0 as rank, 'FOLDER' as type, fo.id, fo.name, fo.parent_id as folder_id, fo.created_at, fo.updated_at,
-        fo.created_by as user_id, null::jsonb as meta, '{}'::jsonb as calculated_fields, null::text as slug
+        fo.created_by as user_id, null::int as embed_tenant_id, null::jsonb as meta, '{}'::jsonb as calculated_fields, null::text as slug
         from folders fo where ${where('fo', 'fo.parent_id', 'FOLDER')}`);
     if (f.types.includes('WORKBOOK'))
       members.push(sql`select 1 as rank, 'WORKBOOK' as type, w.id, w.name, w.folder_id, w.created_at, w.updated_at, w.user_id,
-        w.meta, w.calculated_fields, w.slug from workbooks w where ${where('w', 'w.folder_id', 'WORKBOOK')}`);
+        w.embed_tenant_id, w.meta, w.calculated_fields, w.slug from workbooks w where ${where('w', 'w.folder_id', 'WORKBOOK')}`);
     if (f.types.includes('REPORT'))
       members.push(sql`select 2 as rank, 'REPORT' as type, r.id, r.name, r.folder_id, r.created_at, r.updated_at, r.user_id,
-        r.meta, '{}'::jsonb as calculated_fields, null::text as slug from reports r where ${where('r', 'r.folder_id', 'REPORT')}`);
+        r.embed_tenant_id, r.meta, '{}'::jsonb as calculated_fields, null::text as slug from reports r where ${where('r', 'r.folder_id', 'REPORT')}`);
     const union = sql.join(members, sql` union all `);
     let q = this.db
       .selectFrom(

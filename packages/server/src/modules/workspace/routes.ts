@@ -37,11 +37,16 @@ export const workspaceRoutes: FastifyPluginAsyncTypebox<{
         tags,
         operationId: 'sharedWorkspaceObjects',
         summary: 'Items others own that are shared with the caller (owners blanked)',
+        description:
+          'For an embed token in creator mode: the workbooks shared with all embed users or with its embed tenant ' +
+          '(Dashboard Embed Access), the same set for every embed user of the tenant, listed flat unless `folderId` ' +
+          'is given. Owner identities (`userId`, `createdBy`, `user`) are always null.',
         params: DeploymentParams,
         querystring: WorkspaceQuery,
         response: { 200: WorkspaceListResponse },
       },
-      config: { access: { role: 'viewer' } },
+      // The reference's feed for embed users; creator mode, as the rest of the tenant space.
+      config: { access: { role: 'viewer', embed: 'create' } },
     },
     (r) => workspace.list(principalOf(r), r.params.deploymentId, r.query, true),
   );

@@ -3,9 +3,10 @@ import type { Principal } from '../../auth/principal.ts';
 import { NotFoundError } from '../../errors/domain-errors.ts';
 import { pageWindow, toPage } from '../../pagination/page.ts';
 import { contentSubject } from '../permissions/access.ts';
+import { noOwner, ownerFields } from '../permissions/owner-privacy.ts';
 import { type ContentType, contentTypes } from '../permissions/repository.ts';
 import type { AccessResolver } from '../permissions/resolver.ts';
-import { ownerView, rootIfZero } from './common.ts';
+import { rootIfZero } from './common.ts';
 import { workspaceItem } from './item.ts';
 import { keysetCursor, type WorkspaceRepository } from './repository.ts';
 import type { WorkspaceQuery } from './schemas.ts';
@@ -13,7 +14,8 @@ import type { WorkspaceQuery } from './schemas.ts';
 /**
  * `GET .../workspace` and `GET .../shared-workspace`: one level of the tree (or a search across
  * it), only what the caller can view. The shared workspace holds what others own and the caller
- * can view; owner identities are blanked there (the reference).
+ * can view (for an embed token: what is shared with its tenant's embed users); owner identities
+ * are blanked there (the reference), and elsewhere as permissions/owner-privacy.ts says.
  */
 export class WorkspaceService {
   constructor(private readonly deps: { access: AccessResolver; repository: WorkspaceRepository }) {}
@@ -34,7 +36,11 @@ export class WorkspaceService {
     const rows = await this.deps.repository.list(
       {
         ctx,
-        folderId: query.search && query.folderId === undefined ? undefined : folderId,
+        // An embed token cannot walk the host's folders (it views none): its shared feed is flat.
+        folderId:
+          (query.search || (shared && principal.embed)) && query.folderId === undefined
+            ? undefined
+            : folderId,
         types,
         search: query.search,
         sharedWith: shared ? principal.userId : undefined,
@@ -52,11 +58,9 @@ export class WorkspaceService {
           updatedAt: r.updated_at,
           calculatedFields: r.calculated_fields,
           meta: r.meta,
-          createdBy: shared ? null : r.user_id,
           folderId: r.folder_id,
           slug: r.slug,
-          userId: shared ? null : r.user_id,
-          user: shared ? null : ownerView(r.user_id, r),
+          ...(shared ? noOwner : ownerFields(ctx, { ...r, created_by: r.user_id })),
         },
         ctx.tree,
       ),
