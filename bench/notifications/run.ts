@@ -16,14 +16,18 @@
  *
  * Env: TESSERA_BENCH_NOTIFICATIONS (N), TESSERA_BENCH_VARIANTS (V, 1-10),
  * TESSERA_SCHEDULER_CONCURRENCY (runs at once, the server's default when unset), TESSERA_BENCH_DIR (data directory,
- * reused), DATABASE_URL (PostgreSQL instead of PGlite).
+ * reused), DATABASE_URL (PostgreSQL instead of PGlite), TESSERA_BENCH_CPU_PROFILE (a file: a CPU profile of
+ * the scheduler's pass only, without the setup, for Chrome DevTools or `speedscope`),
+ * TESSERA_BENCH_SQL_STATS (set: the statements of the pass by kind, with their count and time).
  */
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import type { KyselyPlugin } from 'kysely';
 import nodemailer from 'nodemailer';
 import { SMTPServer } from 'smtp-server';
 import { openMigratedStore, secretBoxFor } from '../../packages/server/src/bootstrap/runtime.ts';
@@ -77,6 +81,73 @@ async function startMailbox() {
   };
 }
 
+/**
+ * Counts the statements the scheduler sends to the store during the pass, with the time from
+ * compiling each to its result (waiting for PGlite's one connection included).
+ */
+function statementCounter(detailed: boolean) {
+  const started = new Map<object, { sql: string; at: number }>();
+  let stats = new Map<string, { count: number; ms: number }>();
+  const plugin: KyselyPlugin = {
+    transformQuery(args) {
+      const sql = detailed ? shape(args.node) : 'all';
+      started.set(args.queryId, { sql, at: performance.now() });
+      return args.node;
+    },
+    async transformResult(args) {
+      const s = started.get(args.queryId);
+      if (s) {
+        started.delete(args.queryId);
+        const entry = stats.get(s.sql) ?? { count: 0, ms: 0 };
+        entry.count++;
+        entry.ms += performance.now() - s.at;
+        stats.set(s.sql, entry);
+      }
+      return args.result;
+    },
+  };
+  return {
+    plugin,
+    reset() {
+      stats = new Map();
+    },
+    report() {
+      const all = [...stats].map(([sql, e]) => ({ sql, ...e }));
+      return {
+        total: all.reduce((n, s) => n + s.count, 0),
+        top: all.sort((a, b) => b.ms - a.ms).slice(0, 12),
+      };
+    },
+  };
+}
+
+/** A statement's kind and table, enough to tell the scheduler's statements apart. */
+function shape(node: unknown): string {
+  // Values left out: one statement with other parameters is the same statement.
+  const text = JSON.stringify(node, (key, v) => (key === 'value' || key === 'values' ? undefined : v));
+  const kind = (node as { kind: string }).kind.replace(/QueryNode$/, '');
+  const tables = new Set([...text.matchAll(/"name":"(notification\w*|dashboards)"/g)].map((m) => m[1]));
+  let hash = 0;
+  for (let i = 0; i < text.length; i++) hash = (hash * 31 + text.charCodeAt(i)) | 0;
+  return `${kind} ${[...tables].join(',')} #${(hash >>> 0).toString(36)}`;
+}
+
+/** Profiles the scheduler's pass alone when `file` is set (`--cpu-prof` would include the setup). */
+async function startProfile(file: string | undefined) {
+  if (!file) return { stop: async () => {} };
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  return {
+    async stop() {
+      const { profile } = await session.post('Profiler.stop');
+      writeFileSync(file, JSON.stringify(profile));
+      session.disconnect();
+    },
+  };
+}
+
 async function main() {
   const mailbox = await startMailbox();
   const dataDir = process.env.TESSERA_BENCH_DIR ?? path.join(os.tmpdir(), 'tessera-bench-data');
@@ -97,7 +168,13 @@ async function main() {
   const store = await openMigratedStore({ ...config, dataDir: storeDir });
   const secrets = secretBoxFor({ ...config, dataDir: storeDir });
   const seeded = await seed(store.db, secrets, { dataDir, adminApiKey: null, skipDemo: false });
-  const { app, services } = await buildApp({ config, db: store.db, secrets, logger: false });
+  const statements = statementCounter(Boolean(process.env.TESSERA_BENCH_SQL_STATS));
+  const { app, services } = await buildApp({
+    config,
+    db: store.db.withPlugin(statements.plugin),
+    secrets,
+    logger: false,
+  });
   await app.ready();
   const auth = { authorization: `Bearer ${seeded.createdAdminKey}` };
   const deploymentId = seeded.demoDeploymentId as number;
@@ -163,9 +240,13 @@ async function main() {
 
     // The scheduler: one pass at the fire time plans, renders, sends and records everything.
     mailbox.reset();
+    statements.reset();
+    const profile = await startProfile(process.env.TESSERA_BENCH_CPU_PROFILE);
     const start = performance.now();
     const result = await services.notifications.scheduler.tick(at);
     const drained = performance.now() - start;
+    await profile.stop();
+    const counted = statements.report();
     const got = mailbox.stats();
     const sent = await store.db
       .selectFrom('notification_deliveries')
@@ -247,6 +328,10 @@ async function main() {
     row('baseline: mails per second', `${((count / baseline) * 1000).toFixed(0)}/s`);
     row('ratio, scheduler / baseline', `${(drained / baseline).toFixed(2)}x`);
     row('mail size (mean)', `${Math.round(got.bytes / count / 1024)} KiB`);
+    row('store statements in the pass, per delivery', (counted.total / count).toFixed(2));
+    if (process.env.TESSERA_BENCH_SQL_STATS)
+      for (const s of counted.top)
+        console.log(`  ${String(s.count).padStart(6)} x ${s.ms.toFixed(0).padStart(6)} ms  ${s.sql}`);
   } finally {
     await app.close();
     await store.close();

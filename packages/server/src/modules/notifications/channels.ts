@@ -201,13 +201,21 @@ export function webhookSignature(secret: string, timestamp: number, body: string
   return createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex');
 }
 
+/** One formatter per time zone: building an Intl.DateTimeFormat costs more than a mail's other headers. */
+const fireTimeFormats = new Map<string, Intl.DateTimeFormat>();
+
 function formatFireTime(at: Date, timezone: string): string {
-  const text = new Intl.DateTimeFormat('en-GB', {
-    timeZone: timezone,
-    dateStyle: 'medium',
-    timeStyle: 'short',
-  }).format(at);
-  return `${text} ${timezone}`;
+  let format = fireTimeFormats.get(timezone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-GB', {
+      timeZone: timezone,
+      dateStyle: 'medium',
+      timeStyle: 'short',
+    });
+    // Time zones are a bounded set (the IANA names a notification accepts).
+    fireTimeFormats.set(timezone, format);
+  }
+  return `${format.format(at)} ${timezone}`;
 }
 
 function fromDomain(from: string): string {

@@ -1,6 +1,7 @@
-import { type Insertable, sql } from 'kysely';
+import { type ExpressionBuilder, type Insertable, type QueryCreator, sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type {
+  Database,
   NotificationDeliveriesTable,
   NotificationDeliveryRow,
   NotificationRow,
@@ -8,6 +9,9 @@ import type {
   NotificationRunState,
 } from '../../db/schema.ts';
 import { cursorId, type PageWindow } from '../../pagination/page.ts';
+
+/** How a send ended: sent, or failed and retried at `retryAt` (null: failed for good). */
+export type SendOutcome = { sentAt: Date } | { error: string; retryAt: Date | null };
 
 /**
  * The scheduler's store (DESIGN.md "One process, many replicas"): every replica plans and claims
@@ -165,39 +169,76 @@ export class RunsRepository {
       .set({ state: 'sending', attempts: sql`attempts + 1`, lease_until: leaseUntil })
       .where('run_id', '=', runId)
       .where('recipient_key', '=', key)
-      .where((w) =>
-        w.or([
-          w.and([w('state', '=', 'pending'), w('next_attempt_at', '<=', now)]),
-          w.and([w('state', '=', 'sending'), w('lease_until', '<', now)]),
-        ]),
-      )
+      .where((w) => claimable(w, now))
       .executeTakeFirst();
     return Number(r.numUpdatedRows) > 0;
   }
 
-  async delivered(runId: number, key: string, now: Date): Promise<void> {
+  /**
+   * Records a send (sent, or failed with a retry time, null for good) and, in the same statement,
+   * claims the run's next send as `claimDelivery` would: with the first send claimed when the
+   * run's deliveries are planned, each send costs one statement instead of a claim and a record.
+   * Answers whether `next` was claimed.
+   */
+  async recordAndClaimNext(
+    runId: number,
+    key: string,
+    outcome: SendOutcome,
+    next: { key: string; now: Date; leaseUntil: Date } | null,
+  ): Promise<boolean> {
+    const record = (qc: QueryCreator<Database>) => {
+      const q = qc
+        .updateTable('notification_deliveries')
+        .where('run_id', '=', runId)
+        .where('recipient_key', '=', key);
+      if ('sentAt' in outcome)
+        return q.set({ state: 'sent', sent_at: outcome.sentAt, error: null, lease_until: null });
+      return q
+        .set({
+          state: outcome.retryAt === null ? 'failed' : 'pending',
+          error: outcome.error,
+          lease_until: null,
+          ...(outcome.retryAt === null ? {} : { next_attempt_at: outcome.retryAt }),
+        })
+        .where('state', '<>', 'sent');
+    };
+    if (next === null) {
+      await record(this.db).execute();
+      return false;
+    }
+    // A data-modifying CTE runs to completion whether or not the statement reads it; the two
+    // updates touch different rows.
+    const claimed = await this.db
+      .with('recorded', (qc) => record(qc).returning('recipient_key'))
+      .updateTable('notification_deliveries')
+      .set({ state: 'sending', attempts: sql`attempts + 1`, lease_until: next.leaseUntil })
+      .where('run_id', '=', runId)
+      .where('recipient_key', '=', next.key)
+      .where((w) => claimable(w, next.now))
+      .returning('recipient_key')
+      .executeTakeFirst();
+    return claimed !== undefined;
+  }
+
+  /** Hands back a claim that was never tried (its run stopped or failed to render first). */
+  async releaseDeliveries(runId: number, keys: string[]): Promise<void> {
+    if (keys.length === 0) return;
     await this.db
       .updateTable('notification_deliveries')
-      .set({ state: 'sent', sent_at: now, error: null, lease_until: null })
+      .set({ state: 'pending', attempts: sql`greatest(attempts - 1, 0)`, lease_until: null })
       .where('run_id', '=', runId)
-      .where('recipient_key', '=', key)
+      .where('recipient_key', 'in', keys)
+      .where('state', '=', 'sending')
       .execute();
+  }
+
+  async delivered(runId: number, key: string, now: Date): Promise<void> {
+    await this.recordAndClaimNext(runId, key, { sentAt: now }, null);
   }
 
   /** A failed attempt: retried at `retryAt`, or failed for good when it is null. */
   async undelivered(runId: number, key: string, error: string, retryAt: Date | null): Promise<void> {
-    await this.db
-      .updateTable('notification_deliveries')
-      .set({
-        state: retryAt === null ? 'failed' : 'pending',
-        error,
-        lease_until: null,
-        ...(retryAt === null ? {} : { next_attempt_at: retryAt }),
-      })
-      .where('run_id', '=', runId)
-      .where('recipient_key', '=', key)
-      .where('state', '<>', 'sent')
-      .execute();
+    await this.recordAndClaimNext(runId, key, { error, retryAt }, null);
   }
 
   /** A whole run given up on: its deliveries not yet sent fail with the run's error. */
@@ -241,4 +282,12 @@ export class RunsRepository {
   find(runId: number): Promise<NotificationRunRow | undefined> {
     return this.db.selectFrom('notification_runs').selectAll().where('id', '=', runId).executeTakeFirst();
   }
+}
+
+/** A send that may be claimed: due and pending, or `sending` under a lease that passed. */
+function claimable(w: ExpressionBuilder<Database, 'notification_deliveries'>, now: Date) {
+  return w.or([
+    w.and([w('state', '=', 'pending'), w('next_attempt_at', '<=', now)]),
+    w.and([w('state', '=', 'sending'), w('lease_until', '<', now)]),
+  ]);
 }

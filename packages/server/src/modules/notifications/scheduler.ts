@@ -17,7 +17,7 @@ import {
   type RenderSubject,
 } from './renderer.ts';
 import type { NotificationsRepository, RecipientWithNames } from './repository.ts';
-import type { RunsRepository } from './runs-repository.ts';
+import type { RunsRepository, SendOutcome } from './runs-repository.ts';
 import { catchUpFireTime, nextFireTimes } from './schedule-times.ts';
 
 export interface SchedulerOptions {
@@ -59,7 +59,13 @@ export interface TickResult {
   runs: number;
 }
 
-type Group = { subject: RenderSubject | null; deliveries: NotificationDeliveryRow[] };
+type Group<D = NotificationDeliveryRow> = { subject: RenderSubject | null; deliveries: D[] };
+/**
+ * Sends this worker has claimed and not yet tried, with their attempt count after the claim: the
+ * first send of a run is claimed by the statement that plans its deliveries, and each further one
+ * by the statement that records the send before it.
+ */
+type Held = Map<string, number>;
 /** What one pass has drawn and made into files, shared by its runs. */
 type Renders = {
   drawings: Map<string, Promise<DrawnDashboard>>;
@@ -75,7 +81,10 @@ const planBatch = 200;
  *    fire time at or before now (schedule-times.ts: missed fire times are caught up once) and their
  *    next fire time; the run's unique (notification, fire time) makes a second planner a no-op;
  * 2. works: runs are claimed with a lease (SKIP LOCKED again), rendered once per security context,
- *    and delivered recipient by recipient, each send claimed on its own delivery row first.
+ *    and delivered recipient by recipient, each send claimed on its own delivery row first: the
+ *    first by the statement that plans the run's deliveries, each next one by the statement that
+ *    records the send before it, so that a send costs one statement. Only the send about to be
+ *    tried is ever claimed: a crash leaves the others pending, with no attempt counted.
  * A replica that dies mid-run leaves a claim whose lease passes: the next pass anywhere takes the
  * run over, and sends only what was not recorded as sent. Failed sends are retried with doubling
  * backoff; a run whose every delivery is settled is finished, with its state and errors kept as
@@ -201,6 +210,9 @@ export class NotificationScheduler {
     ]);
     if (!notification) return; // deleted meanwhile: its runs went with it
     const recipients = new Map(recipientRows.map((r) => [r.id, r]));
+    const lease = this.after(now, this.options.leaseMs);
+    const held: Held = new Map();
+    const refused = new Set<string>();
     let deliveries = planned;
     if (deliveries.length === 0 && recipients.size > 0) {
       // The recipients at the first attempt are the run's; later changes apply to later runs.
@@ -210,7 +222,17 @@ export class NotificationScheduler {
         const d = { run_id: run.id, recipient_key: r.recipient_key, recipient_id: r.id, type: r.type };
         return [{ ...d, address, next_attempt_at: now }];
       });
-      deliveries = await this.deps.runs.planDeliveries(rows);
+      // The first send is planned claimed, as `claimDelivery` would claim it; the others stay
+      // pending (untried, no attempt counted) until the send before them is recorded.
+      const first = groups(notification, rows, recipients)[0]?.deliveries[0];
+      const claimedFirst = { state: 'sending', attempts: 1, lease_until: lease } as const;
+      const inserted = await this.deps.runs.planDeliveries(
+        rows.map((r) => (r === first ? { ...r, ...claimedFirst } : r)),
+      );
+      // Only rows this statement inserted come back: a claim on one of them is this worker's.
+      const mine = inserted.find((d) => d.recipient_key === first?.recipient_key && d.state === 'sending');
+      if (mine) held.set(mine.recipient_key, mine.attempts);
+      deliveries = inserted;
       if (deliveries.length < rows.length) deliveries = await this.deps.runs.deliveries([run.id]);
     }
     /** What this pass did to each delivery, so that settling needs no second read. */
@@ -227,7 +249,10 @@ export class NotificationScheduler {
       }
     }
     const live = open.filter((d) => d.recipient_id !== null && recipients.has(d.recipient_id));
-    for (const group of groups(notification, live, recipients)) {
+    const plan = groups(notification, live, recipients);
+    const order = plan.flatMap((g) => g.deliveries);
+    const following = new Map(order.map((d, i) => [d.recipient_key, order[i + 1]]));
+    for (const group of plan) {
       let file: RenderedDashboardFile;
       try {
         if (group.subject === null)
@@ -243,7 +268,20 @@ export class NotificationScheduler {
         continue;
       }
       failedWidgets = mergeFailed(failedWidgets, file.failedWidgets);
-      await this.deliver(run, notification, group.deliveries, file, recipients, now, outcome);
+      await this.deliver(run, notification, group.deliveries, file, recipients, now, outcome, {
+        held,
+        refused,
+        following,
+      });
+    }
+    // Claims never tried (the render of their group failed, or this replica is stopping) are
+    // handed back as they were, so that the next attempt need not wait for their lease.
+    if (held.size > 0) {
+      await this.deps.runs.releaseDeliveries(run.id, [...held.keys()]);
+      for (const key of held.keys()) {
+        const record = outcome.get(key);
+        if (record?.state === 'sending') Object.assign(record, { state: 'pending', lease_until: null });
+      }
     }
     await this.settle(run, renderError, failedWidgets, now, [...outcome.values()]);
   }
@@ -293,21 +331,30 @@ export class NotificationScheduler {
     recipients: Map<number, RecipientWithNames>,
     now: Date,
     outcome: Map<string, NotificationDeliveryRow>,
+    claims: {
+      held: Held;
+      refused: Set<string>;
+      following: Map<string, NotificationDeliveryRow | undefined>;
+    },
   ): Promise<void> {
     const base = this.deps.publicUrl().replace(/\/+$/, '');
+    const lease = this.after(now, this.options.leaseMs);
     for (const d of deliveries) {
       if (this.stopping) return;
-      const claimed = await this.deps.runs.claimDelivery(
-        run.id,
-        d.recipient_key,
-        now,
-        this.after(now, this.options.leaseMs),
-      );
       const record = outcome.get(d.recipient_key) as NotificationDeliveryRow;
-      if (!claimed) {
-        // Taken by another replica meanwhile: its state is read back when the run settles.
-        record.state = 'sending';
-        continue;
+      let attempts = claims.held.get(d.recipient_key);
+      claims.held.delete(d.recipient_key);
+      if (attempts === undefined) {
+        // Refused a moment ago by the claim that recorded the send before it: not asked again.
+        const claimed =
+          !claims.refused.has(d.recipient_key) &&
+          (await this.deps.runs.claimDelivery(run.id, d.recipient_key, now, lease));
+        if (!claimed) {
+          // Taken by another replica meanwhile: its state is read back when the run settles.
+          record.state = 'sending';
+          continue;
+        }
+        attempts = d.attempts + 1;
       }
       const message: DeliveryMessage = {
         notificationId: n.id,
@@ -321,6 +368,7 @@ export class NotificationScheduler {
         file,
       };
       const recipient = d.recipient_id === null ? undefined : recipients.get(d.recipient_id);
+      let sent: SendOutcome;
       try {
         if (d.type === 'WEBHOOK') {
           const sealed = recipient?.webhook_secret_enc;
@@ -336,14 +384,13 @@ export class NotificationScheduler {
               : (recipient?.username ?? recipient?.embed_display_name ?? null);
           await this.deps.channels.email({ address: d.address, name }, message);
         }
-        await this.deps.runs.delivered(run.id, d.recipient_key, this.clock());
-        Object.assign(record, { state: 'sent', attempts: d.attempts + 1, error: null });
+        sent = { sentAt: this.clock() };
+        Object.assign(record, { state: 'sent', attempts, error: null });
       } catch (error) {
-        const attempts = d.attempts + 1;
         const retryable = !(error instanceof DeliveryError) || error.retryable;
         const retryAt =
           retryable && attempts < this.options.maxAttempts ? this.after(now, this.backoff(attempts)) : null;
-        await this.deps.runs.undelivered(run.id, d.recipient_key, describe(error), retryAt);
+        sent = { error: describe(error), retryAt };
         Object.assign(record, {
           state: retryAt === null ? 'failed' : 'pending',
           attempts,
@@ -351,6 +398,16 @@ export class NotificationScheduler {
           next_attempt_at: retryAt ?? d.next_attempt_at,
         });
       }
+      // The statement that records this send claims the next one: one statement a send.
+      const next = this.stopping ? undefined : claims.following.get(d.recipient_key);
+      const claimedNext = await this.deps.runs.recordAndClaimNext(
+        run.id,
+        d.recipient_key,
+        sent,
+        next ? { key: next.recipient_key, now, leaseUntil: lease } : null,
+      );
+      if (next && claimedNext) claims.held.set(next.recipient_key, next.attempts + 1);
+      else if (next) claims.refused.add(next.recipient_key);
     }
   }
 
@@ -443,17 +500,20 @@ function addressOf(r: RecipientWithNames): string | null {
   }
 }
 
-/** Deliveries grouped by the security context their render runs under (null: the owner is gone). */
-function groups(
+/**
+ * Deliveries grouped by the security context their render runs under (null: the owner is gone),
+ * in the order they are sent.
+ */
+function groups<D extends { recipient_id: number | null }>(
   n: NotificationRow,
-  deliveries: NotificationDeliveryRow[],
+  deliveries: D[],
   recipients: Map<number, RecipientWithNames>,
-): Group[] {
-  const owner: Group = {
+): Group<D>[] {
+  const owner: Group<D> = {
     subject: n.owner_id === null ? null : { kind: 'user', userId: n.owner_id },
     deliveries: [],
   };
-  const out: Group[] = [owner];
+  const out: Group<D>[] = [owner];
   for (const d of deliveries) {
     const r = recipients.get(d.recipient_id as number);
     if (r?.type === 'EMBED_USER' && r.embed_user_id !== null) {
