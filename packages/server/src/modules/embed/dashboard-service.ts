@@ -10,6 +10,7 @@ import type { DashboardsRepository } from '../dashboards/repository.ts';
 import { publishedView } from '../dashboards/view.ts';
 import type { EmbedAccessRepository } from '../embed-tenants/access-repository.ts';
 import { dashboardSubject } from '../permissions/access.ts';
+import { tenantSeesOwner } from '../permissions/owner-privacy.ts';
 import type { AccessResolver } from '../permissions/resolver.ts';
 import type { WorkbooksRepository } from '../workbooks/repository.ts';
 import type { EmbedDashboardsRepository, EmbeddableRow } from './dashboards-repository.ts';
@@ -102,7 +103,12 @@ export class EmbedDashboardsService implements EmbedDashboardGate {
     else await this.requireContent(principal, dashboard, 'view');
     const published = await this.deps.dashboards.current(dashboard.workbook_id);
     if (!published) throw new NotFoundError(`Dashboard ${publicId}`, 'dashboard_not_found');
-    return publishedView(published);
+    const view = publishedView(published);
+    if (!principal.embed) return view;
+    // The publisher is an owner identity: an embed user sees it only within its tenant's space.
+    const workbook = await this.deps.workbooks.find(dashboard.deployment_id, dashboard.workbook_id);
+    if (tenantSeesOwner(principal.embed.embedTenantId, workbook?.embed_tenant_id)) return view;
+    return { ...view, createdBy: null };
   }
 
   /** Reference `PATCH /embed/dashboard/{publicId}`: the "Allow signed embedding" flag (edit access, as publishing). */

@@ -124,6 +124,22 @@ describe('owner identities hidden from embed users', () => {
     expectNoHostIdentity(list.text);
   });
 
+  it('names no host publisher to an embed user on the embed dashboard read', async () => {
+    const embedDashboard = async (token: string, workbookId: number) => {
+      const workbook = await ok(host.key, 'GET', `/workbooks/${workbookId}`);
+      const res = await server.app.inject({
+        url: `/api/v1/embed/dashboard/${workbook.body.publishedDashboard.publicId}`,
+        headers: bearer(token),
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      return res;
+    };
+    expect((await embedDashboard(host.key, made.hostWorkbook)).json().createdBy).toBe(host.id);
+    const asCreator = await embedDashboard(tokens.ada, made.hostWorkbook);
+    expect(asCreator.json().createdBy).toBeNull();
+    expectNoHostIdentity(asCreator.body);
+  });
+
   it('lists only embed grantees to the creator; the admin key sees the account grants', async () => {
     const path = `/permissions?type=WORKBOOK&id=${made.hostWorkbook}`;
     const asAdmin = await ok(host.key, 'GET', path);

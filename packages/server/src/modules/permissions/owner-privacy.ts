@@ -10,8 +10,19 @@ import type { AccessContext, Placed } from './access.ts';
  * every owner. Every response an embed token can read builds its owner fields here.
  */
 export function showsOwnerOf(ctx: AccessContext, row: Placed): boolean {
-  if (ctx.embedTenantId === undefined) return true;
-  return ctx.embedTenantId !== null && (row.embed_tenant_id ?? null) === ctx.embedTenantId;
+  return tenantSeesOwner(ctx.embedTenantId, row.embed_tenant_id);
+}
+
+/**
+ * The same rule from the two tenant ids: the viewer's embed tenant (undefined for an account
+ * caller, null for an embed token without one) and the item's tenant space (null: the host's).
+ */
+export function tenantSeesOwner(
+  viewerTenantId: number | null | undefined,
+  itemTenantId: number | null | undefined,
+): boolean {
+  if (viewerTenantId === undefined) return true;
+  return viewerTenantId !== null && (itemTenantId ?? null) === viewerTenantId;
 }
 
 export interface OwnedRow extends Placed, OwnerColumns {
