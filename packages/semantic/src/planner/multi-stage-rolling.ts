@@ -5,7 +5,7 @@ import type { LocalRange } from '../query/date-range.ts';
 import { add, formatLocal, startOf, type TimeUnit } from '../query/time.ts';
 import type { ResolvedQuery, TimeDimensionSpec } from '../query/types.ts';
 import { periods } from './granularity.ts';
-import type { GrainCol } from './multi-stage.ts';
+import type { GrainCol } from './multi-stage-sql.ts';
 import { type Expr, ident, integer, type Select, type SelectItem, type Source, select } from './nodes.ts';
 import { windowCondition } from './rolling.ts';
 

@@ -1,4 +1,16 @@
+import type { Dimension } from '../model/types.ts';
+import type { QueryMember } from '../query/types.ts';
 import { and, type Expr, ident, type OrderItem, raw, type Select, select } from './nodes.ts';
+
+/** One column of a stage's grain: a dimension, raw or at a granularity. */
+export interface GrainCol {
+  readonly id: string;
+  readonly dim: Dimension;
+  readonly granularity: string | null;
+  /** How the query names it (a view member keeps its join path), or the cube member. */
+  readonly member: QueryMember;
+  readonly alias: string;
+}
 
 /** Grain columns as the SQL of a stage sees them: an alias per column. */
 export interface GrainColumn {

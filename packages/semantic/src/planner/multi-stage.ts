@@ -9,7 +9,7 @@ import { type PlannedColumn, planColumns } from './columns.ts';
 import { filterExpr } from './filters.ts';
 import { aggregateOfType, leavesOf, measureValue } from './member-sql.ts';
 import { periodColumns, type RollingStage, rollingSelect, rollingStage } from './multi-stage-rolling.ts';
-import { combine, rank } from './multi-stage-sql.ts';
+import { combine, type GrainCol, rank } from './multi-stage-sql.ts';
 import {
   and,
   type Expr,
@@ -50,22 +50,14 @@ export interface StagePlan {
   readonly columns: readonly PlannedColumn[];
 }
 
+export type { GrainCol } from './multi-stage-sql.ts';
+
 export type Planner<O> = (
   model: Model,
   q: ResolvedQuery,
   cubeSecurity: CubeSecurity,
   options: O,
 ) => StagePlan;
-
-/** One column of a stage's grain: a dimension, raw or at a granularity. */
-export interface GrainCol {
-  readonly id: string;
-  readonly dim: Dimension;
-  readonly granularity: string | null;
-  /** How the query names it (a view member keeps its join path), or the cube member. */
-  readonly member: QueryMember;
-  readonly alias: string;
-}
 
 /** Time dimension path -> the shifts applied to it, in SQL (`+ INTERVAL '1 days'`). */
 type Shift = ReadonlyMap<string, readonly string[]>;
