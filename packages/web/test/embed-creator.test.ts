@@ -312,6 +312,8 @@ describeInBrowser('embed page in creator mode', () => {
     await waitForDrawn(page, copyPublicId);
     expect(new URL(page.url()).pathname).toBe(`/embed/dashboard/${copyPublicId}`);
     expect(await current(copyName)).toBe('page');
+    // The "Saved" notice was about the copy of the copy: not said on this page.
+    expect(await page.getByRole('status').first().textContent()).toBe('');
     await page.goBack();
     await waitForDrawn(page, publicId);
     expect(new URL(page.url()).pathname).toBe(`/embed/dashboard/${publicId}`);

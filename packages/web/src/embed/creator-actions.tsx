@@ -32,7 +32,8 @@ export function CreatorActions(props: {
   /** Opens a dashboard in this page; null when the session is pinned to one dashboard. */
   onOpen: ((publicId: string) => void) | null;
   /** Says what an action did in the page's status (which outlives this dashboard). */
-  onAnnounce: (text: string) => void;
+  /** Says what an action did, on the page of `publicId` (default: this dashboard's). */
+  onAnnounce: (text: string, publicId?: string) => void;
 }) {
   const { deploymentId, workbookId, embedTenantName, onOpen, onAnnounce } = props;
   const path = { deploymentId, workbookId };
@@ -40,9 +41,11 @@ export function CreatorActions(props: {
   const [open, setOpen] = useState<Open>(null);
   const duplicate = useDuplicateWorkbook({
     onSuccess: (copy) => {
-      onAnnounce(`Saved “${copy.name}” to your team's space.`);
       const publicId = copy.publishedDashboard?.publicId;
-      if (publicId && onOpen) onOpen(publicId);
+      const opens = publicId !== undefined && onOpen !== null;
+      // Said on the copy's page when the copy opens; on this one otherwise.
+      onAnnounce(`Saved “${copy.name}” to your team's space.`, opens ? publicId : undefined);
+      if (opens) onOpen(publicId);
     },
   });
   // The workbook is readable when it is the tenant's own or shared with it; a dashboard that is only

@@ -182,8 +182,10 @@ function DashboardLoader({
   const creator = creatorMode === true && typeof embedTenantName === 'string' && embedTenantName !== '';
   // A session pinned to one dashboard (publicDashboardId) reads no other: nothing to open there.
   const openOther = publicDashboardId === null ? onOpen : null;
-  // What the creator's last action did, said in the page's status (which outlives the dashboard).
-  const [announcement, setAnnouncement] = useState<string | null>(null);
+  // What the creator's last action did, said in the page's status (which outlives the dashboard)
+  // while the dashboard it is about is shown: Back or another dashboard clears it.
+  const [announcement, setAnnouncement] = useState<{ text: string; publicId: string } | null>(null);
+  const announce = (text: string, about?: string) => setAnnouncement({ text, publicId: about ?? publicId });
   let main: ReactNode;
   if (query.error) {
     const failure = failureOf(query.error.status, query.error.body);
@@ -213,7 +215,7 @@ function DashboardLoader({
                   embedTenantName={embedTenantName}
                   embedUserId={credential.claims.embedUserId}
                   onOpen={openOther}
-                  onAnnounce={setAnnouncement}
+                  onAnnounce={announce}
                 />
               ) : undefined
             }
@@ -234,7 +236,7 @@ function DashboardLoader({
       <div className="embed-creator-main">
         {/* A live region present from the start, so that assistive technology announces each action. */}
         <p className="embed-creator-status embed-creator-saved" role="status">
-          {announcement}
+          {announcement?.publicId === publicId ? announcement.text : null}
         </p>
         {main}
       </div>
