@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -12,12 +12,14 @@ import { openStore, type Store } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { buildApp, type RouteInfo } from '../src/http/app.ts';
 import type { App } from '../src/http/types.ts';
+import { countSetup } from './setup-counters.ts';
 
 /**
  * A real store for one test file: a copy of the migrated PGlite template, or a fresh database on
  * the local PostgreSQL server when TESSERA_TEST_DB=postgres (CI runs the suite both ways).
  */
 export async function openTestStore(kind = inject('testDb')): Promise<Store & { label: string }> {
+  countSetup('stores');
   if (kind === 'postgres') {
     const adminUrl = inject('postgresUrl');
     if (!adminUrl) throw new Error('PostgreSQL is not reachable');
@@ -69,6 +71,7 @@ export async function startTestServer(
   overrides: Partial<Config> = {},
   beforeReady?: (app: App) => void,
 ): Promise<TestServer> {
+  countSetup('servers');
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tessera-test-'));
   const defaults = loadConfig({});
   // The notification scheduler stays off unless a test turns it on: a test drives it with tick(),
@@ -99,6 +102,8 @@ export async function startTestServer(
       await app.close();
       await bus.close();
       await store.close();
+      // The profile counts a sample database each server generated on first use.
+      if (existsSync(path.join(dataDir, 'sample.duckdb'))) countSetup('samples');
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
@@ -120,6 +125,7 @@ export async function startReplica(
     listen?: boolean;
   } = {},
 ): Promise<Replica> {
+  countSetup('servers');
   const bus = new InvalidationBus();
   if (options.listen) await bus.connect(server.store);
   const { app, services } = await buildApp({

@@ -13,6 +13,7 @@ import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { describe, inject } from 'vitest';
 import type { Config } from '../../server/src/config/config.ts';
 import { startTestServer, type TestServer } from '../../server/test/harness.ts';
+import { countSetup } from '../../server/test/setup-counters.ts';
 import { chromiumFlags, chromiumPath } from './chromium.ts';
 
 /** Where screenshots go (gitignored): look at them after a run. */
@@ -78,6 +79,7 @@ export async function openBrowser(
   baseUrl: string,
   options: { viewport?: { width: number; height: number } } = {},
 ): Promise<BrowserSession> {
+  countSetup('browsers');
   const userDataDir = mkdtempSync(path.join(os.tmpdir(), 'tessera-chromium-'));
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: chromiumPath,

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { countSetup } from '../../test/setup-counters.ts';
 import { generateApiKey } from '../auth/credentials.ts';
 
 const run = promisify(execFile);
@@ -27,6 +28,7 @@ function env(extra: Record<string, string> = {}) {
 }
 
 async function tessera(args: string[], extra: Record<string, string> = {}) {
+  countSetup('processes');
   const { stdout } = await run(process.execPath, [bin, ...args], {
     env: env(extra),
     timeout: processLimitMs,
@@ -38,6 +40,7 @@ async function tessera(args: string[], extra: Record<string, string> = {}) {
 function start(
   extra: Record<string, string>,
 ): Promise<{ child: ChildProcessWithoutNullStreams; output: () => string }> {
+  countSetup('processes');
   const child = spawn(process.execPath, [bin, 'start'], { env: env({ HOST: '127.0.0.1', ...extra }) });
   children.push(child);
   let output = '';

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../../test/harness.ts';
+import { countSetup } from '../../../test/setup-counters.ts';
 import { contentClient } from '../workspace/test-client.ts';
 import { notificationsApi, startMailbox } from './test-support.ts';
 
@@ -41,6 +42,7 @@ describe.skipIf(!onPostgres)('a server killed mid-delivery', () => {
 
   function startChild(at: Date, leaseMs: number): { proc: ChildProcess; output: () => string } {
     let output = '';
+    countSetup('processes');
     const proc = spawn(process.execPath, ['--import', 'tsx', child], {
       env: {
         ...process.env,
