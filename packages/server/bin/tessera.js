@@ -1,6 +1,11 @@
 #!/usr/bin/env node
-// Runs the TypeScript CLI directly; tsx compiles on the fly, so there is no build step.
-import { register } from 'tsx/esm/api';
+// Runs the compiled CLI (dist/main.js), building it first when it is missing or its sources
+// changed, so that a start does not transpile TypeScript every time (issue 20, item 6).
+import { pathToFileURL } from 'node:url';
+import { bundleFile, ensureServerBuild } from '../scripts/ensure-build.js';
 
-register();
-await import('../src/cli/main.ts');
+// A build's progress goes to stderr: stdout carries the commands' output (`--json`, `openapi`).
+await ensureServerBuild((line) => process.stderr.write(`${line}\n`));
+// Stack traces name the TypeScript lines, through the bundle's source map.
+process.setSourceMapsEnabled(true);
+await import(pathToFileURL(bundleFile).href);
