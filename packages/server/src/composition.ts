@@ -10,7 +10,6 @@ import { AppConfigRepository } from './modules/app-config/repository.ts';
 import { AppConfigService } from './modules/app-config/service.ts';
 import { AgentsRepository } from './modules/chat/agents/repository.ts';
 import { AgentsService } from './modules/chat/agents/service.ts';
-import { RedisFanout } from './modules/chat/fanout.ts';
 import { LiveRuns } from './modules/chat/live-runs.ts';
 import { ChatRepository } from './modules/chat/repository.ts';
 import { ChatService } from './modules/chat/service.ts';
@@ -29,7 +28,6 @@ import {
 import { PreAggregationRepository } from './modules/data/pre-aggregations/repository.ts';
 import { DataService } from './modules/data/service.ts';
 import { dataSettingsFromEnv } from './modules/data/settings.ts';
-import { SharedResults } from './modules/data/shared-cache.ts';
 import { DataModelRepository } from './modules/data-model/repository.ts';
 import { DataModelService } from './modules/data-model/service.ts';
 import { UploadRepository } from './modules/data-model/upload-repository.ts';
@@ -81,12 +79,15 @@ import { WorkbooksService } from './modules/workbooks/service.ts';
 import { MoveService } from './modules/workspace/move-service.ts';
 import { WorkspaceRepository } from './modules/workspace/repository.ts';
 import { WorkspaceService } from './modules/workspace/service.ts';
+import type { RedisParts } from './redis-parts.ts';
 
 export interface CompositionDeps {
   config: Config;
   db: Db;
   secrets: SecretBox;
   bus: InvalidationBus;
+  /** Given when REDIS_URL is set (redis-parts.ts). */
+  redis: RedisParts | null;
 }
 
 /**
@@ -94,7 +95,7 @@ export interface CompositionDeps {
  * dependency order, each given exactly what it uses (STYLE.md 10). Nothing here knows HTTP:
  * http/app.ts registers each module's routes as a Fastify plugin with the services it calls.
  */
-export function composeApplication({ config, db, secrets, bus }: CompositionDeps) {
+export function composeApplication({ config, db, secrets, bus, redis }: CompositionDeps) {
   // Repositories: plain Kysely over the store, no rules (DESIGN.md "Inside packages/server/src").
   const repositories = {
     tenants: new TenantsRepository(db),
@@ -299,7 +300,7 @@ export function composeApplication({ config, db, secrets, bus }: CompositionDeps
     sampleScale: dataSettings.sampleScale,
   });
   // REDIS_URL: replicas share query results and run each query once between them (shared-cache.ts).
-  const shared = config.redisUrl ? new SharedResults(config.redisUrl) : undefined;
+  const shared = redis?.shared;
   const models = new ModelCache(repos.modelFiles, bus);
   // Rollups (issue 15 item 5): built in the background, one replica at a time, matched to queries.
   const preAggregations = new PreAggregationRefresher({
@@ -347,7 +348,7 @@ export function composeApplication({ config, db, secrets, bus }: CompositionDeps
     deployments,
     data,
     // REDIS_URL: replicas follow and abort each other's turns through Redis (modules/chat/fanout.ts)
-    live: new LiveRuns(chatRepository, config.redisUrl ? new RedisFanout(config.redisUrl) : undefined),
+    live: new LiveRuns(chatRepository, redis?.fanout),
   });
 
   // Scheduled notifications and dashboard exports (spec 2.5, 4.5, 6; modules/notifications).

@@ -1,4 +1,4 @@
-import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { type Driver, QueryCancelledError, type QueryOptions } from './driver.ts';
 
 /**
@@ -14,6 +14,9 @@ export class DuckDbDriver implements Driver {
   private constructor(private readonly instance: DuckDBInstance) {}
 
   static async open(path: string, readOnly = false): Promise<DuckDbDriver> {
+    // Loaded by the first data query, not at start: DuckDB's native library is the largest
+    // package a start would load, and a process that serves no data never needs it (issue 20).
+    const { DuckDBInstance } = await import('@duckdb/node-api');
     const instance = await DuckDBInstance.create(path, readOnly ? { access_mode: 'READ_ONLY' } : {});
     return new DuckDbDriver(instance);
   }

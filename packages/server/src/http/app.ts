@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import cookie from '@fastify/cookie';
-import { type TypeBoxTypeProvider, TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifySchema, type FastifyServerOptions } from 'fastify';
 import { registerAuthentication } from '../auth/authenticate.ts';
 import type { Access } from '../auth/principal.ts';
@@ -40,8 +40,10 @@ import { tokenRoutes } from '../modules/tokens/routes.ts';
 import { userRoutes } from '../modules/users/routes.ts';
 import { workbookRoutes } from '../modules/workbooks/routes.ts';
 import { workspaceRoutes } from '../modules/workspace/routes.ts';
+import { redisParts } from '../redis-parts.ts';
 import { replyToFrameworkError } from './framework-errors.ts';
 import { registerHealth } from './health.ts';
+import { lazySerializers, lazyValidatorCompiler } from './lazy-schemas.ts';
 import { registerMetrics } from './metrics.ts';
 import { registerOpenApi } from './openapi.ts';
 import { registerRateLimit } from './rate-limit.ts';
@@ -97,8 +99,9 @@ export async function buildApp(
     },
     ajv: { customOptions: { allErrors: true } },
     frameworkErrors: replyToFrameworkError,
+    schemaController: lazySerializers,
   }).withTypeProvider<TypeBoxTypeProvider>();
-  app.setValidatorCompiler(TypeBoxValidatorCompiler);
+  app.setValidatorCompiler(lazyValidatorCompiler);
   registerStrictQuerystrings(app);
   const routes: RouteInfo[] = [];
   app.addHook('onRoute', (route) => {
@@ -123,6 +126,7 @@ export async function buildApp(
     db: deps.db,
     secrets: deps.secrets,
     bus: deps.bus ?? new InvalidationBus(),
+    redis: await redisParts(config.redisUrl),
   });
   app.addHook('onClose', () => services.close());
 

@@ -1,6 +1,5 @@
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { DuckDBInstance } from '@duckdb/node-api';
 
 /**
  * The sample e-commerce dataset (DESIGN.md "One process, many replicas": DuckDB with generated
@@ -120,6 +119,8 @@ async function generate(file: string, scale: number, progress?: (line: string) =
   mkdirSync(path.dirname(file), { recursive: true });
   const tmp = `${file}.${process.pid}.tmp`;
   rmSync(tmp, { force: true });
+  // Loaded here, not at start: a start that finds the file needs no DuckDB (issue 20, item 6).
+  const { DuckDBInstance } = await import('@duckdb/node-api');
   const instance = await DuckDBInstance.create(tmp);
   const conn = await instance.connect();
   try {

@@ -1,5 +1,5 @@
 import { createHash, createHmac } from 'node:crypto';
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { RenderedDashboardFile } from './renderer.ts';
 
 /**
@@ -59,14 +59,7 @@ export interface ChannelSettings {
 }
 
 export function createChannels(settings: ChannelSettings): Channels {
-  const transport = settings.smtpUrl
-    ? nodemailer.createTransport({
-        url: settings.smtpUrl,
-        pool: true,
-        maxConnections: settings.smtpConnections ?? 5,
-        maxMessages: 1000,
-      } as never)
-    : null;
+  const transport = settings.smtpUrl ? smtpTransport(settings.smtpUrl, settings.smtpConnections) : null;
   const domain = fromDomain(settings.smtpFrom);
   return {
     async email(target, message) {
@@ -76,7 +69,7 @@ export function createChannels(settings: ChannelSettings): Channels {
           false,
         );
       try {
-        await transport.sendMail(composeEmail(settings.smtpFrom, domain, target, message));
+        await (await transport).sendMail(composeEmail(settings.smtpFrom, domain, target, message));
       } catch (error) {
         const e = error as { responseCode?: number; message?: string };
         // 5xx SMTP replies are permanent (RFC 5321 section 4.2.1); everything else may pass.
@@ -104,9 +97,27 @@ export function createChannels(settings: ChannelSettings): Channels {
         throw new DeliveryError(`Webhook: the endpoint answered ${response.status}`);
     },
     close() {
-      transport?.close();
+      transport?.then((t) => t.close()).catch(() => undefined);
     },
   };
+}
+
+/**
+ * The SMTP pool, with nodemailer (some 60 files) loaded only when TESSERA_SMTP_URL is set, and
+ * then beside the start rather than before it (issue 20, item 6). A failure to load or
+ * configure is the first send's (an SMTP error), never an unhandled rejection.
+ */
+function smtpTransport(url: string, connections: number | undefined): Promise<Transporter> {
+  const transport = import('nodemailer').then(({ default: nodemailer }) =>
+    nodemailer.createTransport({
+      url,
+      pool: true,
+      maxConnections: connections ?? 5,
+      maxMessages: 1000,
+    } as never),
+  );
+  transport.catch(() => undefined);
+  return transport;
 }
 
 export function composeEmail(from: string, domain: string, target: EmailTarget, m: DeliveryMessage) {

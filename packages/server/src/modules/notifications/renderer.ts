@@ -2,14 +2,7 @@ import type { Static } from 'typebox';
 import type { Principal } from '../../auth/principal.ts';
 import type { ReportSnapshotRow } from '../../db/schema.ts';
 import { DomainError } from '../../errors/domain-errors.ts';
-import {
-  type DashboardRenderConfig,
-  type FailedWidget,
-  renderDashboard,
-  toPdf,
-  toPng,
-  type WidgetContent,
-} from '../../render/index.ts';
+import type { DashboardRenderConfig, FailedWidget, WidgetContent } from '../../render/index.ts';
 import type { DashboardDataRepository, DashboardVersion } from '../dashboard-data/repository.ts';
 import type { DashboardFilter, TimeGrain } from '../dashboard-data/schemas.ts';
 import type { DashboardDataService, OpenedDashboard } from '../dashboard-data/service.ts';
@@ -87,6 +80,14 @@ export class RenderError extends Error {}
 
 export const renderWidth = 1200;
 
+/**
+ * src/render with vega, vega-lite, resvg, pdfkit and the fonts, loaded by the first render rather
+ * than at start: most processes never draw a dashboard, and loading it cost every start about a
+ * second and 25 MiB on a busy two-core machine (issue 20, item 6).
+ */
+let renderModule: Promise<typeof import('../../render/index.ts')> | null = null;
+const render = () => (renderModule ??= import('../../render/index.ts'));
+
 interface Widget {
   id?: unknown;
   position?: unknown;
@@ -131,6 +132,7 @@ export class DashboardRenderer {
       widgets.map(async (w) => [w.id, await this.widget(request, opened, w)] as const),
     );
     const title = config.title ?? found.version.title ?? 'Dashboard';
+    const { renderDashboard } = await render();
     const rendered = await renderDashboard({
       width: renderWidth,
       config: {
@@ -151,6 +153,7 @@ export class DashboardRenderer {
     format: NotificationFormat,
     withPreview: boolean,
   ): Promise<RenderedDashboardFile> {
+    const { toPdf, toPng } = await render();
     if (format === 'png' || withPreview) drawn.png ??= toPng(drawn.svg);
     const png = format === 'png' || withPreview ? drawn.png : null;
     const bytes = format === 'png' ? (png as Buffer) : await toPdf(drawn.svg, { title: drawn.title });

@@ -6,7 +6,7 @@
  * final `{"error": ...}` line.
  */
 import { BuiltinBrain } from './builtin/brain.ts';
-import { OpenAiBrain, type OpenAiBrainConfig } from './openai/brain.ts';
+import type { OpenAiBrainConfig } from './openai/brain.ts';
 import type { Brain } from './types.ts';
 
 export { type ChartColumn, columnsFromSchema, pickChart, type VegaLiteSpec } from '../chart.ts';
@@ -21,7 +21,21 @@ export type BrainConfig = { kind: 'builtin' } | ({ kind: 'openai' } & OpenAiBrai
 export function createBrain(config: BrainConfig = { kind: 'builtin' }): Brain {
   if (config.kind === 'openai') {
     const { kind: _, ...openai } = config;
-    return new OpenAiBrain(openai);
+    return openAiBrain(openai);
   }
   return new BuiltinBrain();
+}
+
+/**
+ * The OpenAI-compatible brain, with the `openai` package (some 300 files), loaded by its first
+ * turn rather than at start: most servers run only the built-in brain (issue 20, item 6). What
+ * the brain yields, and what it throws, are its own.
+ */
+function openAiBrain(config: OpenAiBrainConfig): Brain {
+  return {
+    async *run(turn) {
+      const { OpenAiBrain } = await import('./openai/brain.ts');
+      yield* new OpenAiBrain(config).run(turn);
+    },
+  };
 }
