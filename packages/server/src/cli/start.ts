@@ -1,3 +1,4 @@
+import type { AddressInfo } from 'node:net';
 import { seedDemoDashboard } from '../bootstrap/demo-dashboard.ts';
 import { openMigratedStore, secretBoxFor } from '../bootstrap/runtime.ts';
 import { seed } from '../bootstrap/seed.ts';
@@ -51,6 +52,9 @@ export async function startServer(
     await store.close();
   });
   const address = await app.listen({ host: config.host, port: config.port });
+  // PORT=0 takes any free port: the addresses the API hands out (deployment, chat and dashboard
+  // URLs, built from the configuration when TESSERA_PUBLIC_URL is unset) name the one it got.
+  if (config.port === 0) config.port = (app.server.address() as AddressInfo).port;
   const url = config.publicUrl ?? address.replace('[::1]', 'localhost');
 
   // One write, so that a supervisor or test reading the output never sees half of it.
