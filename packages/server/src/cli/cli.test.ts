@@ -5,7 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureServerBuild, serverBuildIsCurrent } from '../../scripts/ensure-build.js';
 import { countSetup } from '../../test/setup-counters.ts';
 import { generateApiKey } from '../auth/credentials.ts';
 
@@ -17,8 +18,10 @@ const children: ChildProcessWithoutNullStreams[] = [];
 let opsPassword = '';
 
 /**
- * How long one CLI process may take: each compiles the server with tsx and migrates a store, which
- * took over a minute on a CI machine running the rest of the suite beside it.
+ * How long one CLI process may take: each opens and migrates a store, which took over a minute on
+ * a CI machine running the rest of the suite beside it when every process also compiled the
+ * server with tsx; they run the compiled build now (issue 20), so this is the margin of a very
+ * busy machine, not the expected time.
  */
 const processLimitMs = 170_000;
 
@@ -36,21 +39,28 @@ async function tessera(args: string[], extra: Record<string, string> = {}) {
   return stdout;
 }
 
-/** Starts `tessera start` and resolves once it printed its URLs. */
+/**
+ * Starts `tessera start` on a free port (PORT=0) and resolves once it printed its URLs, with the
+ * address it printed (`http://127.0.0.1:PORT`).
+ */
 function start(
   extra: Record<string, string>,
-): Promise<{ child: ChildProcessWithoutNullStreams; output: () => string }> {
+): Promise<{ child: ChildProcessWithoutNullStreams; output: () => string; base: string; port: number }> {
   countSetup('processes');
-  const child = spawn(process.execPath, [bin, 'start'], { env: env({ HOST: '127.0.0.1', ...extra }) });
+  const child = spawn(process.execPath, [bin, 'start'], {
+    env: env({ HOST: '127.0.0.1', PORT: '0', ...extra }),
+  });
   children.push(child);
   let output = '';
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), processLimitMs);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
-      if (output.includes('Management API:')) {
+      const printed = /Management API: +http:\/\/127\.0\.0\.1:(\d+)\/api\/v1\/deployments/.exec(output);
+      if (printed) {
         clearTimeout(timer);
-        resolve({ child, output: () => output });
+        const port = Number(printed[1]);
+        resolve({ child, output: () => output, base: `http://127.0.0.1:${port}`, port });
       }
     };
     child.stdout.on('data', onData);
@@ -85,6 +95,10 @@ function getJson(
   });
 }
 
+// The processes run the compiled server (bin/tessera.js); built here, once, when stale, so that
+// no process builds it in the middle of a test's time limit.
+beforeAll(() => ensureServerBuild(() => undefined), 120_000);
+
 afterAll(() => {
   for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
 });
@@ -111,11 +125,25 @@ describe('the tessera CLI', () => {
     opsPassword = reset.password;
   });
 
+  it('runs the compiled build, whose stack traces name the TypeScript lines', async () => {
+    expect(serverBuildIsCurrent()).toBe(true);
+    const failed = await tessera(['start'], { PORT: 'abc' }).then(
+      () => null,
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(failed?.code).toBe(1);
+    expect(failed?.stderr).toContain('PORT must be a non-negative integer, got "abc"');
+    expect(failed?.stderr).toMatch(/at loadConfig \(.*\/src\/config\/config\.ts:\d+:\d+\)/);
+    expect(failed?.stderr).not.toContain('dist/main.js');
+  });
+
   it('starts, prints where to open it and the admin key once, serves it, and stops cleanly on SIGTERM', {
     timeout: 240_000,
   }, async () => {
-    const { child, output } = await start({ PORT: '4791' });
-    expect(output()).toContain('http://127.0.0.1:4791/api/docs');
+    const { child, output, base, port } = await start({});
+    // the port the system gave, never the 0 asked for
+    expect(port).toBeGreaterThan(0);
+    expect(output()).toContain(`${base}/api/docs`);
     const keyFile = path.join(dataDir, 'admin-api-key');
     expect(statSync(keyFile).mode & 0o777).toBe(0o600);
     const key = readFileSync(keyFile, 'utf8').trim();
@@ -126,14 +154,14 @@ describe('the tessera CLI', () => {
     const password = readFileSync(passwordFile, 'utf8').trim();
     expect(output()).toContain('admin@localhost');
     expect(output()).toContain(password);
-    const signIn = await fetch('http://127.0.0.1:4791/api/v1/session', {
+    const signIn = await fetch(`${base}/api/v1/session`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ email: 'admin@localhost', password }),
     });
     expect(signIn.status).toBe(200);
     expect(signIn.headers.getSetCookie()[0]).toMatch(/^tessera_session=/);
-    const res = await fetch('http://127.0.0.1:4791/api/v1/deployments', {
+    const res = await fetch(`${base}/api/v1/deployments`, {
       headers: { authorization: `Bearer ${key}` },
     });
     expect(res.status).toBe(200);
@@ -160,8 +188,7 @@ describe('the tessera CLI', () => {
     expect(tenant.adminApiKey).toMatch(/^tsk_/);
     await expect(tessera(['create-tenant', '--name', 'acme'])).rejects.toMatchObject({ code: 2 });
 
-    const { child, output } = await start({
-      PORT: '4792',
+    const { child, output, port } = await start({
       TESSERA_ADMIN_API_KEY: bootstrap,
       TESSERA_DOMAIN: 'tessera.localhost',
     });
@@ -171,7 +198,7 @@ describe('the tessera CLI', () => {
       const req = http.request(
         {
           host: '127.0.0.1',
-          port: 4792,
+          port,
           path: '/api/v1/session',
           method: 'POST',
           headers: { host: 'default.tessera.localhost', 'content-type': 'application/json' },
@@ -186,7 +213,7 @@ describe('the tessera CLI', () => {
     });
     expect(ops).toBe(200);
     // Two tenants now: the default one answers on its subdomain, acme on its custom domain.
-    const res = await getJson(4792, '/api/v1/users?first=100', {
+    const res = await getJson(port, '/api/v1/users?first=100', {
       authorization: `Bearer ${bootstrap}`,
       host: 'default.tessera.localhost',
     });
@@ -195,12 +222,12 @@ describe('the tessera CLI', () => {
       'admin@localhost',
       'ops@example.com',
     ]);
-    const acme = await getJson(4792, '/api/v1/users/me', {
+    const acme = await getJson(port, '/api/v1/users/me', {
       authorization: `Bearer ${tenant.adminApiKey}`,
       host: 'bi.acme.example',
     });
     expect(acme.body.email).toBe('admin@acme.localhost');
-    const wrongHost = await getJson(4792, '/api/v1/users/me', {
+    const wrongHost = await getJson(port, '/api/v1/users/me', {
       authorization: `Bearer ${tenant.adminApiKey}`,
       host: 'default.tessera.localhost',
     });
