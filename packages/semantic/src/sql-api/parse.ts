@@ -1,12 +1,25 @@
-import { loadModule, parseSync } from 'libpg-query';
+import type * as PgQuery from 'libpg-query';
 import { kindOf, type Node, SqlApiError, statementName, unsupported } from './ast.ts';
 
 let loading: Promise<void> | null = null;
+let parser: typeof PgQuery | null = null;
 
-/** libpg-query is PostgreSQL's parser compiled to WebAssembly: load it once before parsing. */
+/**
+ * libpg-query is PostgreSQL's parser compiled to WebAssembly: load it once before parsing. The
+ * package itself is imported here too, not with this module: importing it instantiates its
+ * WebAssembly (10 MiB), which a server that answers no SQL-API query never needs (issue 20).
+ */
 export function loadSqlParser(): Promise<void> {
-  loading ??= loadModule();
+  loading ??= import('libpg-query').then(async (module) => {
+    await module.loadModule();
+    parser = module;
+  });
   return loading;
+}
+
+function parseSync(sql: string): { stmts?: { stmt?: Node }[] } {
+  if (!parser) throw new Error('WASM module not initialized. Call `loadSqlParser()` first.');
+  return parser.parseSync(sql);
 }
 
 /**

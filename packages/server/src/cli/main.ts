@@ -104,7 +104,7 @@ async function main(argv: string[]): Promise<number> {
       const config = { ...loadConfig({}), publicUrl: 'http://127.0.0.1:4000' };
       const { app } = await buildApp({
         config,
-        db: unconnectedDb(),
+        db: await unconnectedDb(),
         secrets: new SecretBox('openapi'),
         logger: false,
       });

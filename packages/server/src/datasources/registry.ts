@@ -5,7 +5,7 @@ import type { DataSourceSettings, DeploymentRow } from '../db/schema.ts';
 import { type Driver, WarehouseUnavailableError } from './driver.ts';
 import { DuckDbDriver } from './duckdb-driver.ts';
 import { duckDbFile, SAMPLE_PATH } from './duckdb-path.ts';
-import { PostgresDriver } from './postgres-driver.ts';
+import type { PostgresSettings } from './postgres-driver.ts';
 import { ensureSampleDatabase } from './sample/generate.ts';
 
 export interface DriverRegistryOptions {
@@ -49,16 +49,16 @@ export class DriverRegistry {
 
   private open(settings: DataSourceSettings): Promise<Driver> {
     if (settings.type === 'postgres') {
-      return Promise.resolve(
-        new PostgresDriver({
-          host: settings.host ?? '127.0.0.1',
-          port: settings.port,
-          database: settings.database ?? 'postgres',
-          user: settings.user,
-          password: settings.passwordEnc ? this.options.secrets.open(settings.passwordEnc) : undefined,
-          ssl: settings.ssl,
-        }),
-      );
+      const postgres: PostgresSettings = {
+        host: settings.host ?? '127.0.0.1',
+        port: settings.port,
+        database: settings.database ?? 'postgres',
+        user: settings.user,
+        password: settings.passwordEnc ? this.options.secrets.open(settings.passwordEnc) : undefined,
+        ssl: settings.ssl,
+      };
+      // node-postgres loads with the first PostgreSQL warehouse, not at start (issue 20, item 6).
+      return import('./postgres-driver.ts').then(({ PostgresDriver }) => new PostgresDriver(postgres));
     }
     const sample = (settings.path ?? SAMPLE_PATH) === SAMPLE_PATH;
     const file = sample

@@ -3,7 +3,6 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
-import pg from 'pg';
 import { initPgliteDir } from './pglite-initdb.ts';
 import type { Database } from './schema.ts';
 
@@ -39,6 +38,8 @@ const pgliteStartParams = [...PGlite.defaultStartParams, '-c', 'shared_buffers=1
 
 export async function openStore(options: StoreOptions): Promise<Store> {
   if (options.databaseUrl) {
+    // node-postgres loads with a PostgreSQL store only: the embedded default never needs it.
+    const { default: pg } = await import('pg');
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
     // An idle connection dropped by the server (restart, failover, admin kill) must not crash the
     // process: the pool discards it and the next query opens a new one.
@@ -85,6 +86,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
 }
 
 /** A Kysely instance that never connects: enough to register routes (OpenAPI generation). */
-export function unconnectedDb(): Db {
+export async function unconnectedDb(): Promise<Db> {
+  const { default: pg } = await import('pg');
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool: new pg.Pool({ max: 1 }) }) });
 }
