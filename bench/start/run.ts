@@ -9,9 +9,10 @@
  *
  * Each case spawns the process on a free port (PORT=0; the address is read from what it prints),
  * sends `GET /api/v1/deployments` with the admin key (read from the data directory) until it
- * answers 200 (the time from spawn to that answer is the first figure), waits
- * BENCH_SETTLE_SECONDS (default 5) and reads VmRSS (idle memory) and VmHWM (peak) of the process
- * from /proc. Cases, on the embedded store (PGlite in the data directory) and then on PostgreSQL
+ * answers 200 (the time from spawn to that answer is the first figure, with the CPU time the
+ * process used until then: on a machine busy with other work, the wall time grows with the load
+ * and the CPU time much less), waits BENCH_SETTLE_SECONDS (default 5) and reads VmRSS (idle
+ * memory) and VmHWM (peak) of the process from /proc. Cases, on the embedded store (PGlite in the data directory) and then on PostgreSQL
  * (a fresh database on TESSERA_TEST_POSTGRES_URL's server, default
  * postgres://postgres@127.0.0.1:5432/test, dropped afterwards) when reachable:
  * - first start on an empty data directory, sample database at TESSERA_SAMPLE_SCALE 0.01 (what is
@@ -48,6 +49,8 @@ console.log('listening ' + (await app.listen({ host: '127.0.0.1', port: 0 })));
 interface Sample {
   /** Spawn to the first 200 answer. */
   firstAnswerMs: number;
+  /** CPU time (user and system, all threads, and finished child processes) used until then. */
+  cpuMs: number;
   idleRssMiB: number;
   peakRssMiB: number;
 }
@@ -57,6 +60,16 @@ interface Launch {
   env: NodeJS.ProcessEnv;
   /** The admin key, once the process printed its address. */
   key: () => string | null;
+}
+
+/**
+ * utime + stime, and those of its finished children (the first start's initdb), from
+ * /proc/PID/stat, in clock ticks of 10 ms (USER_HZ is 100 on Linux).
+ */
+function cpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return fields.slice(11, 15).reduce((sum, ticks) => sum + Number(ticks), 0) * 10;
 }
 
 function memory(pid: number): { rss: number; peak: number } {
@@ -108,9 +121,10 @@ async function measure({ args, env, key }: Launch): Promise<Sample> {
   try {
     await firstAnswer(await address(child), key());
     const firstAnswerMs = performance.now() - started;
+    const cpu = cpuMs(child.pid!);
     await new Promise((resolve) => setTimeout(resolve, settleMs));
     const { rss, peak } = memory(child.pid!);
-    return { firstAnswerMs, idleRssMiB: rss, peakRssMiB: peak };
+    return { firstAnswerMs, cpuMs: cpu, idleRssMiB: rss, peakRssMiB: peak };
   } finally {
     await stop(child);
   }
@@ -190,17 +204,24 @@ async function runCases(
 
 function report(engine: string, samples: Map<string, Sample[]>) {
   const med = (name: string, key: keyof Sample) => median((samples.get(name) ?? []).map((s) => s[key]));
-  const base = { time: med('bare Fastify', 'firstAnswerMs'), rss: med('bare Fastify', 'idleRssMiB') };
+  const base = {
+    time: med('bare Fastify', 'firstAnswerMs'),
+    cpu: med('bare Fastify', 'cpuMs'),
+    rss: med('bare Fastify', 'idleRssMiB'),
+  };
   const width = 32;
+  const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
   console.log(
-    `${engine.padEnd(11)}${'bare Fastify:'.padEnd(width)} first answer ${(base.time / 1000).toFixed(2)} s, idle RSS ${base.rss.toFixed(0)} MiB`,
+    `${engine.padEnd(11)}${'bare Fastify:'.padEnd(width)} first answer ${s(base.time)} (CPU ${s(base.cpu)}), idle RSS ${base.rss.toFixed(0)} MiB`,
   );
   for (const name of ['first start, sample scale 0.01', 'first start, default sample', 'second start']) {
     const time = med(name, 'firstAnswerMs');
+    const cpu = med(name, 'cpuMs');
     const rss = med(name, 'idleRssMiB');
     console.log(
-      `${''.padEnd(11)}${`${name}:`.padEnd(width)} first answer ${(time / 1000).toFixed(2)} s (${(time / base.time).toFixed(1)}x), ` +
-        `idle RSS ${rss.toFixed(0)} MiB (${(rss / base.rss).toFixed(1)}x), peak ${med(name, 'peakRssMiB').toFixed(0)} MiB`,
+      `${''.padEnd(11)}${`${name}:`.padEnd(width)} first answer ${s(time)} (${(time / base.time).toFixed(1)}x; ` +
+        `CPU ${s(cpu)}, ${(cpu / base.cpu).toFixed(1)}x), idle RSS ${rss.toFixed(0)} MiB (${(rss / base.rss).toFixed(1)}x), ` +
+        `peak ${med(name, 'peakRssMiB').toFixed(0)} MiB`,
     );
   }
 }
