@@ -6,6 +6,7 @@ import { InvalidationBus } from '../cache/invalidation-bus.ts';
 import type { Config } from '../config/config.ts';
 import { sampleDatabaseFile } from '../datasources/registry.ts';
 import { ensureSampleDatabase, sampleScaleFromEnv } from '../datasources/sample/generate.ts';
+import type { Store } from '../db/database.ts';
 import { buildApp } from '../http/app.ts';
 import { chatApiPath } from '../modules/chat/agents/service.ts';
 
@@ -21,8 +22,10 @@ export interface RunningServer {
 export async function startServer(
   config: Config,
   print: (line: string) => void = console.log,
+  /** The store, when the caller began opening it (main.ts); else opened here. */
+  opening: Promise<Store> = openMigratedStore(config),
 ): Promise<RunningServer> {
-  const store = await openMigratedStore(config);
+  const store = await opening;
   const secrets = secretBoxFor(config);
   const seeded = await seed(store.db, secrets, {
     dataDir: config.dataDir,
