@@ -7,6 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { readInput } from './inputs.js';
 
 /**
  * Code that finds files beside its source (`new URL('../web/dist', import.meta.url)`, fonts,
@@ -72,7 +73,8 @@ function packageDir(from, name) {
 
 /**
  * @param {string} serverRoot
- * @param {Map<string, Uint8Array>} sources filled with each file of ours the build reads
+ * @param {Map<string, import('./inputs.js').Input>} sources filled with each file of ours
+ *   the build reads
  * @returns {import('esbuild').Plugin}
  */
 function ours(serverRoot, sources) {
@@ -104,11 +106,13 @@ function ours(serverRoot, sources) {
       build.onLoad({ filter: /\.(ts|js|json)$/ }, (args) => {
         // bundledPackages are esbuild's to load: the lockfile stands for their contents
         if (args.path.split(path.sep).includes('node_modules')) return undefined;
-        const content = readFileSync(args.path);
-        sources.set(path.relative(repo, args.path).split(path.sep).join('/'), content);
+        const input = readInput(path.relative(repo, args.path).split(path.sep).join('/'));
+        if (!input.content) return { errors: [{ text: `${args.path} disappeared during the build` }] };
+        sources.set(path.relative(repo, args.path).split(path.sep).join('/'), input);
         const loader = /** @type {'ts' | 'js' | 'json'} */ (path.extname(args.path).slice(1));
-        if (loader === 'json') return { contents: content, loader };
-        return { contents: withSourceImportMeta(dist, args.path, content.toString('utf8')), loader };
+        if (loader === 'json') return { contents: input.content, loader };
+        const code = Buffer.from(input.content).toString('utf8');
+        return { contents: withSourceImportMeta(dist, args.path, code), loader };
       });
     },
   };
@@ -120,7 +124,7 @@ function ours(serverRoot, sources) {
  */
 export async function bundle(serverRoot) {
   const { build } = await import('esbuild');
-  /** @type {Map<string, Uint8Array>} */
+  /** @type {Map<string, import('./inputs.js').Input>} */
   const sources = new Map();
   const result = await build({
     absWorkingDir: serverRoot,

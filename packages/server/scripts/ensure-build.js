@@ -8,11 +8,12 @@
  * TypeScript loader here would cost the start what the bundle saves.
  *
  * As for the web bundle (packages/web/scripts/ensure-build.ts), content decides, not times: the
- * build writes beside the bundle the files it read and the SHA-256 of their contents
- * (`dist/.inputs.json`), and a start hashes those files again, rebuilding only when the hash
- * differs. The files are the ones esbuild actually read (no test, no unused module), plus the
- * build's own settings; a file the bundle did not contain can only change it through a file it
- * did contain, which then imports it.
+ * build writes beside the bundle the files it read with the SHA-256 of their contents
+ * (`dist/.inputs.json`), and a start rebuilds only when that hash differs. It reads and hashes
+ * the files again only when one's size or modification time is not what the build saw: a start
+ * from an unchanged checkout costs a few hundred stat calls. The files are the ones esbuild
+ * actually read (no test, no unused module), plus the build's own settings; a file the bundle did
+ * not contain can only change it through a file it did contain, which then imports it.
  */
 import { createHash } from 'node:crypto';
 import {
@@ -27,9 +28,9 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readInput, repo } from './inputs.js';
 
 const serverRoot = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
-const repo = path.join(serverRoot, '..', '..');
 const dist = path.join(serverRoot, 'dist');
 const stampFile = path.join(dist, '.inputs.json');
 
@@ -37,29 +38,20 @@ const stampFile = path.join(dist, '.inputs.json');
 export const bundleFile = path.join(dist, 'main.js');
 
 /**
- * What the bundle depends on besides the sources esbuild reads: the build (this file and
- * bundle.js), the lockfile (a dependency upgrade), the manifests and the TypeScript settings
- * esbuild reads. Paths relative to the repository, with `/`.
+ * What the bundle depends on besides the sources esbuild reads: the build (these scripts), the
+ * lockfile (a dependency upgrade), the manifests and the TypeScript settings esbuild reads.
+ * Paths relative to the repository, with `/`.
  */
 const settingsFiles = [
   'packages/server/scripts/ensure-build.js',
   'packages/server/scripts/bundle.js',
+  'packages/server/scripts/inputs.js',
   'package-lock.json',
   'tsconfig.json',
   'tsconfig.base.json',
   'packages/server/package.json',
   'packages/semantic/package.json',
 ];
-
-/**
- * Each file as it is now, by path relative to the repository; null when missing.
- * @param {string[]} files
- * @returns {Map<string, Uint8Array | null>}
- */
-function readInputs(files) {
-  const file = (/** @type {string} */ name) => path.join(repo, name);
-  return new Map(files.map((name) => [name, existsSync(file(name)) ? readFileSync(file(name)) : null]));
-}
 
 /**
  * The SHA-256 of each file's path and content, in path order.
@@ -77,12 +69,23 @@ function inputsHash(contents) {
   return hash.digest('hex');
 }
 
-/** Whether `dist/main.js` was built from the files as they are now. */
+/**
+ * Whether `dist/main.js` was built from the files as they are now: at once when every size and
+ * modification time is the one the build saw (a start checks this every time), else by the
+ * contents, so that a touch, a checkout or a copy that changed nothing does not rebuild.
+ */
 export function serverBuildIsCurrent() {
   if (!existsSync(bundleFile) || !existsSync(stampFile)) return false;
-  /** @type {{ hash: string, inputs: string[] }} */
+  /** @type {{ hash: string, files?: Record<string, [number, number]> }} */
   const built = JSON.parse(readFileSync(stampFile, 'utf8'));
-  return inputsHash(readInputs(built.inputs)) === built.hash;
+  if (!built.files) return false;
+  const files = Object.entries(built.files);
+  const unchanged = files.every(([name, [size, mtimeMs]]) => {
+    const stat = statSync(path.join(repo, name), { throwIfNoEntry: false });
+    return stat ? stat.size === size && stat.mtimeMs === mtimeMs : size === -1;
+  });
+  if (unchanged) return true;
+  return inputsHash(new Map(files.map(([name]) => [name, readInput(name).content]))) === built.hash;
 }
 
 /**
@@ -99,11 +102,13 @@ export async function ensureServerBuild(log = console.log) {
 /** Bundles `src/cli/main.ts` into `dist/` (bundle.js), then writes the stamp. */
 export async function buildServer() {
   const { bundle } = await import('./bundle.js');
-  // The hash is of the contents the build read, not of the files after it: an edit made while
-  // the build runs leaves a stale hash, so the next start builds again.
-  const inputs = readInputs(settingsFiles);
+  // The hash is of the contents the build read, and the times are from before it read them, not
+  // of the files after it: an edit made while the build runs leaves a stale stamp, so the next
+  // start builds again.
+  /** @type {Map<string, import('./inputs.js').Input>} */
+  const inputs = new Map(settingsFiles.map((name) => [name, readInput(name)]));
   const { outputFiles, sources } = await bundle(serverRoot);
-  for (const [name, content] of sources) inputs.set(name, content);
+  for (const [name, input] of sources) inputs.set(name, input);
   mkdirSync(dist, { recursive: true });
   // Each file written beside its place and renamed into it, source maps first, main.js after
   // its chunks, the stamp last: a process starting meanwhile (tests start several) runs the old
@@ -112,7 +117,11 @@ export async function buildServer() {
   for (const output of [...outputFiles].sort((a, b) => order(a.path) - order(b.path))) {
     replace(output.path, output.contents);
   }
-  const stamp = { hash: inputsHash(inputs), inputs: [...inputs.keys()].sort() };
+  const names = [...inputs.keys()].sort();
+  const stamp = {
+    hash: inputsHash(new Map(names.map((name) => [name, inputs.get(name)?.content ?? null]))),
+    files: Object.fromEntries(names.map((name) => [name, inputs.get(name)?.stat])),
+  };
   replace(stampFile, `${JSON.stringify(stamp, null, 1)}\n`);
   pruneOldChunks(new Set([...outputFiles.map((o) => o.path), stampFile]));
 }
