@@ -123,9 +123,10 @@ function ours(serverRoot, sources) {
  * @param {string} serverRoot
  */
 export async function bundle(serverRoot) {
-  const { build } = await import('esbuild');
+  const { build, stop } = await import('esbuild');
   /** @type {Map<string, import('./inputs.js').Input>} */
   const sources = new Map();
+  // esbuild's service process would otherwise live on beside the server (some 150 MiB).
   const result = await build({
     absWorkingDir: serverRoot,
     entryPoints: { main: 'src/cli/main.ts' },
@@ -145,6 +146,6 @@ export async function bundle(serverRoot) {
     plugins: [ours(serverRoot, sources)],
     write: false,
     logLevel: 'warning',
-  });
+  }).finally(() => stop());
   return { outputFiles: result.outputFiles, sources };
 }
