@@ -42,6 +42,7 @@ import { workbookRoutes } from '../modules/workbooks/routes.ts';
 import { workspaceRoutes } from '../modules/workspace/routes.ts';
 import { redisParts } from '../redis-parts.ts';
 import { replyToFrameworkError } from './framework-errors.ts';
+import { closeUnusedConnectionsOnClose } from './graceful-close.ts';
 import { registerHealth } from './health.ts';
 import { lazySerializers, lazyValidatorCompiler } from './lazy-schemas.ts';
 import { registerMetrics } from './metrics.ts';
@@ -116,6 +117,7 @@ export async function buildApp(
   app.addHook('preClose', async () => {
     closing = true;
   });
+  closeUnusedConnectionsOnClose(app);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
     if (closing) reply.header('connection', 'close');

@@ -1,6 +1,8 @@
 import { execFileSync } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync } from 'node:fs';
 import https from 'node:https';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
@@ -225,5 +227,20 @@ describe('graceful shutdown', () => {
     expect(await inFlight).toEqual({ status: 200, body: { done: true } });
     await server.store.close();
     await expect(sql`select 1`.execute(server.store.db)).rejects.toThrow();
+  });
+
+  it('hangs up a connection that never sent a request instead of waiting for its headers timeout', async () => {
+    const server = await startTestServer();
+    await server.app.listen({ host: '127.0.0.1', port: 0 });
+    const port = (server.app.server.address() as { port: number }).port;
+    // What a browser's or fetch's pre-opened connection looks like: connected, nothing sent.
+    const socket = net.connect(port, '127.0.0.1');
+    await once(socket, 'connect');
+    const hungUp = once(socket, 'close');
+    // A used keep-alive connection beside it is closed too, after its answer.
+    expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
+    await server.close();
+    await hungUp;
+    expect(socket.destroyed).toBe(true);
   });
 });
