@@ -561,12 +561,15 @@ function mergeFailed(
   return [...seen.values()];
 }
 
-/** Starts the scheduler when the application is ready and stops it when it closes. */
+/**
+ * Starts the scheduler when the application is ready and stops it when it closes. A disabled
+ * scheduler is stopped too: the test deliveries it sends on request (POST .../test) open the same
+ * SMTP pool, whose idle sockets would otherwise hold the process open after close.
+ */
 export const notificationSchedulerPlugin: FastifyPluginAsync<{
   scheduler: NotificationScheduler;
   disabled: boolean;
 }> = async (app, { scheduler, disabled }) => {
-  if (disabled) return;
-  app.addHook('onReady', async () => scheduler.start(app.log));
+  if (!disabled) app.addHook('onReady', async () => scheduler.start(app.log));
   app.addHook('onClose', () => scheduler.stop());
 };
