@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -11,11 +11,16 @@ import { migrateToLatest } from '../src/db/migrate.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    /** A migrated PGlite data directory, dumped once: each test file starts from a copy of it. */
+    /** A migrated PGlite data directory, dumped once: each store starts from a copy of it. */
     pgliteTemplate: string;
     /** Admin connection string of the local PostgreSQL server, or null when it is unreachable. */
     postgresUrl: string | null;
+    /** The run's migrated template database on that server (the `postgres` project only). */
+    postgresTemplate: string | null;
+    /** Which store a test server opens: the project's (vitest.config.ts). */
     testDb: 'pglite' | 'postgres';
+    /** Where sample databases generated during the run are kept for the next server (test-samples.ts). */
+    sampleCacheDir: string | null;
     /** Why the web bundle could not be built, or null; the web app's tests fail with it. */
     webBuildError: string | null;
   }
@@ -53,40 +58,110 @@ async function buildWebApp(): Promise<string | null> {
   }
 }
 
-/**
- * Runs once per test run. PGlite's initdb costs seconds and a gigabyte of memory, so it is paid
- * once here (DESIGN.md "Chosen libraries"), and every test file loads the dumped template.
- */
-export default async function setup(project: TestProject) {
-  project.provide('webBuildError', await buildWebApp());
+/** PGlite's initdb and the migrations, paid once per run (DESIGN.md "Chosen libraries"). */
+async function makePgliteTemplate(dir: string): Promise<string> {
   const pglite = await PGlite.create();
   const db = new Kysely<unknown>({ dialect: new PGliteDialect(pglite) });
   await migrateToLatest(db);
-  const dump = await pglite.dumpDataDir('gzip');
-  const file = path.join(os.tmpdir(), `tessera-pglite-template-${process.pid}.tar.gz`);
+  // Uncompressed: every store loads it, and gunzip cost more than the bytes it saves.
+  const dump = await pglite.dumpDataDir('none');
+  const file = path.join(dir, 'pglite-template.tar');
   writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
   await db.destroy();
-  project.provide('pgliteTemplate', file);
+  return file;
+}
 
-  const postgresUrl = process.env.TESSERA_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-  let reachable = false;
-  const client = new pg.Client({ connectionString: postgresUrl, connectionTimeoutMillis: 2000 });
+async function reachablePostgres(): Promise<string | null> {
+  const url = process.env.TESSERA_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
   try {
     await client.connect();
-    reachable = true;
+    return url;
   } catch {
-    reachable = false;
+    return null;
   } finally {
     await client.end().catch(() => undefined);
   }
-  const testDb = process.env.TESSERA_TEST_DB === 'postgres' ? 'postgres' : 'pglite';
-  if (testDb === 'postgres' && !reachable) {
-    throw new Error(`TESSERA_TEST_DB=postgres but PostgreSQL is not reachable at ${postgresUrl}`);
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
   }
-  if (!reachable)
-    console.warn(
-      `PostgreSQL not reachable at ${postgresUrl}: PostgreSQL-only tests are skipped (CI runs them).`,
-    );
-  project.provide('postgresUrl', reachable ? postgresUrl : null);
-  project.provide('testDb', testDb);
+};
+
+/**
+ * The run's template database, migrated once; each store is a copy of it (test-stores.ts). The
+ * databases of runs that died without their teardown are dropped first, so none piles up.
+ */
+async function makePostgresTemplate(adminUrl: string): Promise<{ name: string; drop(): Promise<void> }> {
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  const { rows } = await admin.query<{ datname: string }>(
+    `SELECT datname FROM pg_database WHERE datname LIKE 'tessera\\_test\\_%' OR datname LIKE 'tessera\\_template\\_%'`,
+  );
+  for (const { datname } of rows) {
+    const pid = Number(/^tessera_(?:test|template)_(\d+)/.exec(datname)?.[1]);
+    if (pid && !alive(pid)) await admin.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`);
+  }
+  const name = `tessera_template_${process.pid}`;
+  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const pool = new pg.Pool({ connectionString: url.toString(), max: 1 });
+  const { PostgresDialect } = await import('kysely');
+  const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool }) });
+  await migrateToLatest(db);
+  // No session may stay on a template while it is copied.
+  await db.destroy();
+  return {
+    name,
+    drop: async () => {
+      const client = new pg.Client({ connectionString: adminUrl });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
+
+/**
+ * Runs once per test project (vitest.config.ts) and prepares only what its tests use: the
+ * `pglite` and `browser` projects a PGlite template, the `postgres` project a template database,
+ * the projects that serve the web app its bundle.
+ */
+export default async function setup(project: TestProject) {
+  const name = project.name;
+  const storeBacked = name === 'pglite' || name === 'postgres' || name === 'browser';
+  const dir = mkdtempSync(path.join(os.tmpdir(), `tessera-test-run-${name}-`));
+  const cleanups: (() => Promise<void>)[] = [async () => rmSync(dir, { recursive: true, force: true })];
+
+  project.provide('webBuildError', storeBacked ? await buildWebApp() : null);
+  project.provide('sampleCacheDir', storeBacked ? dir : null);
+
+  const postgresUrl = await reachablePostgres();
+  project.provide('postgresUrl', postgresUrl);
+  if (name === 'postgres') {
+    if (!postgresUrl)
+      throw new Error('The postgres test project needs PostgreSQL (TESSERA_TEST_POSTGRES_URL)');
+    const template = await makePostgresTemplate(postgresUrl);
+    cleanups.push(template.drop);
+    project.provide('postgresTemplate', template.name);
+    project.provide('testDb', 'postgres');
+    project.provide('pgliteTemplate', '');
+  } else {
+    project.provide('postgresTemplate', null);
+    project.provide('testDb', 'pglite');
+    project.provide('pgliteTemplate', storeBacked ? await makePgliteTemplate(dir) : '');
+  }
+  if (!postgresUrl)
+    console.warn('PostgreSQL is not reachable: PostgreSQL-only tests are skipped (CI runs them).');
+  return async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup();
+  };
 }

@@ -1,57 +1,23 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
-import { inject } from 'vitest';
 import { seed } from '../src/bootstrap/seed.ts';
 import { InvalidationBus } from '../src/cache/invalidation-bus.ts';
 import type { Application } from '../src/composition.ts';
 import { type Config, loadConfig } from '../src/config/config.ts';
 import { SecretBox } from '../src/crypto/secrets.ts';
-import { openStore, type Store } from '../src/db/database.ts';
-import { migrateToLatest } from '../src/db/migrate.ts';
+import { sampleDatabaseFile } from '../src/datasources/registry.ts';
 import { buildApp, type RouteInfo } from '../src/http/app.ts';
 import type { App } from '../src/http/types.ts';
 import { countSetup } from './setup-counters.ts';
+import { keepSample, provideSample } from './test-samples.ts';
+import { openTestStore, type TestStore } from './test-stores.ts';
 
-/**
- * A real store for one test file: a copy of the migrated PGlite template, or a fresh database on
- * the local PostgreSQL server when TESSERA_TEST_DB=postgres (CI runs the suite both ways).
- */
-export async function openTestStore(kind = inject('testDb')): Promise<Store & { label: string }> {
-  countSetup('stores');
-  if (kind === 'postgres') {
-    const adminUrl = inject('postgresUrl');
-    if (!adminUrl) throw new Error('PostgreSQL is not reachable');
-    const name = `tessera_test_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
-    const admin = new pg.Client({ connectionString: adminUrl });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    const url = new URL(adminUrl);
-    url.pathname = `/${name}`;
-    const store = await openStore({ databaseUrl: url.toString(), poolSize: 20 });
-    await migrateToLatest(store.db as never);
-    return {
-      ...store,
-      label: 'postgres',
-      close: async () => {
-        await store.close();
-        const drop = new pg.Client({ connectionString: adminUrl });
-        await drop.connect();
-        await drop.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-        await drop.end();
-      },
-    };
-  }
-  const template = new Blob([readFileSync(inject('pgliteTemplate'))]);
-  const store = await openStore({ databaseUrl: null, pgliteDir: 'memory://', pgliteDump: template });
-  return { ...store, label: 'pglite' };
-}
+export { openTestStore, type TestStore } from './test-stores.ts';
 
 export interface TestServer {
   app: App;
-  store: Store & { label: string };
+  store: TestStore;
   /** The composition root's objects (src/composition.ts), for tests that reach past the API. */
   services: Application;
   routes: RouteInfo[];
@@ -79,6 +45,8 @@ export async function startTestServer(
   const scheduler = { ...defaults.scheduler, disabled: true };
   const config: Config = { ...defaults, dataDir, rateLimitPerMinute: 0, scheduler, ...overrides };
   const store = await openTestStore();
+  provideSample(dataDir);
+  const provided = existsSync(sampleDatabaseFile(dataDir));
   const secrets = new SecretBox('test-secret');
   const seeded = await seed(store.db, secrets, { dataDir, adminApiKey: null, skipDemo: false });
   const bus = new InvalidationBus();
@@ -102,8 +70,7 @@ export async function startTestServer(
       await app.close();
       await bus.close();
       await store.close();
-      // The profile counts a sample database each server generated on first use.
-      if (existsSync(path.join(dataDir, 'sample.duckdb'))) countSetup('samples');
+      keepSample(dataDir, provided);
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

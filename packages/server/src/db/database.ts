@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import { initPgliteDir } from './pglite-initdb.ts';
@@ -24,6 +24,11 @@ export interface StoreOptions {
   pgliteDir?: string;
   /** A PGlite data-directory dump to start from (tests clone an initialised store this way). */
   pgliteDump?: Blob;
+  /**
+   * PGlite's WebAssembly compiled once and its file-system bundle read once, for a process that
+   * opens many stores (the tests: one per test file); PGlite compiles and reads them otherwise.
+   */
+  pgliteAssets?: Pick<PGliteOptions, 'pgliteWasmModule' | 'fsBundle'>;
   poolSize?: number;
 }
 
@@ -66,6 +71,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   }
   const pglite = await PGlite.create(dir, {
     startParams: pgliteStartParams,
+    ...options.pgliteAssets,
     ...(options.pgliteDump ? { loadDataDir: options.pgliteDump } : {}),
   });
   const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
