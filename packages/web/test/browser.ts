@@ -1,15 +1,14 @@
 /**
  * Browser tests' harness: a real Tessera server listening on loopback (a fresh store, seeded as
  * on first start, serving the built web app) and Debian's chromium driven by playwright-core
- * (DESIGN.md "Chosen libraries": never `npx playwright install`), headless, with a fresh profile.
+ * (DESIGN.md "Chosen libraries": never `npx playwright install`), headless, a fresh context per session.
  * Every request the page makes is watched: one that leaves the server's origin is refused and
  * recorded, and so are console errors (a CSP violation is one) and uncaught page errors.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { describe, inject } from 'vitest';
 import type { Config } from '../../server/src/config/config.ts';
 import { startTestServer, type TestServer } from '../../server/test/harness.ts';
@@ -74,17 +73,35 @@ export interface BrowserSession {
   close(): Promise<void>;
 }
 
-/** Chromium with a fresh profile, one page, watching what leaves `baseUrl`'s origin. */
+const browserKey = Symbol.for('tessera.test.chromium');
+type WithBrowser = typeof globalThis & { [browserKey]?: Promise<Browser> };
+
+/**
+ * One Chromium per test worker (issue 20): a worker runs many browser test files in turn, and
+ * each session is a context of its own in it (cookies, storage and cache of its own, as a fresh
+ * profile has). Playwright closes it when the worker exits.
+ */
+function sharedChromium(): Promise<Browser> {
+  const holder = globalThis as WithBrowser;
+  const running = holder[browserKey];
+  if (running) return running.then((b) => (b.isConnected() ? b : launchChromium(holder)));
+  return launchChromium(holder);
+}
+
+function launchChromium(holder: WithBrowser): Promise<Browser> {
+  countSetup('browsers');
+  const launching = chromium.launch({ executablePath: chromiumPath, headless: true, args: chromiumFlags });
+  holder[browserKey] = launching;
+  return launching;
+}
+
+/** A fresh browser context, one page, watching what leaves `baseUrl`'s origin. */
 export async function openBrowser(
   baseUrl: string,
   options: { viewport?: { width: number; height: number } } = {},
 ): Promise<BrowserSession> {
-  countSetup('browsers');
-  const userDataDir = mkdtempSync(path.join(os.tmpdir(), 'tessera-chromium-'));
-  const context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: chromiumPath,
-    headless: true,
-    args: chromiumFlags,
+  const browser = await sharedChromium();
+  const context = await browser.newContext({
     viewport: options.viewport ?? { width: 1280, height: 800 },
     locale: 'en-US',
     timezoneId: 'UTC',
@@ -101,7 +118,7 @@ export async function openBrowser(
     offOrigin.push(url);
     await route.abort('blockedbyclient');
   });
-  const page = context.pages()[0] ?? (await context.newPage());
+  const page = await context.newPage();
   page.on('console', (message) => {
     if (message.type() === 'error') errors.push(`console: ${message.text()}`);
   });
@@ -112,10 +129,7 @@ export async function openBrowser(
     offOrigin,
     errors,
     screenshot: (name) => saveScreenshot(page, name),
-    close: async () => {
-      await context.close();
-      rmSync(userDataDir, { recursive: true, force: true });
-    },
+    close: () => context.close(),
   };
 }
 
