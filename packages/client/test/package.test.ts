@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureClientBuild } from '../scripts/ensure-build.ts';
 
 const packageDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const repoDir = path.resolve(packageDir, '../..');
@@ -19,7 +20,8 @@ describe('the packed package', () => {
 
   beforeAll(() => {
     workDir = mkdtempSync(path.join(os.tmpdir(), 'tessera-client-pack-'));
-    execFileSync('npm', ['run', 'build', '-w', '@tessera/client'], { cwd: repoDir, stdio: 'pipe' });
+    // Built once: CI's `npm run client:build` made it from the same inputs, or this builds it.
+    ensureClientBuild();
     const packed = JSON.parse(
       execFileSync('npm', ['pack', '--json', '--pack-destination', workDir], {
         cwd: packageDir,
