@@ -7,9 +7,16 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { openStore, type Store, type StoreOptions } from '../src/db/database.ts';
+import {
+  openStore,
+  pgliteStartParams,
+  pgliteStore,
+  type Store,
+  type StoreOptions,
+} from '../src/db/database.ts';
 import { countSetup } from './setup-counters.ts';
 
 export type TestStore = Store & { label: 'pglite' | 'postgres' };
@@ -90,12 +97,117 @@ export async function openTestStore(kind = inject('testDb')): Promise<TestStore>
       },
     };
   }
-  const { template, templateFile: _file, ...pgliteAssets } = await loadPgliteAssets(inject('pgliteTemplate'));
-  const store = await openStore({
-    databaseUrl: null,
-    pgliteDir: 'memory://',
-    pgliteDump: template,
-    pgliteAssets,
+  const pglite = await checkOutPglite(inject('pgliteTemplate'));
+  return { ...pgliteStore(lease(pglite)), label: 'pglite' };
+}
+
+/**
+ * PGlite instances a worker reuses: a store's instance, once its store is closed, is emptied
+ * (every table but the migrations' truncated, sequences restarted, the session discarded) and
+ * kept for the next store if its schema is then exactly the template's (a fingerprint of the
+ * catalog); an instance a test changed otherwise is closed. Opening one from the template costs
+ * most of a second of CPU; emptying one, some tens of milliseconds.
+ */
+const poolKey = Symbol.for('tessera.test.pglitePool');
+type WithPool = typeof globalThis & { [poolKey]?: { idle: PGlite[]; fingerprint: string | null } };
+const maxIdle = 2;
+
+function pglitePool() {
+  const holder = globalThis as WithPool;
+  holder[poolKey] ??= { idle: [], fingerprint: null };
+  return holder[poolKey];
+}
+
+async function checkOutPglite(templateFile: string): Promise<PGlite> {
+  const pool = pglitePool();
+  const idle = pool.idle.pop();
+  if (idle) return idle;
+  const { template, templateFile: _file, ...assets } = await loadPgliteAssets(templateFile);
+  const pglite = await PGlite.create('memory://', {
+    startParams: pgliteStartParams,
+    ...assets,
+    loadDataDir: template,
   });
-  return { ...store, label: 'pglite' };
+  pool.fingerprint ??= await schemaFingerprint(pglite);
+  return pglite;
+}
+
+/** Empties a closed store's instance and keeps it, or closes it when its schema moved on. */
+async function giveBack(pglite: PGlite): Promise<void> {
+  const pool = pglitePool();
+  try {
+    const { rows } = await pglite.query<{ name: string }>(
+      `SELECT quote_ident(schemaname) || '.' || quote_ident(tablename) AS name FROM pg_tables
+       WHERE schemaname = 'public' AND tablename NOT LIKE 'kysely_migration%'`,
+    );
+    await pglite.exec(`TRUNCATE ${rows.map((r) => r.name).join(', ')} RESTART IDENTITY CASCADE`);
+    await pglite.exec('DISCARD ALL');
+    if (pool.idle.length < maxIdle && (await schemaFingerprint(pglite)) === pool.fingerprint) {
+      pool.idle.push(pglite);
+      return;
+    }
+  } catch {
+    // An instance that cannot be emptied is not reused.
+  }
+  await pglite.close().catch(() => undefined);
+}
+
+/** The schema and the sequences' positions: equal for an emptied instance and a fresh copy of the template. */
+async function schemaFingerprint(pglite: PGlite): Promise<string> {
+  const { rows } = await pglite.query<{ fingerprint: string }>(`
+    SELECT md5(string_agg(item, '|' ORDER BY item)) AS fingerprint FROM (
+      SELECT 'rel ' || n.nspname || '.' || c.relname || ' ' || c.relkind::text AS item
+        FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname NOT LIKE 'pg_to%'
+      UNION ALL SELECT 'col ' || a.attrelid::regclass || '.' || a.attname || ' ' || format_type(a.atttypid, a.atttypmod)
+          || ' ' || a.attnotnull || ' ' || coalesce(pg_get_expr(d.adbin, d.adrelid), '')
+        FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid
+        JOIN pg_namespace n ON n.oid = c.relnamespace
+        LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
+        WHERE n.nspname = 'public' AND a.attnum > 0 AND NOT a.attisdropped
+      UNION ALL SELECT 'con ' || conrelid::regclass || ' ' || pg_get_constraintdef(c.oid)
+        FROM pg_constraint c JOIN pg_namespace n ON n.oid = c.connamespace WHERE n.nspname = 'public'
+      UNION ALL SELECT 'fn ' || p.proname || ' ' || md5(p.prosrc)
+        FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = 'public'
+      UNION ALL SELECT 'trg ' || tgrelid::regclass || ' ' || tgname FROM pg_trigger WHERE NOT tgisinternal
+      UNION ALL SELECT 'seq ' || sequencename || ' ' || coalesce(last_value::text, '-') FROM pg_sequences
+      UNION ALL SELECT 'schema ' || nspname FROM pg_namespace
+      UNION ALL SELECT 'role ' || rolname FROM pg_roles
+      UNION ALL SELECT 'migrations ' || count(*) FROM kysely_migration
+    ) items`);
+  return rows[0]!.fingerprint;
+}
+
+/**
+ * What a store sees of its instance: the instance until the store closes it, then nothing (a
+ * query after close fails, as on a closed instance). Closing hands the instance back to the pool
+ * after ending the listens the store left.
+ */
+function lease(pglite: PGlite): PGlite {
+  let closed = false;
+  const unlisteners = new Set<() => Promise<void>>();
+  const close = async () => {
+    if (closed) return;
+    closed = true;
+    for (const unlisten of unlisteners) await unlisten().catch(() => undefined);
+    await giveBack(pglite);
+  };
+  const listen: PGlite['listen'] = async (channel, callback, tx) => {
+    const unlisten = await pglite.listen(channel, callback, tx);
+    const once = async () => {
+      if (unlisteners.delete(once)) await unlisten();
+    };
+    unlisteners.add(once);
+    return once;
+  };
+  return new Proxy(pglite, {
+    get(target, property) {
+      if (property === 'closed') return closed || target.closed;
+      if (property === 'close') return close;
+      if (closed) throw new Error('PGlite is closed');
+      if (property === 'listen') return listen;
+      const value = Reflect.get(target, property, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
 }

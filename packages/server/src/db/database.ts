@@ -39,7 +39,7 @@ export interface StoreOptions {
  * megabytes fits in it, and the operating system caches the files beneath it. Durability
  * settings stay PGlite's.
  */
-const pgliteStartParams = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
+export const pgliteStartParams = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
 
 export async function openStore(options: StoreOptions): Promise<Store> {
   if (options.databaseUrl) {
@@ -74,6 +74,11 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     ...options.pgliteAssets,
     ...(options.pgliteDump ? { loadDataDir: options.pgliteDump } : {}),
   });
+  return pgliteStore(pglite);
+}
+
+/** The store over an open PGlite instance; closing the store closes the instance. */
+export function pgliteStore(pglite: PGlite): Store {
   const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
   return {
     db,
