@@ -80,19 +80,22 @@ export function ShareDialog(props: {
             The groups could not be read: {messageOf(groups.error)}
           </p>
         )}
-        <CurrentShares
-          deploymentId={deploymentId}
-          workbookId={workbookId}
-          grants={grants.data?.items ?? []}
-          groups={list}
-          reportIds={(reports.data?.items ?? []).map((r) => r.id)}
-          disabled={busy || reports.isPending}
-          onRemoved={(group) => {
-            setDone(`Stopped sharing with ${group}.`);
-            // The removed entry's control had the focus: it stays in the dialog, on its title.
-            heading.current?.focus();
-          }}
-        />
+        {/* Once the groups are read, so that a share never shows a placeholder for its group's name. */}
+        {groups.data && (
+          <CurrentShares
+            deploymentId={deploymentId}
+            workbookId={workbookId}
+            grants={grants.data?.items ?? []}
+            groups={list}
+            reportIds={(reports.data?.items ?? []).map((r) => r.id)}
+            disabled={busy || reports.isPending}
+            onRemoved={(group) => {
+              setDone(`Stopped sharing with ${group}.`);
+              // The removed entry's control had the focus: it stays in the dialog, on its title.
+              heading.current?.focus();
+            }}
+          />
+        )}
         {groups.data && list.length === 0 && (
           <p className="embed-status-inline">Your team has no groups to share with.</p>
         )}
