@@ -15,9 +15,11 @@ const files = testProjects(import.meta.dirname);
  * worker instead of once per file, which cut the suite's collect time from 751 s to about 60 s
  * (issue 20). What that needs of a test file is said in packages/server/test/profile-setup.ts
  * (each file starts from the worker's environment) and in the harness (stores and servers of
- * their own, nothing left running). A worker per core: more only queue on the same two.
+ * their own, nothing left running). One worker more than the cores: a test spends more than half
+ * its time waiting (on a browser, a child process, the network), and the CPU profile
+ * (scripts/test-profile.ts) showed the cores idle half the run with a worker per core.
  */
-const forks = Math.max(1, Math.min(Number(process.env.TESSERA_TEST_WORKERS) || os.availableParallelism(), 4));
+const forks = Math.max(1, Number(process.env.TESSERA_TEST_WORKERS) || Math.min(os.availableParallelism() + 1, 4));
 
 export default defineConfig({
   test: {
