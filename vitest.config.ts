@@ -19,7 +19,10 @@ const files = testProjects(import.meta.dirname);
  * its time waiting (on a browser, a child process, the network), and the CPU profile
  * (scripts/test-profile.ts) showed the cores idle half the run with a worker per core.
  */
-const forks = Math.max(1, Number(process.env.TESSERA_TEST_WORKERS) || Math.min(os.availableParallelism() + 1, 4));
+const forks = Math.max(
+  1,
+  Number(process.env.TESSERA_TEST_WORKERS) || Math.min(os.availableParallelism() + 1, 4),
+);
 
 export default defineConfig({
   test: {
