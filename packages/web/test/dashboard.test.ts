@@ -462,6 +462,10 @@ describeInBrowser('dashboard viewer in the browser', () => {
     expect(await alert.textContent()).toContain('Listing is down');
     expect(await category.locator('option').allTextContents()).toEqual(categories);
     await browser.screenshot('dashboard-09-listing-failed');
+    await page.setViewportSize({ width: 400, height: 900 });
+    await settled(page, 6);
+    await browser.screenshot('dashboard-09-listing-failed-phone');
+    await page.setViewportSize({ width: 1280, height: 900 });
     await page.unroute('**/dimension-values');
   });
 

@@ -103,11 +103,6 @@ export function Controls({
           />
         );
       })}
-      {listed.isError ? (
-        <p className="tsr-controls-error" role="alert">
-          Could not list the filter values: {errorText(listed.error)}
-        </p>
-      ) : null}
       {isEmptyState(state) ? null : (
         <button
           type="button"
@@ -117,6 +112,12 @@ export function Controls({
           Reset
         </button>
       )}
+      {/* On a line of its own, under the controls it is about. */}
+      {listed.isError ? (
+        <p className="tsr-controls-error" role="alert">
+          Could not list the filter values: {errorText(listed.error)}
+        </p>
+      ) : null}
     </form>
   );
 }
@@ -263,8 +264,10 @@ function DimensionFilter({
   const chosen = state.equals[member];
   const typed = state.contains[member];
   if (kind === 'dateRange') return <DateRange member={member} state={state} onChange={onChange} />;
-  // Until the kind is known, a value the link carries keeps its control on the page.
-  const showSelect = chosen !== undefined && typed === undefined ? kind !== 'text' : kind === 'select';
+  // Until the kind is known, a value the link carries keeps its control on the page; a "contains"
+  // text from a link keeps its text box even once the values would fit a list (else the filter
+  // would apply with no control showing it, and the box would vanish under a reader's cursor).
+  const showSelect = typed === undefined && (chosen !== undefined ? kind !== 'text' : kind === 'select');
   const showText = typed !== undefined || kind === 'text';
   if (showSelect) {
     const setEquals = (value: string) => {
