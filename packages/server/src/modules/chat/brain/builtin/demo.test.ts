@@ -266,8 +266,10 @@ describe('built-in brain on the demo model', () => {
     const dollars = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(
       Number(row.v),
     );
-    const { answer } = await ask(brain, tools, 'What is the total revenue?');
+    const { answer, queries } = await ask(brain, tools, 'What is the total revenue?');
     expect(answer).toContain(`**${dollars}**`);
+    // The chart beside it (a big number) states it in dollars too.
+    expect(JSON.parse(queries.at(-1)?.vegaSpec ?? '{}').encoding.text.format).toBe('$,.2f');
     // A count has no format: a plain number.
     const [orders] = await driver.query('SELECT count(*) AS n FROM orders', []);
     const counted = await ask(brain, tools, 'How many orders are there?');
