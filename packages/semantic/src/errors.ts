@@ -8,6 +8,17 @@ export class UserError extends Error {
   readonly type = 'UserError';
 }
 
+/**
+ * The cubes a query names cannot be joined by the model's declared joins (Cube's "Can't find join
+ * path"): a UserError like any other on the wire, typed so that a caller listing one member under
+ * another's filter (a dashboard's filter values) can tell it from a query that is wrong.
+ */
+export class JoinPathError extends UserError {
+  constructor(readonly cubes: readonly string[]) {
+    super(`Can't find join path to join ${cubes.map((c) => `'${c}'`).join(', ')}`);
+  }
+}
+
 /** One problem in the data model, located so that an editor can jump to it. */
 export interface ModelError {
   readonly file: string;

@@ -14,7 +14,13 @@ export { DIALECT_NAMES, type Dialect, type DialectName } from './dialect/dialect
 export { duckdb } from './dialect/duckdb.ts';
 export { postgres } from './dialect/postgres.ts';
 export { type CompiledSql, printSelect } from './dialect/print.ts';
-export { formatModelError, type ModelError, ModelValidationError, UserError } from './errors.ts';
+export {
+  formatModelError,
+  JoinPathError,
+  type ModelError,
+  ModelValidationError,
+  UserError,
+} from './errors.ts';
 export { getMeta, type MetaCube, type MetaMember, type MetaOptions } from './meta/meta.ts';
 export {
   type CompileModelAsyncOptions,

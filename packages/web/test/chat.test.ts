@@ -300,6 +300,25 @@ describeInBrowser('chat panel in the browser', () => {
     expect(browser.errors).toEqual([]);
   });
 
+  it('states a currency measure in dollars, in the answer and in its figure (issue 21)', async () => {
+    const { page } = browser;
+    const question = 'What is the total revenue?';
+    await ask(page, question);
+    const turn = page.locator('.tsr-chat-turn').last();
+    await turn.locator('.tsr-chat-question').getByText(question).waitFor();
+    await page.locator('.tsr-chat-turn[data-turn-status="done"]').nth(2).waitFor();
+    const direct = await askDirectly(question);
+    const total = Number(direct.result.data[0][0]);
+    const dollars = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(total);
+    const text = (await turn.locator('.tsr-chat-answer-text').innerText()).trim();
+    expect(text).toBe(`Line-item revenue: ${dollars}.`);
+    const figure = turn.locator('.tsr-chat-chart[data-chart-state="drawn"] svg .mark-text text');
+    await figure.waitFor();
+    expect(await figure.textContent()).toBe(dollars);
+    await browser.screenshot('chat-05-currency');
+    expect(browser.errors).toEqual([]);
+  });
+
   it('stops a streaming turn with the Stop button, and with Escape', async () => {
     const { page } = browser;
     for (const how of ['button', 'escape'] as const) {

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
-import type { Page } from 'playwright-core';
+import type { Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemoDashboard } from '../../server/src/bootstrap/demo-dashboard.ts';
 import { bearer } from '../../server/test/harness.ts';
-import { chartSpec } from '../src/dashboard/chart-spec.ts';
+import { chartSpec, titleAtGrain } from '../src/dashboard/chart-spec.ts';
 import { toCsv } from '../src/dashboard/csv.ts';
 import { gridSettings } from '../src/dashboard/layout.ts';
 import { parseState, stateFilters, writeState } from '../src/dashboard/view-state.ts';
@@ -56,18 +56,83 @@ describe('dashboard viewer parts', () => {
   });
 
   it('writes CSV by RFC 4180 and defuses spreadsheet formulas', () => {
-    const csv = toCsv({
+    const table = {
       columns: [
-        { name: 'a.name', title: 'Name', kind: 'string' },
-        { name: 'a.n', title: 'N', kind: 'measure' },
+        { name: 'a.name', title: 'Name', kind: 'string' as const },
+        { name: 'a.n', title: 'N', kind: 'measure' as const },
       ],
       rows: [
         { 'a.name': 'plain', 'a.n': 1.5 },
         { 'a.name': 'comma, "quoted"\nline', 'a.n': -2 },
         { 'a.name': '=HYPERLINK("x")', 'a.n': null },
       ],
+    };
+    expect(toCsv(table, { raw: true })).toBe(
+      'a.name,a.n\r\nplain,1.5\r\n"comma, ""quoted""\nline",-2\r\n"\'=HYPERLINK(""x"")",\r\n',
+    );
+    expect(toCsv(table)).toBe(
+      'Name,N\r\nplain,1.5\r\n"comma, ""quoted""\nline",-2\r\n"\'=HYPERLINK(""x"")",\r\n',
+    );
+  });
+
+  it("writes CSV for a person: members' titles, values in the model's formats, times at their grain (issue 21)", () => {
+    const csv = toCsv({
+      columns: [
+        { name: 'o.created_at.quarter', title: 'Created at', kind: 'time', grain: 'quarter' },
+        { name: 'o.day', title: 'Day', kind: 'time', grain: 'day' },
+        { name: 'o.total', title: 'Total order amount', kind: 'measure', format: 'currency' },
+        { name: 'o.share', title: 'Share', kind: 'measure', format: 'percent' },
+        { name: 'o.count', title: 'Count', kind: 'measure' },
+      ],
+      rows: [
+        {
+          'o.created_at.quarter': '2024-04-01T00:00:00.000',
+          'o.day': '2024-05-06T00:00:00.000',
+          'o.total': 21866204.57,
+          'o.share': 0.125,
+          'o.count': 1234,
+        },
+      ],
     });
-    expect(csv).toBe('a.name,a.n\r\nplain,1.5\r\n"comma, ""quoted""\nline",-2\r\n"\'=HYPERLINK(""x"")",\r\n');
+    expect(csv).toBe(
+      'Created at,Day,Total order amount,Share,Count\r\n2024-Q2,2024-05-06,"$21,866,204.57",12.5%,"1,234"\r\n',
+    );
+  });
+
+  it('titles and labels a chart at the grain it draws (issue 21)', () => {
+    expect(titleAtGrain('Order amount by month', 'month', 'quarter')).toBe('Order amount by quarter');
+    expect(titleAtGrain('Monthly orders', 'month', 'week')).toBe('Weekly orders');
+    expect(titleAtGrain('Orders over time', 'month', 'year')).toBe('Orders over time');
+    expect(titleAtGrain('Order amount by month', 'month', 'month')).toBe('Order amount by month');
+    const spec = {
+      mark: 'line',
+      encoding: {
+        x: { field: 'orders\\.created_at\\.month', type: 'temporal', axis: { format: '%b %Y' } },
+        y: { field: 'orders\\.total_amount', type: 'quantitative' },
+        tooltip: [{ field: 'orders\\.created_at\\.month', type: 'temporal', title: 'Period' }],
+      },
+    };
+    const rows = [{ 'orders.created_at.quarter': '2024-01-01T00:00:00.000', 'orders.total_amount': 3 }];
+    const ready = chartSpec(spec, rows, ['orders.created_at.quarter', 'orders.total_amount'], {
+      'orders.created_at': 'quarter',
+    }) as { encoding: Record<string, unknown> };
+    expect(ready.encoding.x).toEqual({
+      field: 'orders\\.created_at\\.quarter',
+      type: 'temporal',
+      axis: { format: 'Q%q %Y', tickCount: { interval: 'month', step: 3 } },
+    });
+    expect(ready.encoding.tooltip).toEqual([
+      { field: 'orders\\.created_at\\.quarter', type: 'temporal', title: 'Period', format: 'Q%q %Y' },
+    ]);
+    // At the published grain the spec's own axis format stays; ticks follow the months.
+    const published = chartSpec(spec, [], ['orders.created_at.month', 'orders.total_amount'], {}) as {
+      encoding: Record<string, unknown>;
+    };
+    expect(published.encoding.x).toEqual({
+      field: 'orders\\.created_at\\.month',
+      type: 'temporal',
+      axis: { format: '%b %Y', tickCount: { interval: 'month', step: 1 } },
+    });
   });
 
   it('points chart fields at the row keys, following a time-grain override', () => {
@@ -282,6 +347,13 @@ describeInBrowser('dashboard viewer in the browser', () => {
     );
     await settled(page, 6);
     expect(quarters.length).toBe(12);
+    // The title and the axis follow the grain drawn (issue 21): quarter ticks labelled as quarters.
+    expect(await page.locator('[data-widget-id="revenue-by-month"] h3').textContent()).toBe(
+      'Order amount by quarter',
+    );
+    const labels = await axisLabels(page, 'revenue-by-month');
+    expect(labels.length).toBeGreaterThan(1);
+    for (const label of labels) expect(label).toMatch(/^Q[1-4] \d{4}$/);
     const search = new URL(page.url()).searchParams;
     expect(search.get('f.orders.status')).toBe('shipped');
     expect(search.get('grain.orders.created_at')).toBe('quarter');
@@ -328,8 +400,10 @@ describeInBrowser('dashboard viewer in the browser', () => {
     expect(download.suggestedFilename()).toBe('Orders-by-status.csv');
     const text = readFileSync(await download.path(), 'utf8');
     const statuses = await rows(demo.publicId, 'orders-by-status');
+    // The members' titles and formatted values (issue 21), not member names and raw values.
+    const quote = (v: string) => (v.includes(',') ? `"${v}"` : v);
     expect(text).toBe(
-      `orders.status,orders.count\r\n${statuses.map((r) => `${r['orders.status']},${r['orders.count']}\r\n`).join('')}`,
+      `Status,Count\r\n${statuses.map((r) => `${r['orders.status']},${quote(Number(r['orders.count']).toLocaleString('en-US'))}\r\n`).join('')}`,
     );
     // A chart's rows as the server sent them: Vega's parsing of dates does not leak into the file.
     const [monthly] = await Promise.all([
@@ -340,10 +414,114 @@ describeInBrowser('dashboard viewer in the browser', () => {
       .trim()
       .split('\r\n');
     const months = await rows(demo.publicId, 'revenue-by-month');
-    expect(lines[0]).toBe('orders.created_at.month,orders.total_amount');
+    expect(lines[0]).toBe('Created At,Total order amount');
+    const dollars2 = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
     expect(lines.slice(1)).toEqual(
-      months.map((r) => `${r['orders.created_at.month']},${Number(r['orders.total_amount'])}`),
+      months.map(
+        (r) =>
+          `${String(r['orders.created_at.month']).slice(0, 7)},"${dollars2.format(Number(r['orders.total_amount']))}"`,
+      ),
     );
+  });
+
+  it("lists every filter's values under a chosen country, and says when a listing fails (issue 21)", async () => {
+    const { page } = browser;
+    await page.goto(dashboardUrl(demo.publicId));
+    await settled(page, 6);
+    const category = page.locator('[data-control="products.category"] select');
+    const product = page.locator('[data-control="products.name"]');
+    const categories = await category.locator('option').allTextContents();
+    expect(categories.length).toBeGreaterThan(2);
+    const listed = page.waitForResponse(
+      (r) => r.url().endsWith('/dimension-values') && (r.request().postData() ?? '').includes('"filters":[{'),
+    );
+    await page.locator('[data-control="customers.country"] select').selectOption({ index: 1 });
+    expect((await listed).status()).toBe(200);
+    await settled(page, 6);
+    // Products join customers through no cube of their own: listed without the country, and said so.
+    expect(await category.locator('option').allTextContents()).toEqual(categories);
+    expect(await page.locator('[data-control="products.category"]').textContent()).toContain(
+      'Not narrowed by Customers country',
+    );
+    expect(await product.locator('option, input').count()).toBeGreaterThan(0);
+    await browser.screenshot('dashboard-08-country-chosen');
+
+    // A listing that fails says so beside the filters; the lists on the page stay.
+    await page.route('**/dimension-values', (route) =>
+      route.fulfill({
+        status: 503,
+        contentType: 'application/problem+json',
+        body: JSON.stringify({ title: 'Service Unavailable', status: 503, detail: 'Listing is down' }),
+      }),
+    );
+    const failed = page.waitForResponse((r) => r.url().endsWith('/dimension-values') && r.status() === 503);
+    await page.locator('[data-control="orders.status"] select').selectOption('returned');
+    await failed;
+    const alert = page.locator('form[aria-label="Dashboard filters"] [role="alert"]');
+    await alert.waitFor();
+    expect(await alert.textContent()).toContain('Listing is down');
+    expect(await category.locator('option').allTextContents()).toEqual(categories);
+    await browser.screenshot('dashboard-09-listing-failed');
+    await page.setViewportSize({ width: 400, height: 900 });
+    await settled(page, 6);
+    await browser.screenshot('dashboard-09-listing-failed-phone');
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.unroute('**/dimension-values');
+  });
+
+  it('keeps every tile on the page, dimmed and busy, until its new rows arrive (issue 21)', async () => {
+    const { page } = browser;
+    await page.goto(dashboardUrl(demo.publicId));
+    await settled(page, 6);
+    const held: Route[] = [];
+    let allHeld: () => void = () => {};
+    const holding = new Promise<void>((resolve) => {
+      allHeld = resolve;
+    });
+    await page.route('**/widgets/*/data', (route) => {
+      held.push(route);
+      if (held.length === 6) allHeld();
+    });
+    // Every change of the page from here on is checked: a chart tile never goes blank, neither
+    // while the rows load nor while the new chart is drawn.
+    await page.evaluate(() => {
+      const seen = new Set<string>();
+      (window as unknown as { blanked: Set<string> }).blanked = seen;
+      new MutationObserver(() => {
+        for (const chart of document.querySelectorAll('.tsr-tile .tsr-chart'))
+          if (!chart.querySelector('svg'))
+            seen.add(chart.closest('.tsr-tile')?.getAttribute('data-widget-id') ?? '');
+      }).observe(document.body, { childList: true, subtree: true, attributes: true });
+    });
+    await page.locator('[data-control="orders.status"] select').selectOption('completed');
+    await holding;
+    // A frame for React and Vega to do whatever they would do before the rows come back.
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))));
+    for (const id of [
+      'revenue',
+      'revenue-by-month',
+      'revenue-by-category',
+      'orders-by-status',
+      'top-products',
+    ]) {
+      const tile = page.locator(`[data-widget-id="${id}"]`);
+      expect(await tile.getAttribute('aria-busy'), id).toBe('true');
+      expect(await tile.locator('.tsr-tile-body.tsr-dimmed').count(), id).toBe(1);
+      expect(await tile.locator('svg .role-mark, .tsr-figure-value').count(), id).toBeGreaterThan(0);
+    }
+    expect(await page.locator('[data-widget-id="recent-orders"] tbody tr').count()).toBeGreaterThan(0);
+    await browser.screenshot('dashboard-10-refreshing');
+    for (const route of held) await route.continue();
+    await page.unroute('**/widgets/*/data');
+    await settled(page, 6);
+    expect(await page.locator('.tsr-tile[aria-busy="true"]').count()).toBe(0);
+    expect(await page.locator('.tsr-dimmed').count()).toBe(0);
+    expect(await page.locator('[data-widget-id="orders-by-status"] svg .mark-rect path').count()).toBe(1);
+    expect(await page.evaluate(() => [...(window as unknown as { blanked: Set<string> }).blanked])).toEqual(
+      [],
+    );
+    await page.goto(dashboardUrl(demo.publicId));
+    await settled(page, 6);
   });
 
   it('hides the download buttons when the dashboard restricts data download', async () => {
@@ -437,7 +615,7 @@ describeInBrowser('dashboard viewer in the browser', () => {
     // Chromium logs each 4xx answer as a console error: the 401 before signing in and the failing
     // widget's 400 are answers the test asked for.
     const unexpected = browser.errors.filter(
-      (e) => !/Failed to load resource: the server responded with a status of (400|401)/.test(e),
+      (e) => !/Failed to load resource: the server responded with a status of (400|401|503)/.test(e),
     );
     expect(unexpected).toEqual([]);
   });
@@ -463,6 +641,14 @@ async function settled(page: Page, count: number, timeoutMs = 30_000) {
 async function tileStates(page: Page): Promise<Record<string, string | null>> {
   return page.$$eval('.tsr-tile', (tiles) =>
     Object.fromEntries(tiles.map((t) => [t.getAttribute('data-widget-id'), t.getAttribute('data-state')])),
+  );
+}
+
+/** The x axis's labels of a chart tile (Vega's SVG: the axis group described as the X-axis). */
+async function axisLabels(page: Page, widgetId: string): Promise<string[]> {
+  return page.$$eval(
+    `[data-widget-id="${widgetId}"] svg g[aria-label^="X-axis"] .role-axis-label text`,
+    (texts) => texts.map((t) => t.textContent ?? ''),
   );
 }
 

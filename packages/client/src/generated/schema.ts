@@ -1326,7 +1326,7 @@ export interface paths {
     put?: never;
     /**
      * The values of a published dashboard's dimensions, for its filter controls (view access)
-     * @description Lists the values of the dimensions the dashboard's widgets group by (`members`, default all of them; another member is 400 `unknown_member`), in one request for the whole dashboard, under the same security context and row-level policies as the widget-data endpoint. The dashboard's `filters` apply, except those on the member being listed, so that choosing one value keeps the others listed. `search` keeps values containing the text (any case); `limit` (default 500) caps each list, and `complete` says whether every value fits. Same access, 403 and 404 as the widget-data endpoint.
+     * @description Lists the values of the dimensions the dashboard's widgets group by (`members`, default all of them; another member is 400 `unknown_member`), in one request for the whole dashboard, under the same security context and row-level policies as the widget-data endpoint. The dashboard's `filters` apply, except those on the member being listed, so that choosing one value keeps the others listed, and those on a cube the model cannot join to the member's (named in the list's `notApplied`). `search` keeps values containing the text (any case); `limit` (default 500) caps each list, and `complete` says whether every value fits. Same access, 403 and 404 as the widget-data endpoint.
      */
     post: operations['getDashboardDimensionValues'];
     delete?: never;
@@ -26991,6 +26991,8 @@ export interface operations {
               type: string;
               values: string[];
               complete: boolean;
+              /** @description Members of the dashboard's filters this list is not narrowed by: the model has no join between their cube and this member's, so the list is read without them (and says so). */
+              notApplied: string[];
             }[];
           };
         };

@@ -1,4 +1,4 @@
-import { UserError } from '../errors.ts';
+import { JoinPathError, UserError } from '../errors.ts';
 import type { Join, Model } from '../model/types.ts';
 
 export interface JoinEdge {
@@ -59,8 +59,7 @@ function fromHints(
   for (const cube of required) {
     if (joined.has(cube)) continue;
     const path = shortestPath(model, [...joined], cube);
-    if (!path)
-      throw new UserError(`Can't find join path to join ${[root, cube].map((c) => `'${c}'`).join(', ')}`);
+    if (!path) throw new JoinPathError([root, cube]);
     for (let i = 1; i < path.length; i++) {
       if (!joined.has(path[i])) {
         edges.push(edge(model, path[i - 1], path[i]));
@@ -88,7 +87,7 @@ function search(model: Model, required: readonly string[]): JoinTree {
     for (const c of required) addPath(c);
     if (!best || edges.length < best.edges.length) best = { root, edges };
   }
-  if (!best) throw new UserError(`Can't find join path to join ${required.map((c) => `'${c}'`).join(', ')}`);
+  if (!best) throw new JoinPathError(required);
   return best;
 }
 

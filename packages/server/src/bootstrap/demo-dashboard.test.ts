@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, startTestServer, type TestServer } from '../../test/harness.ts';
+import { tokenFor } from '../modules/data/test-support.ts';
 import { DEMO_WORKBOOK_NAME, seedDemoDashboard } from './demo-dashboard.ts';
 
 process.env.TESSERA_SAMPLE_SCALE = '0.002';
@@ -55,6 +56,43 @@ describe('demo dashboard', () => {
     expect(read.statusCode).toBe(200);
     expect(read.json().name).toBe(DEMO_WORKBOOK_NAME);
     expect(read.json().publishedDashboard.publicId).toBe(board.publicId);
+  });
+
+  it('names each measure by its title in the model, and no two measures alike (issue 21)', async () => {
+    const token = await tokenFor(server, server.demoDeploymentId, { securityContext: {} });
+    const meta = await server.app.inject({
+      method: 'GET',
+      url: `/data/${server.demoDeploymentId}/cubejs-api/v1/meta`,
+      headers: { authorization: token },
+    });
+    const titles = new Map<string, string>(
+      (meta.json().cubes as { measures: { name: string; shortTitle: string }[] }[]).flatMap((c) =>
+        c.measures.map((m) => [m.name, m.shortTitle] as const),
+      ),
+    );
+    // Two sums of money, two titles: neither is plain "Revenue".
+    expect(titles.get('orders.total_amount')).toBe('Total order amount');
+    expect(titles.get('line_items.revenue')).toBe('Line-item revenue');
+    const named = new Map<string, string>();
+    for (const s of board.reportSnapshots) {
+      const name = String(s.name);
+      const query = JSON.parse(String(s.meta?.jsonQuery)) as { measures?: string[] };
+      const spec = s.spec ? JSON.stringify(JSON.parse(s.spec)) : '';
+      for (const measure of query.measures ?? []) {
+        const title = titles.get(measure)!;
+        // A chart's axis and tooltip say the measure's title, never another measure's.
+        if (spec !== '' && measure !== 'orders.count') {
+          expect(spec, name).toContain(`"title":"${title}"`);
+          // (the `sales` view's members are the same measures, under the same titles)
+          for (const otherTitle of new Set(titles.values()))
+            if (otherTitle !== title) expect(spec, name).not.toContain(`"title":"${otherTitle}"`);
+        }
+        expect(spec, name).not.toContain('"title":"Revenue"');
+        if (named.has(name)) expect(named.get(name), name).toBe(measure);
+        named.set(name, measure);
+      }
+    }
+    expect(board.reportSnapshots.map((s) => s.name)).not.toContain('Revenue');
   });
 
   it('answers rows for every widget', async () => {

@@ -31,20 +31,30 @@ interface DemoReport {
 const reports: DemoReport[] = [
   {
     id: 'revenue',
-    name: 'Revenue',
-    description: 'Sum of order amounts',
+    name: 'Total order amount',
+    description: 'Sum of the amount charged on every order (not line-item revenue, a different figure)',
     query: { measures: ['orders.total_amount'] },
     spec: {
       $schema: VEGA_LITE,
       mark: { type: 'text', fontSize: 48, fontWeight: 'bold' },
-      encoding: { text: { field: field('orders.total_amount'), type: 'quantitative', format: '$,.0f' } },
+      encoding: {
+        text: { field: field('orders.total_amount'), type: 'quantitative', format: '$,.0f' },
+        tooltip: [
+          {
+            field: field('orders.total_amount'),
+            type: 'quantitative',
+            title: 'Total order amount',
+            format: '$,.2f',
+          },
+        ],
+      },
     },
     columnFormats: { 'orders.total_amount': { type: 'currency', decimalPlaces: 0 } },
   },
   {
     id: 'revenue-by-month',
-    name: 'Revenue by month',
-    description: 'Order amounts per month',
+    name: 'Order amount by month',
+    description: 'Total order amount per month',
     query: {
       measures: ['orders.total_amount'],
       timeDimensions: [{ dimension: 'orders.created_at', granularity: 'month' }],
@@ -58,12 +68,17 @@ const reports: DemoReport[] = [
         y: {
           field: field('orders.total_amount'),
           type: 'quantitative',
-          title: 'Revenue',
+          title: 'Total order amount',
           axis: { format: '$,.2s' },
         },
         tooltip: [
           { field: field('orders.created_at.month'), type: 'temporal', title: 'Period' },
-          { field: field('orders.total_amount'), type: 'quantitative', title: 'Revenue', format: '$,.2f' },
+          {
+            field: field('orders.total_amount'),
+            type: 'quantitative',
+            title: 'Total order amount',
+            format: '$,.2f',
+          },
         ],
       },
     },
@@ -71,8 +86,8 @@ const reports: DemoReport[] = [
   },
   {
     id: 'revenue-by-category',
-    name: 'Revenue by category',
-    description: 'Line-item revenue per product category',
+    name: 'Line-item revenue by category',
+    description: "Quantity x price of the line items, per product category (not the orders' amounts)",
     query: {
       measures: ['line_items.revenue'],
       dimensions: ['products.category'],
@@ -91,7 +106,12 @@ const reports: DemoReport[] = [
         },
         tooltip: [
           { field: field('products.category'), type: 'nominal', title: 'Category' },
-          { field: field('line_items.revenue'), type: 'quantitative', title: 'Revenue', format: '$,.2f' },
+          {
+            field: field('line_items.revenue'),
+            type: 'quantitative',
+            title: 'Line-item revenue',
+            format: '$,.2f',
+          },
         ],
       },
     },
@@ -131,7 +151,7 @@ const reports: DemoReport[] = [
   {
     id: 'top-products',
     name: 'Top products',
-    description: 'The ten products with the most line-item revenue',
+    description: 'The ten products with the most line-item revenue (quantity x price)',
     query: {
       measures: ['line_items.revenue'],
       dimensions: ['products.name'],
@@ -146,12 +166,17 @@ const reports: DemoReport[] = [
         x: {
           field: field('line_items.revenue'),
           type: 'quantitative',
-          title: 'Revenue',
+          title: 'Line-item revenue',
           axis: { format: '$,.2s' },
         },
         tooltip: [
           { field: field('products.name'), type: 'nominal', title: 'Product' },
-          { field: field('line_items.revenue'), type: 'quantitative', title: 'Revenue', format: '$,.2f' },
+          {
+            field: field('line_items.revenue'),
+            type: 'quantitative',
+            title: 'Line-item revenue',
+            format: '$,.2f',
+          },
         ],
       },
     },

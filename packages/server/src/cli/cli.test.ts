@@ -145,6 +145,14 @@ describe('the tessera CLI', () => {
     // the port the system gave, never the 0 asked for
     expect(port).toBeGreaterThan(0);
     expect(output()).toContain(`${base}/api/docs`);
+    // The demo chat address printed is the chat page, which a browser opens (issue 21); the
+    // stream beside it is labelled as the POST it is.
+    const chatPage = /Demo chat: +(\S+)/.exec(output())?.[1];
+    expect(chatPage).toMatch(new RegExp(`^${base}/chat/\\d+$`));
+    const page = await fetch(chatPage!, { headers: { accept: 'text/html' } });
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(output()).toMatch(/Chat API: +POST http:\/\/\S+\/chat\/stream-chat-state/);
     const keyFile = path.join(dataDir, 'admin-api-key');
     expect(statSync(keyFile).mode & 0o777).toBe(0o600);
     const key = readFileSync(keyFile, 'utf8').trim();

@@ -74,9 +74,12 @@ export async function startServer(
     lines.push(`  Demo data API:  ${url}/data/${seeded.demoDeploymentId}/cubejs-api/v1/meta`);
   if (demoDashboard)
     lines.push(`  Demo dashboard: ${url}/dashboards/${demoDashboard.deploymentId}/${demoDashboard.publicId}`);
-  if (seeded.demoAgentId)
+  // The chat page a person opens; the stream beside it answers POST only (spec 4.6), so it is
+  // labelled as the API it is rather than offered as an address to open.
+  if (seeded.demoAgentId && seeded.demoDeploymentId)
     lines.push(
-      `  Demo chat:      ${url}${chatApiPath(seeded.tenantName, seeded.demoAgentId)}/chat/stream-chat-state`,
+      `  Demo chat:      ${url}/chat/${seeded.demoDeploymentId}`,
+      `  Chat API:       POST ${url}${chatApiPath(seeded.tenantName, seeded.demoAgentId)}/chat/stream-chat-state`,
     );
   if (seeded.createdAdminPassword) {
     lines.push('');

@@ -19,7 +19,14 @@ describe('web app serving (built bundle)', () => {
   afterAll(() => server?.close());
 
   it('answers the app routes with index.html, never cached, with its security headers', async () => {
-    for (const url of ['/', '/sign-in', '/workspace/1', '/workspace/1/folders/3?x=1', '/dashboards/1/abc']) {
+    for (const url of [
+      '/',
+      '/sign-in',
+      '/workspace/1',
+      '/workspace/1/folders/3?x=1',
+      '/dashboards/1/abc',
+      '/chat/1',
+    ]) {
       // The app's own routes are pages whatever the request accepts.
       const res = await server.app.inject({ url, headers: { accept: '*/*' } });
       expect(res.statusCode, url).toBe(200);
@@ -33,6 +40,19 @@ describe('web app serving (built bundle)', () => {
     }
     const head = await server.app.inject({ method: 'HEAD', url: '/workspace/2' });
     expect(head.statusCode).toBe(200);
+  });
+
+  it('links an icon from every page and serves it, and /favicon.ico leads to it (issue 21)', async () => {
+    const page = await server.app.inject({ url: '/', headers: { accept: html } });
+    const href = /<link rel="icon" type="image\/svg\+xml" href="([^"]+)"/.exec(page.body)?.[1];
+    expect(href).toMatch(/^\/assets\/favicon-[^/]+\.svg$/);
+    const icon = await server.app.inject({ url: href! });
+    expect(icon.statusCode).toBe(200);
+    expect(icon.headers['content-type']).toContain('image/svg+xml');
+    expect(icon.body).toContain('<svg');
+    const ico = await server.app.inject({ url: '/favicon.ico', headers: { accept: 'image/*' } });
+    expect(ico.statusCode).toBe(302);
+    expect(ico.headers.location).toBe(href);
   });
 
   it('serves any other page a browser asks for, and a 404 to everything else', async () => {

@@ -37,10 +37,17 @@ export function contentSecurityPolicy(frameAncestors: string): string {
   ].join('; ');
 }
 
+/** The icon index.html links (`<link rel="icon" href="/assets/favicon-<hash>.svg">`), if any. */
+export function iconHref(html: string | null): string | null {
+  const link = html ? /<link\b[^>]*\brel="icon"[^>]*>/.exec(html)?.[0] : undefined;
+  const href = link ? /\bhref="(\/assets\/[^"]+)"/.exec(link)?.[1] : undefined;
+  return href ?? null;
+}
+
 /** The API families and operational endpoints keep their own answers (JSON 404s), never the app. */
 const apiPrefixes = ['/api', '/v1', '/scim', '/data', '/healthz', '/readyz', '/metrics', '/assets'];
 /** The app's own routes: the page is served whatever the request accepts. */
-const appPrefixes = ['/sign-in', '/workspace', '/dashboards', '/embed'];
+const appPrefixes = ['/sign-in', '/workspace', '/dashboards', '/embed', '/chat'];
 
 function under(pathname: string, prefix: string): boolean {
   return pathname === prefix || pathname.startsWith(`${prefix}/`);
@@ -141,6 +148,13 @@ export async function registerWebApp(app: App, options: WebAppOptions = {}) {
   app.addHook('onRequest', async (request, reply) => {
     if (!request.is404 || (request.method !== 'GET' && request.method !== 'HEAD')) return;
     const pathname = request.url.split('?')[0];
+    // Browsers ask for /favicon.ico on pages that link no icon (the API reference): the app's
+    // icon, whose hashed name index.html links, changes with every build.
+    if (pathname === '/favicon.ico') {
+      const icon = iconHref(indexHtml());
+      if (icon) return reply.code(302).header('cache-control', 'no-cache').redirect(icon);
+      return;
+    }
     if (!isAppPage(pathname, request.headers.accept)) return;
     return sendPage(request, reply, pathname);
   });

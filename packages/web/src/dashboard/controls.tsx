@@ -4,6 +4,7 @@ import type { ControlDef } from './controls-model.ts';
 import { memberLabel } from './model.ts';
 import type { Grain } from './types.ts';
 import { grainChoices, isEmptyState, stateFilters, type ViewState } from './view-state.ts';
+import { errorText } from './widget-tile.tsx';
 
 /** A select lists at most this many values; a dimension with more gets a text box. */
 const maxListed = 500;
@@ -22,6 +23,8 @@ interface Listed {
   type: string;
   values: string[];
   complete: boolean;
+  /** The dashboard filters this list is not narrowed by (no join between the members' cubes). */
+  notApplied: string[];
 }
 type FilterKind = 'select' | 'text' | 'dateRange' | 'none';
 
@@ -54,9 +57,14 @@ export function Controls({
       placeholderData: (previous) => previous,
     },
   );
+  // A failed listing keeps the last lists on the page (a select must not empty under the cursor)
+  // and says that it failed, rather than showing fewer values without a word.
+  const last = useRef<typeof listed.data>(undefined);
+  if (listed.data) last.current = listed.data;
+  const shown = listed.data ?? last.current;
   const lists = useMemo(
-    () => new Map<string, Listed>((listed.data?.members ?? []).map((m) => [m.member, m])),
-    [listed.data],
+    () => new Map<string, Listed>((shown?.members ?? []).map((m) => [m.member, m])),
+    [shown],
   );
   // A control's kind is decided by the first answer and stays whatever the filters are later (a
   // list narrowed by another filter must not turn a text box into a select under the cursor).
@@ -89,6 +97,7 @@ export function Controls({
             member={c.member}
             kind={kinds[c.member] ?? null}
             values={lists.get(c.member)?.values ?? []}
+            notApplied={lists.get(c.member)?.notApplied ?? []}
             state={state}
             onChange={onChange}
           />
@@ -103,6 +112,12 @@ export function Controls({
           Reset
         </button>
       )}
+      {/* On a line of its own, under the controls it is about. */}
+      {listed.isError ? (
+        <p className="tsr-controls-error" role="alert">
+          Could not list the filter values: {errorText(listed.error)}
+        </p>
+      ) : null}
     </form>
   );
 }
@@ -124,12 +139,15 @@ function Field({
   label,
   children,
   htmlFor,
+  note,
 }: {
   member: string;
   kind: string;
   label: string;
   htmlFor?: string;
   children: ReactNode;
+  /** A line under the input (the filters a list is not narrowed by). */
+  note?: ReactNode;
 }) {
   return (
     <div className="tsr-control" data-control={member} data-kind={kind}>
@@ -137,6 +155,7 @@ function Field({
         {label}
       </label>
       <div className="tsr-control-input">{children}</div>
+      {note}
     </div>
   );
 }
@@ -222,22 +241,33 @@ function DimensionFilter({
   member,
   kind,
   values,
+  notApplied,
   state,
   onChange,
 }: {
   member: string;
   kind: FilterKind | null;
   values: string[];
+  notApplied: string[];
   state: ViewState;
   onChange: (s: ViewState) => void;
 }) {
   const id = useId();
   const label = memberLabel(member);
+  // The server lists this member without the filters its cube cannot be joined to: said here.
+  const note =
+    notApplied.length > 0 ? (
+      <span className="tsr-control-note" id={`${id}-note`}>
+        Not narrowed by {notApplied.map(memberLabel).join(', ')}
+      </span>
+    ) : null;
   const chosen = state.equals[member];
   const typed = state.contains[member];
   if (kind === 'dateRange') return <DateRange member={member} state={state} onChange={onChange} />;
-  // Until the kind is known, a value the link carries keeps its control on the page.
-  const showSelect = chosen !== undefined && typed === undefined ? kind !== 'text' : kind === 'select';
+  // Until the kind is known, a value the link carries keeps its control on the page; a "contains"
+  // text from a link keeps its text box even once the values would fit a list (else the filter
+  // would apply with no control showing it, and the box would vanish under a reader's cursor).
+  const showSelect = typed === undefined && (chosen !== undefined ? kind !== 'text' : kind === 'select');
   const showText = typed !== undefined || kind === 'text';
   if (showSelect) {
     const setEquals = (value: string) => {
@@ -247,8 +277,13 @@ function DimensionFilter({
       onChange({ ...state, equals });
     };
     return (
-      <Field member={member} kind="select" label={label} htmlFor={id}>
-        <select id={id} value={chosen ?? ''} onChange={(e) => setEquals(e.target.value)}>
+      <Field member={member} kind="select" label={label} htmlFor={id} note={note}>
+        <select
+          id={id}
+          value={chosen ?? ''}
+          aria-describedby={note ? `${id}-note` : undefined}
+          onChange={(e) => setEquals(e.target.value)}
+        >
           <option value="">All</option>
           {chosen !== undefined && !values.includes(chosen) ? <option value={chosen}>{chosen}</option> : null}
           {values.map((v) => (

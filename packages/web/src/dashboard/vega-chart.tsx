@@ -11,30 +11,76 @@ export interface VegaChartProps {
   onError: (error: Error) => void;
 }
 
+/** One drawing of a spec: its own layer in the chart's box, and how to stop and remove it. */
+interface Layer {
+  element: HTMLElement;
+  stop: () => void;
+}
+
 /**
  * A Vega-Lite chart drawn as SVG at the size of its box, redrawn at the new size when the box
  * changes (a breakpoint, a window resize). Drawn by charts/draw-vega.ts (no
  * 'unsafe-eval', no style elements: charts/vega-options.ts); dashboard.css styles the tooltip.
+ *
+ * A new spec (new rows, a new grain) is drawn into a hidden layer above the chart on the page,
+ * which stays until the new one is drawn and then gives way: the tile never goes blank between
+ * two charts (drawing takes a while on a busy machine).
  */
 export function VegaChart({ spec, config, onDrawn, onError }: VegaChartProps) {
   const box = useRef<HTMLDivElement>(null);
   const callbacks = useRef({ onDrawn, onError });
   callbacks.current = { onDrawn, onError };
+  /** The chart on the page (null before the first is drawn). */
+  const shown = useRef<Layer | null>(null);
 
   useEffect(() => {
-    const element = box.current;
-    if (!element) return;
-    return drawVega(element, spec, {
-      config,
-      size: () => ({
-        width: Math.max(40, Math.floor(element.clientWidth)),
-        height: Math.max(40, Math.floor(element.clientHeight)),
+    const container = box.current;
+    if (!container) return;
+    const element = document.createElement('div');
+    element.className = 'tsr-chart-layer';
+    element.hidden = shown.current !== null;
+    container.append(element);
+    let drawn = false;
+    const layer: Layer = {
+      element,
+      stop: drawVega(element, spec, {
+        config,
+        size: () => ({
+          width: Math.max(40, Math.floor(element.clientWidth || container.clientWidth)),
+          height: Math.max(40, Math.floor(element.clientHeight || container.clientHeight)),
+        }),
+        onDrawn: () => {
+          drawn = true;
+          const previous = shown.current;
+          shown.current = layer;
+          element.hidden = false;
+          if (previous && previous !== layer) remove(previous);
+          callbacks.current.onDrawn(spec);
+        },
+        onError: (error) =>
+          callbacks.current.onError(error instanceof Error ? error : new Error(String(error))),
       }),
-      onDrawn: () => callbacks.current.onDrawn(spec),
-      onError: (error) =>
-        callbacks.current.onError(error instanceof Error ? error : new Error(String(error))),
-    });
+    };
+    return () => {
+      // Replaced by a newer spec: a drawn chart stays on the page until the newer one is drawn
+      // (its onDrawn removes it); a drawing still under way is dropped.
+      if (!drawn) remove(layer);
+    };
   }, [spec, config]);
 
+  // Unmounted: the chart on the page goes too.
+  useEffect(
+    () => () => {
+      if (shown.current) remove(shown.current);
+      shown.current = null;
+    },
+    [],
+  );
+
   return <div ref={box} className="tsr-chart" />;
+}
+
+function remove(layer: Layer) {
+  layer.stop();
+  layer.element.remove();
 }

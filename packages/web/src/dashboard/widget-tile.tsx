@@ -3,12 +3,13 @@ import { isApiError } from '@tessera/client';
 import { useGetDashboardWidgetData } from '@tessera/client/react';
 import { type ReactNode, useCallback, useMemo, useState } from 'react';
 import type { WidgetData, WidgetDataBody } from './api-types.ts';
-import { chartSpec } from './chart-spec.ts';
+import { chartSpec, titleAtGrain } from './chart-spec.ts';
 import { toCsv } from './csv.ts';
 import { BigNumber, DataTable } from './data-table.tsx';
 import { downloadCsv } from './download.ts';
 import { memberLabel, type WidgetModel } from './model.ts';
 import { singleFigure, toTable } from './rows.ts';
+import type { Grain } from './types.ts';
 import { VegaChart } from './vega-chart.tsx';
 import { stateFilters, stateGrains, type ViewState } from './view-state.ts';
 
@@ -95,24 +96,32 @@ function ReportTile({
     },
   );
   const table = useMemo(() => (query.data ? toTable(query.data) : null), [query.data]);
-  const grains = useMemo(
-    () => Object.fromEntries((body.timeGrains ?? []).map((g) => [g.member, g.grain])),
-    [body.timeGrains],
-  );
+  // The grains of the rows on the page, not of the rows asked for: while a new grain loads, the
+  // previous chart stays (dimmed) with its own axis and title, and is redrawn only with new rows.
+  const sqlGrains = useMemo(() => JSON.stringify(body.timeGrains ?? []), [body.timeGrains]);
+  const grains = useMemo(() => shownGrains(query.data, sqlGrains), [query.data, sqlGrains]);
+  const published = (model.query?.timeDimensions ?? []).find((t) => t.granularity !== undefined);
+  const title = published
+    ? titleAtGrain(
+        model.title,
+        published.granularity as Grain,
+        grains[published.dimension] ?? (published.granularity as Grain),
+      )
+    : model.title;
   const spec = useMemo(
     () =>
       table && model.spec
         ? chartSpec(
             // A text alternative for the chart (Vega writes it as the SVG's aria-label).
-            model.title && model.spec.description === undefined
-              ? { description: model.title, ...model.spec }
+            title && model.spec.description === undefined
+              ? { description: title, ...model.spec }
               : model.spec,
             table.rows,
             table.columns.map((c) => c.name),
             grains,
           )
         : null,
-    [table, model.spec, model.title, grains],
+    [table, model.spec, title, grains],
   );
   const [drawn, setDrawn] = useState<object | null>(null);
   const [chartError, setChartError] = useState<{ spec: object; message: string } | null>(null);
@@ -120,19 +129,19 @@ function ReportTile({
   const onError = useCallback((e: Error) => spec && setChartError({ spec, message: e.message }), [spec]);
 
   const download =
-    allowDownload && table && table.rows.length > 0 ? () => downloadCsv(toCsv(table), model.title) : null;
+    allowDownload && table && table.rows.length > 0 ? () => downloadCsv(toCsv(table), title) : null;
   const refreshing = query.isPlaceholderData;
 
   if (query.isError) {
     return (
-      <Frame model={model} state="error">
+      <Frame model={model} title={title} state="error">
         <TileError message={errorText(query.error)} />
       </Frame>
     );
   }
   if (!table) {
     return (
-      <Frame model={model} state="loading">
+      <Frame model={model} title={title} state="loading">
         <Skeleton />
       </Frame>
     );
@@ -141,7 +150,7 @@ function ReportTile({
   // No rows, or a total over no rows (a measure with nothing to add up answers null).
   if (table.rows.length === 0 || (figure && table.rows[0][figure.name] == null)) {
     return (
-      <Frame model={model} state={refreshing ? 'loading' : 'empty'}>
+      <Frame model={model} title={title} state={refreshing ? 'loading' : 'empty'}>
         <p className="tsr-empty">No data for these filters</p>
       </Frame>
     );
@@ -152,7 +161,7 @@ function ReportTile({
     content = <BigNumber table={table} column={figure} formats={model.columnFormats} />;
   } else if (spec && chartError?.spec === spec) {
     return (
-      <Frame model={model} state="error" onDownload={download}>
+      <Frame model={model} title={title} state="error" onDownload={download}>
         <TileError message={`The chart could not be drawn: ${chartError.message}`} />
       </Frame>
     );
@@ -165,6 +174,7 @@ function ReportTile({
   return (
     <Frame
       model={model}
+      title={title}
       state={refreshing ? 'loading' : tileState}
       onDownload={download}
       dimmed={refreshing}
@@ -189,6 +199,7 @@ function NotApplied({ answer }: { answer: WidgetData | undefined }) {
 
 function Frame({
   model,
+  title = model.title,
   state,
   children,
   onDownload,
@@ -196,6 +207,8 @@ function Frame({
   note,
 }: {
   model: WidgetModel;
+  /** The heading, when it differs from the report's (a title at the grain drawn). */
+  title?: string;
   state: TileState;
   children?: ReactNode;
   onDownload?: (() => void) | null;
@@ -209,12 +222,12 @@ function Frame({
       data-widget-id={model.widget.id}
       data-state={state}
       aria-busy={state === 'loading'}
-      aria-label={model.title || undefined}
+      aria-label={title || undefined}
     >
-      {model.title || onDownload ? (
+      {title || onDownload ? (
         <header className="tsr-tile-head">
           <h3 className="tsr-tile-title" title={model.description ?? undefined}>
-            {model.title}
+            {title}
           </h3>
           {onDownload ? (
             <button
@@ -222,7 +235,7 @@ function Frame({
               className="tsr-download"
               onClick={onDownload}
               title="Download the rows as CSV"
-              aria-label={`Download ${model.title || 'data'} as CSV`}
+              aria-label={`Download ${title || 'data'} as CSV`}
             >
               <DownloadIcon />
               CSV
@@ -267,6 +280,24 @@ function DownloadIcon() {
         strokeLinejoin="round"
       />
     </svg>
+  );
+}
+
+/**
+ * Each time member's grain in the rows an answer holds: a semantic answer says it in its query as
+ * run; a SQL one is asked with the grains the controls chose (`asked`, JSON of `timeGrains`).
+ */
+function shownGrains(answer: WidgetData | undefined, asked: string): Record<string, Grain> {
+  if (answer?.kind === 'semantic') {
+    const run = answer.query as { timeDimensions?: { dimension: string; granularity?: string }[] } | null;
+    return Object.fromEntries(
+      (run?.timeDimensions ?? [])
+        .filter((t) => t.granularity !== undefined)
+        .map((t) => [t.dimension, t.granularity as Grain]),
+    );
+  }
+  return Object.fromEntries(
+    (JSON.parse(asked) as { member: string; grain: Grain }[]).map((g) => [g.member, g.grain]),
   );
 }
 

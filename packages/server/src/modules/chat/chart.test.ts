@@ -27,6 +27,24 @@ describe('pickChart', () => {
     await draw(spec, [{ count: '1234' }]);
   });
 
+  it('states a measure in its format: a currency total in dollars, a currency axis too (issue 21)', async () => {
+    const revenue: ChartColumn = { name: 'revenue', role: 'measure', format: 'currency' };
+    const figure = pickChart([revenue], { rowCount: 1 })!;
+    const view = await draw(figure, [{ revenue: '21866204.57' }]);
+    const svg = await view.toSVG();
+    expect(svg).toContain('$21,866,204.57');
+    const share: ChartColumn = { name: 'share', role: 'measure', format: 'percent' };
+    expect(await (await draw(pickChart([share], { rowCount: 1 })!, [{ share: '0.125' }])).toSVG()).toContain(
+      '12.5%',
+    );
+    const line = pickChart([month, revenue], { rowCount: 2 })!;
+    expect(line.encoding).toMatchObject({ y: { axis: { format: '$,.2s' } } });
+    // A measure with no format stays a plain number.
+    expect(await (await draw(pickChart([count], { rowCount: 1 })!, [{ count: '1234' }])).toSVG()).toContain(
+      '>1,234<',
+    );
+  });
+
   it('draws time on a line, one line per category', async () => {
     const spec = pickChart([status, month, count], { rowCount: 4 })!;
     expect(spec.mark).toMatchObject({ type: 'line' });

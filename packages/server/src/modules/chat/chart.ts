@@ -15,7 +15,15 @@ export interface ChartColumn {
   title?: string;
   /** For time columns: the unit the values were truncated to. */
   granularity?: ChartGranularity;
+  /** For measures: the model's format (`currency`, `percent`), which labels and figures follow. */
+  format?: string;
 }
+
+/** d3-format specifiers for a figure and for an axis, by the model's format of a measure. */
+const FIGURE_FORMATS: Record<string, string> = { currency: '$,.2f', percent: '.1~%' };
+const AXIS_FORMATS: Record<string, string> = { currency: '$,.2s', percent: '.0%' };
+const axisFormat = (c: { format?: string }) =>
+  c.format && AXIS_FORMATS[c.format] ? { axis: { format: AXIS_FORMATS[c.format] } } : {};
 
 export interface ChartOptions {
   title?: string;
@@ -72,7 +80,12 @@ export function pickChart(columns: readonly ChartColumn[], options: ChartOptions
   const transform = folded
     ? { transform: [{ fold: measures.map((m) => m.name), as: ['measure', 'value'] }] }
     : {};
-  const y = { field: value.name, type: 'quantitative', title: value.title ?? value.name };
+  const y = {
+    field: value.name,
+    type: 'quantitative',
+    title: value.title ?? value.name,
+    ...(folded ? {} : axisFormat(measures[0])),
+  };
 
   if (time && !options.comparePeriods) {
     const colour = series ?? categories[0];
@@ -116,7 +129,7 @@ function bigNumber(measure: ChartColumn): VegaLiteSpec {
       text: {
         field: measure.name,
         type: 'quantitative',
-        format: ',.2~f',
+        format: (measure.format && FIGURE_FORMATS[measure.format]) ?? ',.2~f',
         title: measure.title ?? measure.name,
       },
     },

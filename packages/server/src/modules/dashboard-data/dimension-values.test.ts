@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, startTestServer, type TestServer } from '../../../test/harness.ts';
+import { seedDemoDashboard } from '../../bootstrap/demo-dashboard.ts';
 import { tokenFor } from '../data/test-support.ts';
 import { publishBoard, viewer } from './test-support.ts';
 
@@ -10,6 +11,7 @@ interface Listed {
   type: string;
   values: string[];
   complete: boolean;
+  notApplied?: string[];
 }
 
 /**
@@ -20,18 +22,25 @@ describe('dashboard dimension values', () => {
   let server: TestServer;
   let publicId: string;
   let workbookId: number;
+  let demoId: string;
   beforeAll(async () => {
     server = await startTestServer();
     const board = await publishBoard(server);
     publicId = board.board.publicId;
     workbookId = board.workbook.id;
+    const demo = await seedDemoDashboard(server.services, {
+      tenantId: server.tenantId,
+      userId: server.adminUserId,
+      deploymentId: server.demoDeploymentId,
+    });
+    demoId = demo.publicId;
   });
   afterAll(() => server?.close());
 
-  const values = async (body: Record<string, unknown> = {}, key = server.adminKey) => {
+  const values = async (body: Record<string, unknown> = {}, key = server.adminKey, board = publicId) => {
     const res = await server.app.inject({
       method: 'POST',
-      url: `/api/v1/deployments/${server.demoDeploymentId}/dashboards/${publicId}/dimension-values`,
+      url: `/api/v1/deployments/${server.demoDeploymentId}/dashboards/${board}/dimension-values`,
       headers: bearer(key),
       payload: body,
     });
@@ -66,6 +75,7 @@ describe('dashboard dimension values', () => {
       type: 'string',
       values: statuses.map((r) => r['orders.status']),
       complete: true,
+      notApplied: [],
     });
     expect(lists.get('orders.created_at')?.type).toBe('time');
     expect(lists.get('customers.country')?.values.length).toBeGreaterThan(1);
@@ -109,6 +119,32 @@ describe('dashboard dimension values', () => {
     expect(bad.status).toBe(400);
   });
 
+  it('lists a member without the filters it cannot be joined to, and says which (issue 21)', async () => {
+    // On the demo dashboard, products (line items' catalogue) and customers (orders') join only
+    // through a cube neither is: a country picked must not empty the category and product lists.
+    const members = ['products.category', 'products.name', 'orders.status', 'customers.country'];
+    const all = byMember((await values({ members }, server.adminKey, demoId)).body);
+    const country = all.get('customers.country')!.values[0];
+    const filters = [{ member: 'customers.country', operator: 'equals', value: country }];
+    const res = await values({ members, filters }, server.adminKey, demoId);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const lists = byMember(res.body);
+    for (const member of ['products.category', 'products.name']) {
+      expect(lists.get(member)!.values.length).toBeGreaterThan(0);
+      expect(lists.get(member)!.values).toEqual(all.get(member)!.values);
+      expect(lists.get(member)!.notApplied).toEqual(['customers.country']);
+    }
+    // A member that joins the filter is narrowed by it, as before.
+    const statuses = await load({
+      dimensions: ['orders.status'],
+      filters: [{ member: 'customers.country', operator: 'equals', values: [country] }],
+      order: { 'orders.status': 'asc' },
+    });
+    expect(lists.get('orders.status')!.values).toEqual(statuses.map((r) => r['orders.status']));
+    expect(lists.get('orders.status')!.notApplied).toEqual([]);
+    expect(lists.get('customers.country')!.notApplied).toEqual([]);
+  });
+
   it("lists under the viewer's policies: row-level by attribute, a hidden member empty", async () => {
     const german = await viewer(server, { workbookId, groups: ['sales'] });
     const viewers = server.services.dashboardData.viewers;
@@ -124,6 +160,7 @@ describe('dashboard dimension values', () => {
         type: 'unknown',
         values: [],
         complete: true,
+        notApplied: [],
       });
     } finally {
       viewers.userAttributes = before;

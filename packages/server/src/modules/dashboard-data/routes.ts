@@ -75,7 +75,8 @@ export const dashboardDataRoutes: FastifyPluginAsyncTypebox<{ dashboardData: Das
           "Lists the values of the dimensions the dashboard's widgets group by (`members`, default all of them; " +
           'another member is 400 `unknown_member`), in one request for the whole dashboard, under the same ' +
           "security context and row-level policies as the widget-data endpoint. The dashboard's `filters` apply, " +
-          'except those on the member being listed, so that choosing one value keeps the others listed. `search` ' +
+          'except those on the member being listed, so that choosing one value keeps the others listed, and those ' +
+          "on a cube the model cannot join to the member's (named in the list's `notApplied`). `search` " +
           'keeps values containing the text (any case); `limit` (default 500) caps each list, and `complete` ' +
           'says whether every value fits. Same access, 403 and 404 as the widget-data endpoint.',
         params: DimensionValuesParams,

@@ -118,6 +118,11 @@ export const DimensionValues = Type.Object({
       values: Type.Array(Type.String()),
       /** False when there are more values than `limit`: a viewer then offers a text box, not a list. */
       complete: Type.Boolean(),
+      notApplied: Type.Array(Type.String(), {
+        description:
+          "Members of the dashboard's filters this list is not narrowed by: the model has no join " +
+          "between their cube and this member's, so the list is read without them (and says so).",
+      }),
     }),
   ),
 });

@@ -1,9 +1,10 @@
-import type { CubeQuery } from '@tessera/semantic';
+import { type CubeQuery, JoinPathError } from '@tessera/semantic';
 import type { Static } from 'typebox';
 import type { Principal } from '../../auth/principal.ts';
 import type { ReportSnapshotRow } from '../../db/schema.ts';
 import { NotFoundError, ValidationError } from '../../errors/domain-errors.ts';
 import type { DataCaller } from '../data/caller.ts';
+import type { CompiledLoad } from '../data/compile.ts';
 import { settled } from '../data/outcome.ts';
 import type { DataService } from '../data/service.ts';
 import type { DeploymentsService } from '../deployments/service.ts';
@@ -14,7 +15,7 @@ import { type FillSpec, fillMissingRows } from './fill-missing-rows.ts';
 import type { DashboardDataRepository, DashboardVersion } from './repository.ts';
 import type { DimensionValues, DimensionValuesBody, WidgetData, WidgetDataBody } from './schemas.ts';
 import type { ViewerResolver } from './security-context.ts';
-import { applyDashboardState, dimensionTypes, memberNames } from './semantic-query.ts';
+import { applyDashboardState, dimensionTypes, type Filter, memberNames } from './semantic-query.ts';
 import { groupedGrain, type NotApplied, type Projection, regrain, wrapSql } from './sql-widget.ts';
 
 export interface DashboardDataDeps {
@@ -139,32 +140,66 @@ export class DashboardDataService {
         const type = types.get(member);
         // A member /v1/meta does not list for this viewer (a primary key, a member its policies
         // hide) has no values to offer: an empty list of type `unknown`, not an error.
-        if (type === undefined) return { member, type: 'unknown', values: [], complete: true };
-        const query = applyDashboardState(
-          {
-            dimensions: [member],
-            order: { [member]: 'asc' },
-            filters: search && type === 'string' ? [{ member, operator: 'contains', values: [search] }] : [],
-          },
-          {
-            filters: filters.filter((f) => f.member !== member),
-            timeGrains: [],
-            limit: limit + 1,
-            offset: null,
-          },
-          members,
+        if (type === undefined)
+          return { member, type: 'unknown', values: [], complete: true, notApplied: [] };
+        const query = (applied: typeof filters) =>
+          applyDashboardState(
+            {
+              dimensions: [member],
+              order: { [member]: 'asc' },
+              filters:
+                search && type === 'string' ? [{ member, operator: 'contains', values: [search] }] : [],
+            },
+            { filters: applied, timeGrains: [], limit: limit + 1, offset: null },
+            members,
+          );
+        const { compiled, notApplied } = await this.listing(
+          caller,
+          filters.filter((f) => f.member !== member),
+          query,
         );
-        const result = await settled(
-          await this.deps.data.run(caller, await this.deps.data.compile(caller, { ...query, total: false })),
-        );
+        const result = await settled(await this.deps.data.run(caller, compiled));
         const values = result.parts[0].rows
           .map((r) => r[member])
           .filter((v) => v !== null && v !== undefined)
           .map(String);
-        return { member, type, values: values.slice(0, limit), complete: values.length <= limit };
+        return { member, type, values: values.slice(0, limit), complete: values.length <= limit, notApplied };
       }),
     );
     return { versionNumber: found.version.version_number, members: lists };
+  }
+
+  /**
+   * One member's listing compiled under the dashboard's other filters. A filter on a cube the
+   * member's cannot be joined to (the demo's products and customers meet only through orders and
+   * line items) would make the whole listing fail with a join-path error; it is left out instead,
+   * one filter at a time in the order given, and named in `notApplied` so that the viewer can say
+   * the list is not narrowed by it. Any other compile error is the caller's, as before.
+   */
+  private async listing(
+    caller: DataCaller,
+    filters: Filter[],
+    query: (applied: Filter[]) => CubeQuery,
+  ): Promise<{ compiled: CompiledLoad; notApplied: string[] }> {
+    const compile = (applied: Filter[]) =>
+      this.deps.data.compile(caller, { ...query(applied), total: false });
+    try {
+      return { compiled: await compile(filters), notApplied: [] };
+    } catch (error) {
+      if (!isJoinPathError(error) || filters.length === 0) throw error;
+    }
+    const applied: Filter[] = [];
+    const notApplied: string[] = [];
+    for (const filter of filters) {
+      try {
+        await compile([...applied, filter]);
+        applied.push(filter);
+      } catch (error) {
+        if (!isJoinPathError(error)) throw error;
+        if (!notApplied.includes(filter.member)) notApplied.push(filter.member);
+      }
+    }
+    return { compiled: await compile(applied), notApplied };
   }
 
   /**
@@ -283,6 +318,11 @@ export class DashboardDataService {
       notApplied,
     };
   }
+}
+
+/** A compile error whose cause is the semantic layer's "Can't find join path" (data/compile.ts). */
+function isJoinPathError(error: unknown): boolean {
+  return error instanceof Error && error.cause instanceof JoinPathError;
 }
 
 /** The dimensions (and time dimensions) the semantic queries of a version's widgets group by. */

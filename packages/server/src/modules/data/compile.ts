@@ -75,7 +75,8 @@ export function compileLoad(model: Model, query: CubeQuery | CubeQuery[], ctx: C
         parts.push({ query: q, compiled, refreshKeyMs: refreshKeyMs(model, compiled.resolved) });
     }
   } catch (error) {
-    if (error instanceof UserError) throw userError(error.message);
+    // The semantic error stays the cause: a caller in-process may tell a join path from the rest.
+    if (error instanceof UserError) throw Object.assign(userError(error.message), { cause: error });
     throw error;
   }
   if (queryType === queryTypes.blending) {

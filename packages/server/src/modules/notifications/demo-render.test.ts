@@ -63,7 +63,13 @@ describe('the demo dashboard rendered for a notification', () => {
   it('draws every widget and no placeholder text', () => {
     expect(png.failedWidgets).toEqual([]);
     const texts = svgTexts(png.svg);
-    for (const title of ['Demo shop', 'Revenue', 'Revenue by month', 'Recent orders', 'Top products'])
+    for (const title of [
+      'Demo shop',
+      'Total order amount',
+      'Order amount by month',
+      'Recent orders',
+      'Top products',
+    ])
       expect(texts).toContain(title);
     for (const word of ['undefined', 'null', 'NaN']) {
       expect(texts.filter((t) => t.includes(word))).toEqual([]);

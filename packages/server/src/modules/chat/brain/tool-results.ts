@@ -39,6 +39,7 @@ function member(m: MetaMember, extra: Partial<ServiceMetaMember>): ServiceMetaMe
     title: String(m.title ?? m.name),
     ...(typeof m.description === 'string' ? { description: m.description } : {}),
     type: String(m.type ?? 'string'),
+    ...(typeof m.format === 'string' ? { format: m.format } : {}),
     ...extra,
     ...(m.meta && typeof m.meta === 'object' ? { meta: m.meta as Record<string, unknown> } : {}),
   };

@@ -21,6 +21,8 @@ export interface ServiceMetaMember {
   description?: string;
   type: string;
   aggType?: string;
+  /** The model's `format` of the member (`currency`, `percent`, ...), when it declares one. */
+  format?: string;
   meta?: Record<string, unknown>;
 }
 

@@ -1,6 +1,6 @@
 import type { ServiceSqlApiResult } from '../types.ts';
 import type { CatalogMember } from './catalog.ts';
-import { formatNumber, joinWords, numberOf, percentChange } from './format.ts';
+import { formatFigure, formatNumber, joinWords, numberOf, percentChange } from './format.ts';
 import type { QueryPlan } from './resolve.ts';
 import type { BuiltQuery, OutputColumn } from './sql.ts';
 import { type Period, unitLabel } from './time.ts';
@@ -29,15 +29,17 @@ export function writeAnswer(plan: QueryPlan, query: BuiltQuery, result: ServiceS
     time && plan.time?.granularity ? timeValueLabel(row[at(time)], plan.time.granularity) : '';
   const figures = (row: Row) =>
     measures.length === 1
-      ? figure(row[at(measures[0])])
-      : measures.map((m) => `${measureName(m.member)} ${figure(row[at(m)])}`).join(', ');
+      ? figure(row[at(measures[0])], measures[0].member)
+      : measures.map((m) => `${measureName(m.member)} ${figure(row[at(m)], m.member)}`).join(', ');
   const what = joinWords(measures.map((m) => measureName(m.member)));
 
   if (rows.length === 0) {
     lines.push(`No data matched: ${what}${scope ? ` ${scope}` : ''} has no rows.`);
   } else if (!time && groups.length === 0) {
     for (const m of measures)
-      lines.push(`${measureName(m.member)}${scope ? ` ${scope}` : ''}: **${figure(rows[0][at(m)])}**.`);
+      lines.push(
+        `${measureName(m.member)}${scope ? ` ${scope}` : ''}: **${figure(rows[0][at(m)], m.member)}**.`,
+      );
   } else if (plan.compare && time) {
     const by = groups.length > 0 ? ` by ${joinWords(groups.map((g) => groupTitle(g.member)))}` : '';
     lines.push(
@@ -48,7 +50,9 @@ export function writeAnswer(plan: QueryPlan, query: BuiltQuery, result: ServiceS
     for (const [name, list] of [...byGroup].slice(0, LISTED)) {
       const values = plan.compare.map((p) => list.find((r) => samePeriod(r[at(time)], p)) ?? null);
       const change =
-        values[0] && values[1] ? changeText(values[0][at(measures[0])], values[1][at(measures[0])]) : '';
+        values[0] && values[1]
+          ? changeText(values[0][at(measures[0])], values[1][at(measures[0])], measures[0].member)
+          : '';
       if (groups.length > 0) {
         const parts = plan.compare.map((p, i) => `${p.label} ${values[i] ? figures(values[i]) : 'no data'}`);
         lines.push(`- ${name}: ${parts.join(', ')}${change ? `; change ${change}` : ''}`);
@@ -162,8 +166,8 @@ function totalText(
     .map((m) => {
       const sum = rows.reduce((s, r) => s + (numberOf(r[at(m)]) ?? 0), 0);
       return measures.length === 1
-        ? `**${formatNumber(sum)}**`
-        : `${measureName(m.member)} **${formatNumber(sum)}**`;
+        ? `**${formatFigure(sum, m.member.format)}**`
+        : `${measureName(m.member)} **${formatFigure(sum, m.member.format)}**`;
     });
   if (parts.length === 0) return '';
   return bare ? `${parts.join(', ')}.` : `; total ${parts.join(', ')}`;
@@ -178,18 +182,19 @@ function groupRows(rows: readonly Row[], key: (r: Row) => string): Map<string, R
   return out;
 }
 
-function changeText(before: string | null, after: string | null): string {
+function changeText(before: string | null, after: string | null, member: CatalogMember): string {
   const a = numberOf(before);
   const b = numberOf(after);
   if (a === null || b === null) return '';
   const pct = percentChange(a, b);
   const diff = b - a;
-  return `${diff >= 0 ? '+' : '-'}${formatNumber(Math.abs(diff))}${pct ? ` (${pct})` : ''}`;
+  return `${diff >= 0 ? '+' : '-'}${formatFigure(Math.abs(diff), member.format)}${pct ? ` (${pct})` : ''}`;
 }
 
-function figure(value: string | null | undefined): string {
+/** A measure's value in its format (currency, percent), else as a plain number. */
+function figure(value: string | null | undefined, member: CatalogMember): string {
   const n = numberOf(value);
-  return n === null ? 'no value' : formatNumber(n);
+  return n === null ? 'no value' : formatFigure(n, member.format);
 }
 
 /** A cube's label column ("by product" groups by `products.name`) is named after the cube. */

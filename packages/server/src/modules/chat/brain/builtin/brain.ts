@@ -122,6 +122,7 @@ export class BuiltinBrain implements Brain {
         title:
           c.role === 'measure' ? measureName(c.member) : c.role === 'time' ? c.member.title : c.member.title,
         ...(c.role === 'time' && plan.time?.granularity ? { granularity: plan.time.granularity } : {}),
+        ...(c.role === 'measure' && c.member.format ? { format: c.member.format } : {}),
       })),
       {
         title,

@@ -13,6 +13,8 @@ export interface CatalogMember {
   /** `number`, `string`, `time`, `boolean`; `segment` for segments. */
   readonly type: string;
   readonly aggType: string | null;
+  /** The model's format (`currency`, `percent`), which the answer states the figures in. */
+  readonly format: string | null;
   /** The member's own title, without its cube's ("Total Amount"). */
   readonly title: string;
   readonly description: string | null;
@@ -143,6 +145,7 @@ function buildMember(
     kind,
     type: m.type,
     aggType: m.aggType ?? null,
+    format: m.format ?? null,
     title,
     description: m.description ?? null,
     phrases: unique(phrases),

@@ -236,6 +236,46 @@ describe('built-in brain on the demo model', () => {
     expect(queries.some((q) => /MEASURE\(/.test(q.sqlQuery))).toBe(false);
   });
 
+  it('names one measure by one word, with its own title, and no other under it (issue 21)', async () => {
+    // The demo model has two sums of money: the orders' amounts and the line items' quantity x
+    // price. Whatever words ask for revenue (or sales) read the same measure and say its title;
+    // the orders' amounts answer under theirs.
+    const revenueQuestions = [
+      'Revenue',
+      'What is the total revenue?',
+      'Total sales',
+      'Revenue in 2024',
+      'Sales by month in 2024',
+      'Revenue by country',
+    ];
+    for (const question of revenueQuestions) {
+      const { answer, queries } = await ask(brain, tools, question);
+      const sql = queries.at(-1)?.sqlQuery ?? '';
+      expect(sql, question).toMatch(/MEASURE\(revenue\)/);
+      expect(sql, question).not.toMatch(/total_amount/);
+      expect(answer, question).toContain('Line-item revenue');
+    }
+    const { answer, queries } = await ask(brain, tools, 'Total order amount in 2024');
+    expect(queries.at(-1)?.sqlQuery).toMatch(/MEASURE\(total_amount\)/);
+    expect(answer).toContain('Total order amount');
+    expect(answer).not.toMatch(/revenue/i);
+  });
+
+  it("states figures in the measure's format: currency as dollars (issue 21)", async () => {
+    const [row] = await driver.query(`SELECT ${revenue} AS v FROM line_items li`, []);
+    const dollars = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(
+      Number(row.v),
+    );
+    const { answer, queries } = await ask(brain, tools, 'What is the total revenue?');
+    expect(answer).toContain(`**${dollars}**`);
+    // The chart beside it (a big number) states it in dollars too.
+    expect(JSON.parse(queries.at(-1)?.vegaSpec ?? '{}').encoding.text.format).toBe('$,.2f');
+    // A count has no format: a plain number.
+    const [orders] = await driver.query('SELECT count(*) AS n FROM orders', []);
+    const counted = await ask(brain, tools, 'How many orders are there?');
+    expect(counted.answer).toContain(`**${Number(orders.n).toLocaleString('en-US')}**`);
+  });
+
   it('does not count when asked for an average of something it cannot name', async () => {
     const { answer, queries } = await ask(brain, tools, 'What is the average order value?');
     expect(answer).toMatch(/^I could not tell what "average" applies to/);

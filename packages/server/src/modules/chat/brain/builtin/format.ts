@@ -1,3 +1,5 @@
+import { formatValue } from '../../../../../../client/src/format/table.ts';
+
 /**
  * Numbers as an answer states them: thousands separators, two decimals at most (four below one,
  * so that ratios keep their meaning). The exact values stay in the tool result.
@@ -6,6 +8,16 @@ export function formatNumber(value: number): string {
   if (!Number.isFinite(value)) return String(value);
   const digits = Math.abs(value) >= 1 || value === 0 ? 2 : 4;
   return value.toLocaleString('en-US', { maximumFractionDigits: digits });
+}
+
+/**
+ * A measure's figure in the model's format, as the dashboard's tiles state it (the client's one
+ * formatting module: currency as US dollars with cents, percent with one decimal); other figures
+ * as `formatNumber`.
+ */
+export function formatFigure(value: number, format: string | null): string {
+  if (format !== 'currency' && format !== 'percent') return formatNumber(value);
+  return formatValue(value, { name: '', title: '', kind: 'measure', format });
 }
 
 /** A SQL-API value (numbers arrive as text, spec 4.6) as a number, or null. */
