@@ -487,10 +487,19 @@ describeInBrowser('dashboard viewer in the browser', () => {
     await page.evaluate(() => {
       const seen = new Set<string>();
       (window as unknown as { blanked: Set<string> }).blanked = seen;
+      const started = performance.now();
       new MutationObserver(() => {
         for (const chart of document.querySelectorAll('.tsr-tile .tsr-chart'))
-          if (!chart.querySelector('svg'))
-            seen.add(chart.closest('.tsr-tile')?.getAttribute('data-widget-id') ?? '');
+          if (!chart.querySelector('svg')) {
+            const tile = chart.closest('.tsr-tile');
+            // What the page was doing when it went blank, for the failure message.
+            const breakpoint = document.querySelector('.tsr-dashboard')?.getAttribute('data-breakpoint');
+            seen.add(
+              `${tile?.getAttribute('data-widget-id')} (state ${tile?.getAttribute('data-state')}, ` +
+                `${chart.childElementCount} layers, breakpoint ${breakpoint}, ` +
+                `${Math.round(performance.now() - started)} ms in)`,
+            );
+          }
       }).observe(document.body, { childList: true, subtree: true, attributes: true });
     });
     await page.locator('[data-control="orders.status"] select').selectOption('completed');
