@@ -15,7 +15,23 @@ Object.assign(globalThis, {
   IS_REACT_ACT_ENVIRONMENT: true,
 });
 // Node 21 and later have a global navigator; Node 20 does not.
-if (!('navigator' in globalThis)) Object.assign(globalThis, { navigator: dom.window.navigator });
+const ownNavigator = !('navigator' in globalThis);
+if (ownNavigator) Object.assign(globalThis, { navigator: dom.window.navigator });
+/**
+ * Test files share a worker (vitest.config.ts): the next file must not find a browser's globals
+ * (a server file whose code checks for `window` took the browser's path and timed out).
+ */
+function removeDomGlobals() {
+  const globals = globalThis as Record<string, unknown>;
+  for (const name of [
+    'window',
+    'document',
+    'IS_REACT_ACT_ENVIRONMENT',
+    ...(ownNavigator ? ['navigator'] : []),
+  ])
+    delete globals[name];
+  dom.window.close();
+}
 const { act, renderHook, waitFor } = await import('@testing-library/react');
 
 /** The generated hooks rendered in jsdom against a listening server. */
@@ -34,7 +50,10 @@ describe('React hooks', () => {
       },
     });
   });
-  afterAll(() => s?.close());
+  afterAll(async () => {
+    await s?.close();
+    removeDomGlobals();
+  });
 
   function wrapper() {
     const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
