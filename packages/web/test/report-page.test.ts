@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { seedDemoDashboard } from '../../server/src/bootstrap/demo-dashboard.ts';
-import { bearer } from '../../server/test/harness.ts';
+import { bearer, signedInUser } from '../../server/test/harness.ts';
 import { formatValue, toTable } from '../src/dashboard/rows.ts';
 import type { ColumnFormat } from '../src/dashboard/types.ts';
 import {
@@ -204,6 +204,49 @@ describeInBrowser('report page in the browser (issue 21)', () => {
       headers: bearer(web.server.adminKey),
     });
     expect(gone.statusCode).toBe(404);
+  });
+
+  it("says what went wrong when the report's query fails", async () => {
+    const { page } = browser;
+    const bad = await api('POST', `/api/v1/deployments/${deploymentId}/reports`, {
+      name: 'Misspelt measure',
+      jsonQuery: JSON.stringify({ measures: ['orders.revenue_typo'] }),
+    });
+    await page.goto(reportUrl(bad.id));
+    await results(page, 'error');
+    const alert = page.locator('section[aria-label="Results"] [role="alert"]');
+    expect(await alert.textContent()).toMatch(/The query failed: .*orders\.revenue_typo/);
+    browser.errors.length = 0;
+  });
+
+  it('shows a viewer who may not edit the report no edit controls, and says why', async () => {
+    const viewer = await signedInUser(web.server, 'viewer');
+    await api('PUT', `/api/v1/deployments/${deploymentId}/permissions`, {
+      type: 'REPORT',
+      id: monthlyId,
+      userId: viewer.user.id,
+      level: 'view',
+    });
+    const session = await openBrowser(web.baseUrl, { viewport: { width: 1280, height: 900 } });
+    try {
+      const [name, value] = viewer.cookie.split('=');
+      await session.context.addCookies([{ name, value, url: web.baseUrl }]);
+      const { page } = session;
+      await page.goto(reportUrl(monthlyId));
+      await page.getByRole('heading', { name: 'Monthly order amount', level: 1 }).waitFor();
+      await page.getByText('changing or copying reports needs the developer role').waitFor();
+      for (const name of ['Edit', 'Duplicate', 'Move', 'Delete'])
+        expect(await page.getByRole('button', { name, exact: true }).count()).toBe(0);
+      // A viewer gets no data-API token (it is a developer's): the page says so rather than spin.
+      await results(page, 'error');
+      expect(await page.locator('section[aria-label="Results"] [role="alert"]').textContent()).toContain(
+        'needs the developer role',
+      );
+      expect(await page.getByRole('button', { name: 'Try again' }).count()).toBe(0);
+      await session.screenshot('report-05-viewer');
+    } finally {
+      await session.close();
+    }
   });
 
   it('works at phone width', async () => {

@@ -6,6 +6,7 @@ import type { ColumnFormat } from '../dashboard/types.ts';
 import { idParam } from '../layout/deployment.ts';
 import { DateText, PageHeader } from '../layout/page.tsx';
 import { EmptyState, ErrorState, LoadingState } from '../layout/states.tsx';
+import { useSignedInUser } from '../session/session.tsx';
 import './report.css';
 import { DeleteReportDialog, EditReportDialog, MoveReportDialog } from './report-dialogs.tsx';
 import { ReportResults } from './report-results.tsx';
@@ -26,6 +27,8 @@ type Open = 'edit' | 'move' | 'delete' | null;
 
 function ReportView({ deploymentId, reportId }: { deploymentId: number; reportId: number }) {
   const report = useGetReport({ params: { path: { deploymentId, reportId } } });
+  // Writes to reports need the developer role as well as the report's own access (routes.ts).
+  const developer = useSignedInUser().role !== 'viewer';
   const navigate = useNavigate();
   const [open, setOpen] = useState<Open>(null);
   const location = useLocation();
@@ -120,10 +123,13 @@ function ReportView({ deploymentId, reportId }: { deploymentId: number; reportId
       },
     });
   };
-  const reason = 'You can view this report; changing it needs edit access.';
-  const actions = (
+  const canEdit = developer && r.canEdit;
+  const reason = !developer
+    ? 'You can view this report; changing or copying reports needs the developer role.'
+    : 'You can view this report; changing it needs edit access to it.';
+  const actions = developer ? (
     <>
-      {r.canEdit && (
+      {canEdit && (
         <button type="button" className="button button-secondary" onClick={() => setOpen('edit')}>
           Edit
         </button>
@@ -131,7 +137,7 @@ function ReportView({ deploymentId, reportId }: { deploymentId: number; reportId
       <button type="button" className="button button-secondary" onClick={copy} disabled={duplicate.isPending}>
         {duplicate.isPending ? 'Duplicating…' : 'Duplicate'}
       </button>
-      {r.canEdit && (
+      {canEdit && (
         <button type="button" className="button button-secondary" onClick={() => setOpen('move')}>
           Move
         </button>
@@ -146,7 +152,7 @@ function ReportView({ deploymentId, reportId }: { deploymentId: number; reportId
         </button>
       )}
     </>
-  );
+  ) : null;
   return (
     <>
       <PageHeader
@@ -160,7 +166,7 @@ function ReportView({ deploymentId, reportId }: { deploymentId: number; reportId
         actions={actions}
       />
       <ReportNotice notice={notice} onDismiss={() => setNotice(null)} />
-      {!r.canEdit && <p className="muted report-readonly">{reason}</p>}
+      {!canEdit && <p className="muted report-readonly">{reason}</p>}
       {r.description && <p className="report-description">{r.description}</p>}
       <ReportResults deploymentId={deploymentId} report={results} />
       <details className="card report-details">

@@ -67,6 +67,7 @@ export function ReportResults({ deploymentId, report }: ReportResultsProps) {
         <ErrorState
           title="The report's rows could not be loaded"
           message={rowsErrorText(rows.error)}
+          error={rows.error}
           onRetry={() => void rows.refetch()}
         />
       </section>
