@@ -109,9 +109,33 @@ describeInBrowser('report page in the browser (issue 21)', () => {
     await expect.poll(() => details.locator('pre').first().textContent()).toContain('orders.total_amount');
     await details.locator('summary').click();
 
-    // A refresh keeps the rows on the page, dimmed and busy, until the new ones arrive.
+    // A refresh keeps the rows on the page, dimmed and busy, until the new ones arrive: the
+    // load is held back until the page has been looked at.
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let asked: () => void = () => {};
+    const loading = new Promise<void>((resolve) => {
+      asked = resolve;
+    });
+    await page.route('**/cubejs-api/v1/load', async (route) => {
+      asked();
+      await held;
+      await route.continue();
+    });
     await page.getByRole('button', { name: 'Refresh' }).click();
+    await loading;
+    const busy = page.locator(
+      'section[aria-label="Results"][aria-busy="true"] .report-results-body.tsr-dimmed',
+    );
+    await busy.waitFor();
+    expect(await busy.locator('.report-table tbody tr').count()).toBe(expected.length);
+    expect(await busy.locator('.report-chart svg .mark-symbol path').count()).toBe(expected.length);
+    release();
     await results(page);
+    await page.unroute('**/cubejs-api/v1/load');
+    expect(await page.locator('section[aria-label="Results"]').getAttribute('aria-busy')).toBe('false');
     expect(await page.locator('.report-table tbody tr').count()).toBe(expected.length);
     expect(browser.errors).toEqual([]);
     // (a full-page shot of a scrolled page draws the sticky top bar where the page was scrolled to)
