@@ -289,5 +289,14 @@ describeInBrowser('report page in the browser (issue 21)', () => {
     }
     expect(browser.errors).toEqual([]);
     await browser.screenshot('report-04-phone');
+    // The edit dialog fits the screen and closes with Escape.
+    await page.getByRole('button', { name: 'Edit' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Edit report' });
+    await dialog.waitFor();
+    const box = await dialog.boundingBox();
+    expect(box && box.x >= 0 && box.x + box.width <= 390).toBe(true);
+    await browser.screenshot('report-06-phone-edit');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
   });
 });
