@@ -57,6 +57,7 @@ import { composeNotifications } from './modules/notifications/compose.ts';
 import { PermissionsRepository } from './modules/permissions/repository.ts';
 import { AccessResolver } from './modules/permissions/resolver.ts';
 import { PermissionsService } from './modules/permissions/service.ts';
+import { RegionsService } from './modules/regions/service.ts';
 import { ReportsRepository } from './modules/reports/repository.ts';
 import { ReportsService } from './modules/reports/service.ts';
 import { scimGroupType } from './modules/scim/group-type.ts';
@@ -241,6 +242,7 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     access,
   });
   const appConfig = new AppConfigService(repos.appConfig);
+  const regions = new RegionsService(config.regions);
 
   // Embedding (spec 2.6, 4.3; DESIGN.md "Identity and access": embed tokens are a credential).
   const embedTokens = new EmbedTokens({
@@ -392,6 +394,7 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     mover,
     permissions,
     appConfig,
+    regions,
     data,
     dashboardData,
     embedTokens,

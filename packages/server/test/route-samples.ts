@@ -539,6 +539,8 @@ export const routeSamples: Record<string, SampleFactory> = {
     url: '/api/v1/app-config',
     payload: { applyThemeGlobally: true, appTheme: { logoUrl: 'https://example.com/logo.png' } },
   }),
+
+  'GET /api/v1/regions': () => ({ url: '/api/v1/regions?first=10' }),
 };
 
 /** Gives the first admin a known password (whatever earlier requests set) and answers it. */

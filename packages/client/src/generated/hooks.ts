@@ -1148,6 +1148,18 @@ export function useUpdateAppConfig(options?: MutationHookOptions<'/api/v1/app-co
 }
 
 /**
+ * List the regions this server serves, cursor-paginated via `first`/`after`
+ *
+ * `GET /api/v1/regions`
+ */
+export function useListRegions(
+  init?: QueryHookInit<'/api/v1/regions', 'get'>,
+  options?: QueryHookOptions<'/api/v1/regions', 'get'>,
+) {
+  return useApiQuery('get', '/api/v1/regions', init, options);
+}
+
+/**
  * Deployment token: a data-API JWT carrying a security context
  *
  * `POST /api/v1/deployments/{deploymentId}/token`

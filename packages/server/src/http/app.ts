@@ -32,6 +32,7 @@ import { groupRoutes } from '../modules/groups/routes.ts';
 import { dashboardExportRoutes, notificationRoutes } from '../modules/notifications/routes.ts';
 import { notificationSchedulerPlugin } from '../modules/notifications/scheduler.ts';
 import { permissionRoutes } from '../modules/permissions/routes.ts';
+import { regionRoutes } from '../modules/regions/routes.ts';
 import { reportRoutes } from '../modules/reports/routes.ts';
 import { scimPrefix } from '../modules/scim/constants.ts';
 import { scimRoutes } from '../modules/scim/routes.ts';
@@ -174,6 +175,7 @@ export async function buildApp(
   await app.register(workspaceRoutes, { workspace: services.workspace, mover: services.mover });
   await app.register(permissionRoutes, { permissions: services.permissions });
   await app.register(appConfigRoutes, { appConfig: services.appConfig });
+  await app.register(regionRoutes, { regions: services.regions });
   await app.register(tokenRoutes, { tokens: services.tokens });
   await app.register(scimRoutes, {
     prefix: scimPrefix,
