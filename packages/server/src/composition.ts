@@ -69,6 +69,8 @@ import { AttemptLimiter } from './modules/sign-in/attempts.ts';
 import { SignInRepository } from './modules/sign-in/repository.ts';
 import { SignInService } from './modules/sign-in/service.ts';
 import { BrowserSessions } from './modules/sign-in/sessions.ts';
+import { TenantSettingsRepository } from './modules/tenant-settings/repository.ts';
+import { TenantSettingsService } from './modules/tenant-settings/service.ts';
 import { TenantsRepository } from './modules/tenants/repository.ts';
 import { TenantResolver } from './modules/tenants/resolver.ts';
 import { TokensService } from './modules/tokens/service.ts';
@@ -126,6 +128,7 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     embedAccess: new EmbedAccessRepository(db),
     agents: new AgentsRepository(db),
     signIn: new SignInRepository(db),
+    tenantSettings: new TenantSettingsRepository(db),
   };
   const repos = repositories;
 
@@ -242,6 +245,7 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     access,
   });
   const appConfig = new AppConfigService(repos.appConfig);
+  const tenantSettings = new TenantSettingsService(repos.tenantSettings);
   const regions = new RegionsService(config.regions);
 
   // Embedding (spec 2.6, 4.3; DESIGN.md "Identity and access": embed tokens are a credential).
@@ -394,6 +398,7 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     mover,
     permissions,
     appConfig,
+    tenantSettings,
     regions,
     data,
     dashboardData,

@@ -540,6 +540,15 @@ export const routeSamples: Record<string, SampleFactory> = {
     payload: { applyThemeGlobally: true, appTheme: { logoUrl: 'https://example.com/logo.png' } },
   }),
 
+  'GET /api/v1/tenant/settings': () => ({ url: '/api/v1/tenant/settings' }),
+  'PUT /api/v1/tenant/settings': () => ({
+    url: '/api/v1/tenant/settings',
+    payload: {
+      maintenanceWindowEnabled: true,
+      maintenanceWindowDay: 'monday',
+      maintenanceWindowTime: '03:30',
+    },
+  }),
   'GET /api/v1/regions': () => ({ url: '/api/v1/regions?first=10' }),
 };
 

@@ -1148,6 +1148,30 @@ export function useUpdateAppConfig(options?: MutationHookOptions<'/api/v1/app-co
 }
 
 /**
+ * Get tenant settings
+ *
+ * `GET /api/v1/tenant/settings`
+ */
+export function useGetTenantSettings(
+  init?: QueryHookInit<'/api/v1/tenant/settings', 'get'>,
+  options?: QueryHookOptions<'/api/v1/tenant/settings', 'get'>,
+) {
+  return useApiQuery('get', '/api/v1/tenant/settings', init, options);
+}
+
+/**
+ * Update tenant settings (admin); omitted or null fields are left unchanged
+ *
+ * `PUT /api/v1/tenant/settings`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/tenant/settings`
+ */
+export function useUpdateTenantSettings(options?: MutationHookOptions<'/api/v1/tenant/settings', 'put'>) {
+  return useApiMutation('put', '/api/v1/tenant/settings', ['/api/v1/tenant/settings'], options);
+}
+
+/**
  * List the regions this server serves, cursor-paginated via `first`/`after`
  *
  * `GET /api/v1/regions`

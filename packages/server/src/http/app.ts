@@ -37,6 +37,7 @@ import { reportRoutes } from '../modules/reports/routes.ts';
 import { scimPrefix } from '../modules/scim/constants.ts';
 import { scimRoutes } from '../modules/scim/routes.ts';
 import { signInRoutes } from '../modules/sign-in/routes.ts';
+import { tenantSettingsRoutes } from '../modules/tenant-settings/routes.ts';
 import { tokenRoutes } from '../modules/tokens/routes.ts';
 import { userRoutes } from '../modules/users/routes.ts';
 import { workbookRoutes } from '../modules/workbooks/routes.ts';
@@ -175,6 +176,7 @@ export async function buildApp(
   await app.register(workspaceRoutes, { workspace: services.workspace, mover: services.mover });
   await app.register(permissionRoutes, { permissions: services.permissions });
   await app.register(appConfigRoutes, { appConfig: services.appConfig });
+  await app.register(tenantSettingsRoutes, { tenantSettings: services.tenantSettings });
   await app.register(regionRoutes, { regions: services.regions });
   await app.register(tokenRoutes, { tokens: services.tokens });
   await app.register(scimRoutes, {
