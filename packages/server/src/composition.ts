@@ -49,6 +49,9 @@ import { EmbedGroupsService } from './modules/embed-tenants/groups-service.ts';
 import { EmbedTenantsService } from './modules/embed-tenants/service.ts';
 import { EmbedTenantsRepository } from './modules/embed-tenants/tenants-repository.ts';
 import { EmbedUsersRepository } from './modules/embed-tenants/users-repository.ts';
+import { EnvVariablesRepository } from './modules/env-variables/repository.ts';
+import { EnvVariableResolver } from './modules/env-variables/resolver.ts';
+import { EnvVariablesService } from './modules/env-variables/service.ts';
 import { FoldersRepository } from './modules/folders/repository.ts';
 import { FoldersService } from './modules/folders/service.ts';
 import { GroupsRepository } from './modules/groups/repository.ts';
@@ -129,6 +132,7 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     agents: new AgentsRepository(db),
     signIn: new SignInRepository(db),
     tenantSettings: new TenantSettingsRepository(db),
+    envVariables: new EnvVariablesRepository(db),
   };
   const repos = repositories;
 
@@ -176,11 +180,20 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     scimGroupType({ memberships: repos.scimMemberships }),
   );
 
-  // Deployments, their data models and data-API tokens.
+  // Deployments, their env variables (`${NAME}` in data-source settings), data models and tokens.
+  const envVariableResolver = new EnvVariableResolver(repos.envVariables, secrets, bus);
   const deployments = new DeploymentsService({
     repository: repos.deployments,
     secrets,
     publicUrl: () => publicUrl(config),
+    bus,
+    variables: envVariableResolver,
+  });
+  const envVariables = new EnvVariablesService({
+    repository: repos.envVariables,
+    resolver: envVariableResolver,
+    deployments,
+    secrets,
     bus,
   });
   const dataModel = new DataModelService(repos.modelFiles, deployments);
@@ -304,6 +317,7 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     dataDir: config.dataDir,
     secrets,
     sampleScale: dataSettings.sampleScale,
+    variables: envVariableResolver,
   });
   // REDIS_URL: replicas share query results and run each query once between them (shared-cache.ts).
   const shared = redis?.shared;
@@ -400,6 +414,7 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     appConfig,
     tenantSettings,
     regions,
+    envVariables,
     data,
     dashboardData,
     embedTokens,

@@ -549,6 +549,13 @@ export const routeSamples: Record<string, SampleFactory> = {
       maintenanceWindowTime: '03:30',
     },
   }),
+  'GET /api/v1/deployments/:deploymentId/env-vars': (f) => ({
+    url: `/api/v1/deployments/${f.deploymentId}/env-vars?first=10`,
+  }),
+  'PUT /api/v1/deployments/:deploymentId/env-vars': (f) => ({
+    url: `/api/v1/deployments/${f.deploymentId}/env-vars`,
+    payload: { env_variables: [{ name: 'SAMPLE_VARIABLE', value: 'sample value' }] },
+  }),
   'GET /api/v1/regions': () => ({ url: '/api/v1/regions?first=10' }),
 };
 

@@ -685,3 +685,20 @@ export interface Database {
 }
 
 export type TenantSettingsRow = Selectable<TenantSettingsTable>;
+
+/* Env variables per deployment (migration 0017, modules/env-variables). */
+export interface EnvVariablesTable {
+  id: Generated<number>;
+  deployment_id: number;
+  name: string;
+  /** SecretBox-sealed (crypto/secrets.ts); the clear value is never stored nor returned. */
+  value_enc: string;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export interface Database {
+  env_variables: EnvVariablesTable;
+}
+
+export type EnvVariableRow = Selectable<EnvVariablesTable>;

@@ -27,6 +27,7 @@ import { embedRoutes } from '../modules/embed/routes.ts';
 import { embedSweeperPlugin } from '../modules/embed/sweeper.ts';
 import { embedAccessRoutes } from '../modules/embed-tenants/access-routes.ts';
 import { embedTenantRoutes } from '../modules/embed-tenants/routes.ts';
+import { envVariableRoutes } from '../modules/env-variables/routes.ts';
 import { folderRoutes } from '../modules/folders/routes.ts';
 import { groupRoutes } from '../modules/groups/routes.ts';
 import { dashboardExportRoutes, notificationRoutes } from '../modules/notifications/routes.ts';
@@ -177,6 +178,7 @@ export async function buildApp(
   await app.register(permissionRoutes, { permissions: services.permissions });
   await app.register(appConfigRoutes, { appConfig: services.appConfig });
   await app.register(tenantSettingsRoutes, { tenantSettings: services.tenantSettings });
+  await app.register(envVariableRoutes, { envVariables: services.envVariables });
   await app.register(regionRoutes, { regions: services.regions });
   await app.register(tokenRoutes, { tokens: services.tokens });
   await app.register(scimRoutes, {
