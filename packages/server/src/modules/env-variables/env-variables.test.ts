@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { bearer, createKey, startTestServer, type TestServer, userWithKey } from '../../../test/harness.ts';
+import {
+  bearer,
+  createKey,
+  startReplica,
+  startTestServer,
+  type TestServer,
+  userWithKey,
+} from '../../../test/harness.ts';
 import { tokenFor } from '../data/test-support.ts';
 
 const postgresUrl = inject('postgresUrl');
@@ -291,6 +298,27 @@ describe('env variables', () => {
         }),
       ]);
       expect((await list(id)).items).toHaveLength(4);
+
+      // Another replica sharing the store hears the change and reconnects with the new value.
+      const replica = await startReplica(server, { listen: true });
+      try {
+        // Each call asks a query not asked before, so that no cached result answers for the engine.
+        const onReplica = (dimensions: string[]) =>
+          replica.app.inject({
+            method: 'POST',
+            url: `/data/${id}/cubejs-api/v1/load`,
+            headers: { authorization: token },
+            payload: { query: { dimensions } },
+          });
+        expect((await onReplica(['probe.db'])).json().data).toEqual([{ 'probe.db': database }]);
+        const heard = new Promise<void>((resolve) => replica.services.bus.subscribe('deployments', resolve));
+        await put([{ name: 'PG_DATABASE', value: 'no_such_database_here' }], id);
+        await heard;
+        const refused = await onReplica(['probe.usr']);
+        expect([400, 503], refused.body).toContain(refused.statusCode);
+      } finally {
+        await replica.close();
+      }
     });
   });
 });
