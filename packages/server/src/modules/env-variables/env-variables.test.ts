@@ -319,6 +319,26 @@ describe('env variables', () => {
       } finally {
         await replica.close();
       }
+
+      // A variable gone from under the data source (here deleted in the store directly, as the API
+      // refuses to) is the caller's to fix: 400 naming it, not a 5xx.
+      await put([{ name: 'PG_DATABASE', value: database }], id);
+      const gone = new Promise<void>((resolve) => server.services.bus.subscribe('deployments', resolve));
+      await server.store.db
+        .deleteFrom('env_variables')
+        .where('deployment_id', '=', id)
+        .where('name', '=', 'PG_USER')
+        .execute();
+      await gone;
+      const unknown = await server.app.inject({
+        method: 'POST',
+        url: `/data/${id}/cubejs-api/v1/load`,
+        headers: { authorization: token },
+        payload: { query: { dimensions: ['probe.usr'], measures: ['probe.count'] } },
+      });
+      expect(unknown.statusCode, unknown.body).toBe(400);
+      expect(unknown.body).toContain('PG_USER');
+      expect(unknown.body).not.toContain(password);
     });
   });
 });
