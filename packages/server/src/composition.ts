@@ -49,6 +49,9 @@ import { EmbedGroupsService } from './modules/embed-tenants/groups-service.ts';
 import { EmbedTenantsService } from './modules/embed-tenants/service.ts';
 import { EmbedTenantsRepository } from './modules/embed-tenants/tenants-repository.ts';
 import { EmbedUsersRepository } from './modules/embed-tenants/users-repository.ts';
+import { EnvVariablesRepository } from './modules/env-variables/repository.ts';
+import { EnvVariableResolver } from './modules/env-variables/resolver.ts';
+import { EnvVariablesService } from './modules/env-variables/service.ts';
 import { FoldersRepository } from './modules/folders/repository.ts';
 import { FoldersService } from './modules/folders/service.ts';
 import { GroupsRepository } from './modules/groups/repository.ts';
@@ -57,6 +60,7 @@ import { composeNotifications } from './modules/notifications/compose.ts';
 import { PermissionsRepository } from './modules/permissions/repository.ts';
 import { AccessResolver } from './modules/permissions/resolver.ts';
 import { PermissionsService } from './modules/permissions/service.ts';
+import { RegionsService } from './modules/regions/service.ts';
 import { ReportsRepository } from './modules/reports/repository.ts';
 import { ReportsService } from './modules/reports/service.ts';
 import { scimGroupType } from './modules/scim/group-type.ts';
@@ -68,6 +72,8 @@ import { AttemptLimiter } from './modules/sign-in/attempts.ts';
 import { SignInRepository } from './modules/sign-in/repository.ts';
 import { SignInService } from './modules/sign-in/service.ts';
 import { BrowserSessions } from './modules/sign-in/sessions.ts';
+import { TenantSettingsRepository } from './modules/tenant-settings/repository.ts';
+import { TenantSettingsService } from './modules/tenant-settings/service.ts';
 import { TenantsRepository } from './modules/tenants/repository.ts';
 import { TenantResolver } from './modules/tenants/resolver.ts';
 import { TokensService } from './modules/tokens/service.ts';
@@ -125,6 +131,8 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     embedAccess: new EmbedAccessRepository(db),
     agents: new AgentsRepository(db),
     signIn: new SignInRepository(db),
+    tenantSettings: new TenantSettingsRepository(db),
+    envVariables: new EnvVariablesRepository(db),
   };
   const repos = repositories;
 
@@ -172,11 +180,20 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     scimGroupType({ memberships: repos.scimMemberships }),
   );
 
-  // Deployments, their data models and data-API tokens.
+  // Deployments, their env variables (`${NAME}` in data-source settings), data models and tokens.
+  const envVariableResolver = new EnvVariableResolver(repos.envVariables, secrets, bus);
   const deployments = new DeploymentsService({
     repository: repos.deployments,
     secrets,
     publicUrl: () => publicUrl(config),
+    bus,
+    variables: envVariableResolver,
+  });
+  const envVariables = new EnvVariablesService({
+    repository: repos.envVariables,
+    resolver: envVariableResolver,
+    deployments,
+    secrets,
     bus,
   });
   const dataModel = new DataModelService(repos.modelFiles, deployments);
@@ -241,6 +258,8 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     access,
   });
   const appConfig = new AppConfigService(repos.appConfig);
+  const tenantSettings = new TenantSettingsService(repos.tenantSettings);
+  const regions = new RegionsService(config.regions);
 
   // Embedding (spec 2.6, 4.3; DESIGN.md "Identity and access": embed tokens are a credential).
   const embedTokens = new EmbedTokens({
@@ -298,6 +317,7 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     dataDir: config.dataDir,
     secrets,
     sampleScale: dataSettings.sampleScale,
+    variables: envVariableResolver,
   });
   // REDIS_URL: replicas share query results and run each query once between them (shared-cache.ts).
   const shared = redis?.shared;
@@ -392,6 +412,9 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     mover,
     permissions,
     appConfig,
+    tenantSettings,
+    regions,
+    envVariables,
     data,
     dashboardData,
     embedTokens,

@@ -539,6 +539,24 @@ export const routeSamples: Record<string, SampleFactory> = {
     url: '/api/v1/app-config',
     payload: { applyThemeGlobally: true, appTheme: { logoUrl: 'https://example.com/logo.png' } },
   }),
+
+  'GET /api/v1/tenant/settings': () => ({ url: '/api/v1/tenant/settings' }),
+  'PUT /api/v1/tenant/settings': () => ({
+    url: '/api/v1/tenant/settings',
+    payload: {
+      maintenanceWindowEnabled: true,
+      maintenanceWindowDay: 'monday',
+      maintenanceWindowTime: '03:30',
+    },
+  }),
+  'GET /api/v1/deployments/:deploymentId/env-vars': (f) => ({
+    url: `/api/v1/deployments/${f.deploymentId}/env-vars?first=10`,
+  }),
+  'PUT /api/v1/deployments/:deploymentId/env-vars': (f) => ({
+    url: `/api/v1/deployments/${f.deploymentId}/env-vars`,
+    payload: { env_variables: [{ name: 'SAMPLE_VARIABLE', value: 'sample value' }] },
+  }),
+  'GET /api/v1/regions': () => ({ url: '/api/v1/regions?first=10' }),
 };
 
 /** Gives the first admin a known password (whatever earlier requests set) and answers it. */

@@ -58,6 +58,7 @@ export function useGetDeployment(
  * - `/api/v1/deployments/{deploymentId}/workspace`
  * - `/api/v1/deployments/{deploymentId}/shared-workspace`
  * - `/api/v1/deployments/{deploymentId}/permissions`
+ * - `/api/v1/deployments/{deploymentId}/env-vars`
  * - `/api/v1/deployments/{deploymentId}/dashboards/{publicId}/widgets/{widgetId}/data`
  * - `/api/v1/deployments/{deploymentId}/dashboards/{publicId}/dimension-values`
  * - `/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/embed-access`
@@ -88,6 +89,7 @@ export function useUpdateDeployment(
       '/api/v1/deployments/{deploymentId}/workspace',
       '/api/v1/deployments/{deploymentId}/shared-workspace',
       '/api/v1/deployments/{deploymentId}/permissions',
+      '/api/v1/deployments/{deploymentId}/env-vars',
       '/api/v1/deployments/{deploymentId}/dashboards/{publicId}/widgets/{widgetId}/data',
       '/api/v1/deployments/{deploymentId}/dashboards/{publicId}/dimension-values',
       '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/embed-access',
@@ -121,6 +123,7 @@ export function useUpdateDeployment(
  * - `/api/v1/deployments/{deploymentId}/workspace`
  * - `/api/v1/deployments/{deploymentId}/shared-workspace`
  * - `/api/v1/deployments/{deploymentId}/permissions`
+ * - `/api/v1/deployments/{deploymentId}/env-vars`
  * - `/api/v1/deployments/{deploymentId}/dashboards/{publicId}/widgets/{widgetId}/data`
  * - `/api/v1/deployments/{deploymentId}/dashboards/{publicId}/dimension-values`
  * - `/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/embed-access`
@@ -151,6 +154,7 @@ export function useDeleteDeployment(
       '/api/v1/deployments/{deploymentId}/workspace',
       '/api/v1/deployments/{deploymentId}/shared-workspace',
       '/api/v1/deployments/{deploymentId}/permissions',
+      '/api/v1/deployments/{deploymentId}/env-vars',
       '/api/v1/deployments/{deploymentId}/dashboards/{publicId}/widgets/{widgetId}/data',
       '/api/v1/deployments/{deploymentId}/dashboards/{publicId}/dimension-values',
       '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/embed-access',
@@ -1145,6 +1149,73 @@ export function useGetAppConfig(
  */
 export function useUpdateAppConfig(options?: MutationHookOptions<'/api/v1/app-config', 'put'>) {
   return useApiMutation('put', '/api/v1/app-config', ['/api/v1/app-config'], options);
+}
+
+/**
+ * Get tenant settings
+ *
+ * `GET /api/v1/tenant/settings`
+ */
+export function useGetTenantSettings(
+  init?: QueryHookInit<'/api/v1/tenant/settings', 'get'>,
+  options?: QueryHookOptions<'/api/v1/tenant/settings', 'get'>,
+) {
+  return useApiQuery('get', '/api/v1/tenant/settings', init, options);
+}
+
+/**
+ * Update tenant settings (admin); omitted or null fields are left unchanged
+ *
+ * `PUT /api/v1/tenant/settings`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/tenant/settings`
+ */
+export function useUpdateTenantSettings(options?: MutationHookOptions<'/api/v1/tenant/settings', 'put'>) {
+  return useApiMutation('put', '/api/v1/tenant/settings', ['/api/v1/tenant/settings'], options);
+}
+
+/**
+ * List env variables of a deployment; every value reads as `[ENCRYPTED]`
+ *
+ * `GET /api/v1/deployments/{deploymentId}/env-vars`
+ */
+export function useGetEnvVariables(
+  init: QueryHookInit<'/api/v1/deployments/{deploymentId}/env-vars', 'get'>,
+  options?: QueryHookOptions<'/api/v1/deployments/{deploymentId}/env-vars', 'get'>,
+) {
+  return useApiQuery('get', '/api/v1/deployments/{deploymentId}/env-vars', init, options);
+}
+
+/**
+ * Set env variables by name (admin); variables not sent keep their values, an empty value removes one
+ *
+ * `PUT /api/v1/deployments/{deploymentId}/env-vars`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/deployments/{deploymentId}/env-vars`
+ */
+export function useSetEnvVariables(
+  options?: MutationHookOptions<'/api/v1/deployments/{deploymentId}/env-vars', 'put'>,
+) {
+  return useApiMutation(
+    'put',
+    '/api/v1/deployments/{deploymentId}/env-vars',
+    ['/api/v1/deployments/{deploymentId}/env-vars'],
+    options,
+  );
+}
+
+/**
+ * List the regions this server serves, cursor-paginated via `first`/`after`
+ *
+ * `GET /api/v1/regions`
+ */
+export function useListRegions(
+  init?: QueryHookInit<'/api/v1/regions', 'get'>,
+  options?: QueryHookOptions<'/api/v1/regions', 'get'>,
+) {
+  return useApiQuery('get', '/api/v1/regions', init, options);
 }
 
 /**

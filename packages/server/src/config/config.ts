@@ -56,6 +56,11 @@ export interface Config {
   smtpUrl: string | null;
   /** TESSERA_SMTP_FROM: the From address of notification email. */
   smtpFrom: string;
+  /**
+   * TESSERA_REGIONS: the regions this server serves (reference group Regions), comma-separated
+   * `name` or `name:Title` (`eu-west:Europe West,us-east`); default one region, `local`.
+   */
+  regions: RegionConfig[];
   /** The pre-aggregation refresher (modules/data/pre-aggregations/refresher.ts). */
   preAggregations: {
     /**
@@ -73,6 +78,32 @@ export interface Config {
     /** TESSERA_SCHEDULER_CONCURRENCY: runs rendered and delivered at once by this replica. */
     concurrency: number;
   };
+}
+
+export interface RegionConfig {
+  name: string;
+  title: string;
+}
+
+const regionName = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+
+/** `name[:Title]` entries, comma-separated; a name is a DNS label, as it appears in data URLs. */
+export function regionsFrom(value: string | undefined): RegionConfig[] {
+  if (value === undefined || value.trim() === '') return [{ name: 'local', title: 'Local' }];
+  const regions = value.split(',').map((entry) => {
+    const [rawName = '', ...title] = entry.split(':');
+    const name = rawName.trim();
+    if (!regionName.test(name)) {
+      throw new Error(
+        `Configuration error: TESSERA_REGIONS entry "${entry.trim()}" must start with a region name of lowercase letters, digits and hyphens`,
+      );
+    }
+    return { name, title: title.join(':').trim() || name };
+  });
+  const names = regions.map((r) => r.name);
+  const repeated = names.find((n, i) => names.indexOf(n) !== i);
+  if (repeated) throw new Error(`Configuration error: TESSERA_REGIONS names region "${repeated}" twice`);
+  return regions;
 }
 
 function intFrom(name: string, value: string | undefined, fallback: number): number {
@@ -131,6 +162,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: nonEmpty(env.REDIS_URL),
     smtpUrl: nonEmpty(env.TESSERA_SMTP_URL),
     smtpFrom: env.TESSERA_SMTP_FROM || 'Tessera <notifications@localhost>',
+    regions: regionsFrom(env.TESSERA_REGIONS),
     preAggregations: {
       refreshMs: intFrom(
         'TESSERA_PRE_AGGREGATIONS_REFRESH_MS',

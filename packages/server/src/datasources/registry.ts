@@ -1,10 +1,12 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { SecretBox } from '../crypto/secrets.ts';
+import { type SecretBox, sha256 } from '../crypto/secrets.ts';
 import type { DataSourceSettings, DeploymentRow } from '../db/schema.ts';
+import { ValidationError } from '../errors/domain-errors.ts';
 import { type Driver, WarehouseUnavailableError } from './driver.ts';
 import { DuckDbDriver } from './duckdb-driver.ts';
 import { duckDbFile, SAMPLE_PATH } from './duckdb-path.ts';
+import { clearFields, referencesIn, substitute } from './env-references.ts';
 import type { PostgresSettings } from './postgres-driver.ts';
 import { ensureSampleDatabase } from './sample/generate.ts';
 
@@ -13,6 +15,11 @@ export interface DriverRegistryOptions {
   secrets: SecretBox;
   /** Rows scale of a sample database generated on first use (TESSERA_SAMPLE_SCALE). */
   sampleScale: number;
+  /**
+   * A deployment's env variables, in clear, for the `${NAME}` references of its data source
+   * (datasources/env-references.ts); absent: references stay as written.
+   */
+  variables?: { values(deploymentId: number): Promise<ReadonlyMap<string, string>> };
 }
 
 export { SAMPLE_PATH };
@@ -32,13 +39,16 @@ export class DriverRegistry {
 
   constructor(private readonly options: DriverRegistryOptions) {}
 
-  get(deployment: Pick<DeploymentRow, 'id' | 'data_source'>): Promise<Driver> {
-    const settings = deployment.data_source as DataSourceSettings;
-    const key = JSON.stringify(settings);
+  async get(deployment: Pick<DeploymentRow, 'id' | 'data_source'>): Promise<Driver> {
+    const stored = deployment.data_source as DataSourceSettings;
+    const postgres = stored.type === 'postgres' ? await this.postgresSettings(deployment.id, stored) : null;
+    // Keyed by what the connection uses, so that a changed variable opens a new pool; hashed, so
+    // that no clear password sits in the map.
+    const key = postgres ? sha256(JSON.stringify(postgres)) : JSON.stringify(stored);
     const current = this.byDeployment.get(deployment.id);
     if (current?.key === key) return current.driver;
-    if (current && settings.type === 'postgres') this.closeQuietly(current.driver);
-    const driver = this.open(settings);
+    if (current && stored.type === 'postgres') this.closeQuietly(current.driver);
+    const driver = postgres ? this.openPostgres(postgres) : this.open(stored);
     // A failed open (server down, bad password) is retried on the next request, not cached.
     driver.catch(() => {
       if (this.byDeployment.get(deployment.id)?.driver === driver) this.byDeployment.delete(deployment.id);
@@ -47,19 +57,47 @@ export class DriverRegistry {
     return driver;
   }
 
-  private open(settings: DataSourceSettings): Promise<Driver> {
-    if (settings.type === 'postgres') {
-      const postgres: PostgresSettings = {
-        host: settings.host ?? '127.0.0.1',
-        port: settings.port,
-        database: settings.database ?? 'postgres',
-        user: settings.user,
-        password: settings.passwordEnc ? this.options.secrets.open(settings.passwordEnc) : undefined,
-        ssl: settings.ssl,
-      };
-      // node-postgres loads with the first PostgreSQL warehouse, not at start (issue 20, item 6).
-      return import('./postgres-driver.ts').then(({ PostgresDriver }) => new PostgresDriver(postgres));
+  /**
+   * The connection settings of a PostgreSQL data source, its `${NAME}` references replaced by the
+   * deployment's env variables. A name the deployment lacks (the variable was removed after the
+   * data source was saved) is the caller's to fix: 400 naming it, never a connection attempt.
+   */
+  private async postgresSettings(
+    deploymentId: number,
+    settings: DataSourceSettings,
+  ): Promise<PostgresSettings> {
+    const clear = clearFields(settings, (sealed) => this.options.secrets.open(sealed));
+    const uses = this.options.variables && referencesIn(clear).length > 0;
+    const { settings: resolved, missing } = uses
+      ? substitute(clear, await this.options.variables!.values(deploymentId))
+      : { settings: clear, missing: [] };
+    if (missing.length > 0) {
+      throw new ValidationError(
+        `The data source of deployment ${deploymentId} uses env variables it does not have: ${[
+          ...new Set(missing.map((m) => m.name)),
+        ].join(', ')}`,
+        missing.map((m) => ({
+          field: `dataSource/${m.field}`,
+          message: `names env variable ${m.name}, which deployment ${deploymentId} does not have`,
+        })),
+      );
     }
+    return {
+      host: resolved.host ?? '127.0.0.1',
+      port: settings.port,
+      database: resolved.database ?? 'postgres',
+      user: resolved.user,
+      password: resolved.password,
+      ssl: settings.ssl,
+    };
+  }
+
+  private openPostgres(postgres: PostgresSettings): Promise<Driver> {
+    // node-postgres loads with the first PostgreSQL warehouse, not at start (issue 20, item 6).
+    return import('./postgres-driver.ts').then(({ PostgresDriver }) => new PostgresDriver(postgres));
+  }
+
+  private open(settings: DataSourceSettings): Promise<Driver> {
     const sample = (settings.path ?? SAMPLE_PATH) === SAMPLE_PATH;
     const file = sample
       ? sampleDatabaseFile(this.options.dataDir)

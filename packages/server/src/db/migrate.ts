@@ -14,6 +14,8 @@ import * as chatLeases from './migrations/0012-chat-leases.ts';
 import * as restrictDataDownload from './migrations/0013-restrict-data-download.ts';
 import * as preAggregations from './migrations/0014-pre-aggregations.ts';
 import * as embedCreatorContent from './migrations/0015-embed-creator-content.ts';
+import * as tenantSettings from './migrations/0016-tenant-settings.ts';
+import * as envVariables from './migrations/0017-env-variables.ts';
 
 /** Migrations are listed in code (not read from disk) so that they work the same from any cwd. */
 const migrations: Record<string, Migration> = {
@@ -32,6 +34,8 @@ const migrations: Record<string, Migration> = {
   '0013-restrict-data-download': restrictDataDownload,
   '0014-pre-aggregations': preAggregations,
   '0015-embed-creator-content': embedCreatorContent,
+  '0016-tenant-settings': tenantSettings,
+  '0017-env-variables': envVariables,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -665,3 +665,40 @@ export interface Database {
 }
 
 export type PreAggregationTableRow = Selectable<PreAggregationTablesTable>;
+
+/* Tenant settings (migration 0016, modules/tenant-settings). */
+export interface TenantSettingsTable {
+  tenant_id: number;
+  audit_log_enabled: Generated<boolean>;
+  audit_log_changed_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  has_support_access: Generated<boolean>;
+  maintenance_window_enabled: Generated<boolean>;
+  maintenance_window_day: Generated<string>;
+  maintenance_window_time: Generated<string>;
+  oidc_enabled: Generated<boolean>;
+  use_aibi_user_interface: Generated<boolean>;
+  updated_at: UpdatedAt;
+}
+
+export interface Database {
+  tenant_settings: TenantSettingsTable;
+}
+
+export type TenantSettingsRow = Selectable<TenantSettingsTable>;
+
+/* Env variables per deployment (migration 0017, modules/env-variables). */
+export interface EnvVariablesTable {
+  id: Generated<number>;
+  deployment_id: number;
+  name: string;
+  /** SecretBox-sealed (crypto/secrets.ts); the clear value is never stored nor returned. */
+  value_enc: string;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export interface Database {
+  env_variables: EnvVariablesTable;
+}
+
+export type EnvVariableRow = Selectable<EnvVariablesTable>;

@@ -27,15 +27,18 @@ import { embedRoutes } from '../modules/embed/routes.ts';
 import { embedSweeperPlugin } from '../modules/embed/sweeper.ts';
 import { embedAccessRoutes } from '../modules/embed-tenants/access-routes.ts';
 import { embedTenantRoutes } from '../modules/embed-tenants/routes.ts';
+import { envVariableRoutes } from '../modules/env-variables/routes.ts';
 import { folderRoutes } from '../modules/folders/routes.ts';
 import { groupRoutes } from '../modules/groups/routes.ts';
 import { dashboardExportRoutes, notificationRoutes } from '../modules/notifications/routes.ts';
 import { notificationSchedulerPlugin } from '../modules/notifications/scheduler.ts';
 import { permissionRoutes } from '../modules/permissions/routes.ts';
+import { regionRoutes } from '../modules/regions/routes.ts';
 import { reportRoutes } from '../modules/reports/routes.ts';
 import { scimPrefix } from '../modules/scim/constants.ts';
 import { scimRoutes } from '../modules/scim/routes.ts';
 import { signInRoutes } from '../modules/sign-in/routes.ts';
+import { tenantSettingsRoutes } from '../modules/tenant-settings/routes.ts';
 import { tokenRoutes } from '../modules/tokens/routes.ts';
 import { userRoutes } from '../modules/users/routes.ts';
 import { workbookRoutes } from '../modules/workbooks/routes.ts';
@@ -174,6 +177,9 @@ export async function buildApp(
   await app.register(workspaceRoutes, { workspace: services.workspace, mover: services.mover });
   await app.register(permissionRoutes, { permissions: services.permissions });
   await app.register(appConfigRoutes, { appConfig: services.appConfig });
+  await app.register(tenantSettingsRoutes, { tenantSettings: services.tenantSettings });
+  await app.register(envVariableRoutes, { envVariables: services.envVariables });
+  await app.register(regionRoutes, { regions: services.regions });
   await app.register(tokenRoutes, { tokens: services.tokens });
   await app.register(scimRoutes, {
     prefix: scimPrefix,

@@ -53,7 +53,12 @@ export const DataSourceInput = Type.Object(
     password: Type.Optional(Type.String({ maxLength: 1024, description: 'Write-only; encrypted at rest' })),
     ssl: Type.Optional(Type.Boolean()),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    description:
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the reference syntax, shown literally
+      "PostgreSQL `host`, `database`, `user` and `password` may use the deployment's env variables as `${NAME}`, resolved when the data source connects",
+  },
 );
 
 export const DataSourceView = Type.Object({

@@ -4,6 +4,7 @@ import type { InvalidationBus } from '../../cache/invalidation-bus.ts';
 import { ReadCache } from '../../cache/read-cache.ts';
 import { randomToken, type SecretBox } from '../../crypto/secrets.ts';
 import { duckDbPathProblem } from '../../datasources/duckdb-path.ts';
+import { referencesIn } from '../../datasources/env-references.ts';
 import type { Db } from '../../db/database.ts';
 import type { DataSourceSettings, DeploymentRow, EnvironmentRow } from '../../db/schema.ts';
 import { NotFoundError, ValidationError } from '../../errors/domain-errors.ts';
@@ -24,6 +25,11 @@ export interface DeploymentsServiceDeps {
   /** Public base URL of this server, e.g. `http://127.0.0.1:4000`. */
   publicUrl: () => string;
   bus: InvalidationBus;
+  /**
+   * The env variables a deployment has, for the `${NAME}` references of its data source
+   * (datasources/env-references.ts); absent: references are not checked.
+   */
+  variables?: { names(deploymentId: number): Promise<ReadonlySet<string>> };
 }
 
 export const defaultBasePath = '/cubejs-api';
@@ -92,6 +98,8 @@ export class DeploymentsService {
 
   /** A deployment starts with its production environment on `main`, created in the same transaction. */
   async create(principal: Principal, input: Static<typeof CreateDeploymentBody>) {
+    // A new deployment has no env variables yet: set them, then reference them in an update.
+    if (input.dataSource) await this.checkReferences(input.dataSource, null);
     const values = {
       tenantId: principal.tenantId,
       name: input.name.trim(),
@@ -115,6 +123,7 @@ export class DeploymentsService {
     const current = await this.require(principal.tenantId, id);
     let dataSource: DataSourceSettings | undefined;
     if (input.dataSource) {
+      await this.checkReferences(input.dataSource, id);
       const previous = current.data_source as DataSourceSettings;
       // Omitting the password keeps the stored one, so a settings form need not echo secrets back.
       const keep = input.dataSource.password === undefined && previous.type === input.dataSource.type;
@@ -160,6 +169,30 @@ export class DeploymentsService {
 
   dataUrl(row: Pick<DeploymentRow, 'id' | 'base_path'>): string {
     return `${this.deps.publicUrl()}/data/${row.id}${row.base_path}`;
+  }
+
+  /**
+   * Every `${NAME}` a saved data source uses must name one of the deployment's env variables, so
+   * that a typo is a 400 naming it now rather than a failed connection at the first query.
+   */
+  private async checkReferences(input: Static<typeof DataSourceInput>, deploymentId: number | null) {
+    if (!this.deps.variables) return;
+    const used = referencesIn(input);
+    if (used.length === 0) return;
+    const names = deploymentId === null ? new Set<string>() : await this.deps.variables.names(deploymentId);
+    const missing = used.filter((u) => !names.has(u.name));
+    if (missing.length === 0) return;
+    const who =
+      deploymentId === null
+        ? 'a new deployment does not have yet'
+        : `deployment ${deploymentId} does not have`;
+    throw new ValidationError(
+      `Unknown env variable ${[...new Set(missing.map((m) => m.name))].map((n) => `\${${n}}`).join(', ')}`,
+      missing.map((m) => ({
+        field: `body/dataSource/${m.field}`,
+        message: `names env variable ${m.name}, which ${who}`,
+      })),
+    );
   }
 
   private sealDataSource(
