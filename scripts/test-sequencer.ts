@@ -11,6 +11,7 @@ const knownSlow = [
   'packages/web/test/embed.test.ts',
   'packages/web/test/embed-creator.test.ts',
   'packages/web/test/dashboard.test.ts',
+  'packages/web/test/report-page.test.ts',
   'packages/server/src/cli/cli.test.ts',
   'packages/server/test/fuzz/',
   'packages/web/test/chat.test.ts',
