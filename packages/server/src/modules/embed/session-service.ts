@@ -184,7 +184,7 @@ export class EmbedSessionService {
         embedUserId: row.embed_user_id,
         settings: { showDashboardChat: context.settings.showDashboardChat ?? settings.show_dashboard_chat },
       },
-      row.token_expires_at as Date,
+      { issuedAt: row.redeemed_at as Date, expiresAt: row.token_expires_at as Date },
     );
     return { token };
   }

@@ -25,14 +25,22 @@ export class EmbedTokens implements EmbedTokenVerifier {
     },
   ) {}
 
-  async sign(claim: EmbedClaim, expiresAt: Date): Promise<string> {
+  /**
+   * Both times come from the caller's one reading of the clock (the store's, where the session
+   * was redeemed): read again here, `iat` could fall a second later and the token would live a
+   * second less than its lifetime.
+   */
+  async sign(
+    claim: EmbedClaim,
+    { issuedAt, expiresAt }: { issuedAt: Date; expiresAt: Date },
+  ): Promise<string> {
     const key = await this.key(claim.tenantId, true);
     return new SignJWT({ embed: claim })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setIssuer(embedIssuer)
       .setAudience(embedAudience)
       .setSubject(claim.externalId)
-      .setIssuedAt()
+      .setIssuedAt(Math.floor(issuedAt.getTime() / 1000))
       .setExpirationTime(Math.floor(expiresAt.getTime() / 1000))
       .sign(key as Uint8Array);
   }
