@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs
 import os from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { Kysely } from 'kysely';
+import { Kysely, PostgresDialect } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
@@ -114,7 +114,6 @@ async function makePostgresTemplate(adminUrl: string): Promise<{ name: string; d
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   const pool = new pg.Pool({ connectionString: url.toString(), max: 1 });
-  const { PostgresDialect } = await import('kysely');
   const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool }) });
   await migrateToLatest(db);
   // No session may stay on a template while it is copied.
