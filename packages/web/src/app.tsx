@@ -13,6 +13,7 @@ import { WorkbookPage } from './pages/workbook-page.tsx';
 import { SharedWorkspacePage, WorkspacePage } from './pages/workspace-page.tsx';
 import { RequireSession } from './session/require-session.tsx';
 import { SessionProvider } from './session/session.tsx';
+import { SettingsLayout, settingsRoutes } from './settings/settings-layout.tsx';
 
 /** The embed page is its own bundle chunk: a framed dashboard loads none of the signed-in app. */
 const EmbedPage = lazy(() => import('./embed/embed-page.tsx').then((m) => ({ default: m.EmbedPage })));
@@ -94,6 +95,7 @@ const router = createBrowserRouter([
           },
           { path: '/chat', element: <ChooseDeployment section="chat" /> },
           { path: '/chat/:deploymentId', lazy: () => import('./chat/chat-page.tsx') },
+          { path: '/settings', element: <SettingsLayout />, children: settingsRoutes() },
           { path: '*', element: <NotFoundPage /> },
         ],
       },

@@ -1,6 +1,6 @@
 import { useDeleteWorkbook } from '@tessera/client/react';
 import { useId, useState } from 'react';
-import { useModalDialog } from './modal.ts';
+import { useModalDialog } from '../ui/modal.ts';
 import { creatorMessageOf as messageOf } from './session.ts';
 
 /**

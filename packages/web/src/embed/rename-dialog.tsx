@@ -1,6 +1,6 @@
 import { useUpdateWorkbook } from '@tessera/client/react';
 import { type FormEvent, useId, useState } from 'react';
-import { useModalDialog } from './modal.ts';
+import { useModalDialog } from '../ui/modal.ts';
 import { creatorMessageOf as messageOf } from './session.ts';
 
 /** The longest workbook name the server takes (`itemName` in modules/workspace/common.ts). */

@@ -5,7 +5,7 @@ import {
   useListContentPermissions,
 } from '@tessera/client/react';
 import { type FormEvent, useId, useRef, useState } from 'react';
-import { useModalDialog } from './modal.ts';
+import { useModalDialog } from '../ui/modal.ts';
 import { creatorMessageOf as messageOf } from './session.ts';
 import { CurrentShares } from './shares.tsx';
 

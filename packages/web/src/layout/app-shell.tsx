@@ -112,6 +112,7 @@ export function AppShell({ children }: { children?: ReactNode }) {
             <NavLink to={`/workspace${suffix}`}>Workspace</NavLink>
             <NavLink to={`/dashboards${suffix}`}>Dashboards</NavLink>
             <NavLink to={`/chat${suffix}`}>Chat</NavLink>
+            <NavLink to="/settings">Settings</NavLink>
           </nav>
           <div className="topbar-end">
             <DeploymentPicker />

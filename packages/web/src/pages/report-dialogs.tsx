@@ -9,7 +9,9 @@ import {
 } from '@tessera/client/react';
 import { type FormEvent, type ReactNode, useId, useState } from 'react';
 import { describeError } from '../api/errors.ts';
-import { useModalDialog } from '../embed/modal.ts';
+import { Dialog } from '../ui/dialog.tsx';
+import { Field } from '../ui/field.tsx';
+import { noProblems, type Problems, problemsOf } from '../ui/problems.ts';
 
 /** The report as its dialogs need it. */
 export interface ReportItem {
@@ -29,95 +31,6 @@ interface DialogProps {
   onClose: () => void;
 }
 
-/** The field problems of a 400 (problem+json `errors[]`, `body/name` → `name`), and the rest. */
-function problemsOf(error: unknown): { fields: Record<string, string>; other: string | null } {
-  const fields: Record<string, string> = {};
-  const body = isApiError(error)
-    ? (error.body as { errors?: { field?: unknown; message?: unknown }[] })
-    : null;
-  for (const problem of body?.errors ?? []) {
-    if (typeof problem.field === 'string' && typeof problem.message === 'string')
-      fields[problem.field.replace(/^body\//, '')] ??= problem.message;
-  }
-  return { fields, other: Object.keys(fields).length > 0 ? null : describeError(error) };
-}
-
-/** A modal dialog (embed/modal.ts: focus, Escape, inert page) with a heading and its buttons. */
-function Dialog(props: {
-  title: string;
-  alert?: boolean;
-  description?: ReactNode;
-  onClose: () => void;
-  onSubmit?: (event: FormEvent) => void;
-  children: ReactNode;
-  buttons: (close: () => void) => ReactNode;
-}) {
-  const dialog = useModalDialog();
-  const headingId = useId();
-  const close = () => dialog.current?.close();
-  const body = (
-    <>
-      <h2 id={headingId}>{props.title}</h2>
-      {props.description && <p id={`${headingId}-what`}>{props.description}</p>}
-      {props.children}
-      <div className="dialog-buttons">{props.buttons(close)}</div>
-    </>
-  );
-  return (
-    <dialog
-      ref={dialog}
-      className="dialog"
-      role={props.alert ? 'alertdialog' : undefined}
-      aria-labelledby={headingId}
-      aria-describedby={props.description ? `${headingId}-what` : undefined}
-      onClose={props.onClose}
-    >
-      {props.onSubmit ? (
-        <form onSubmit={props.onSubmit} noValidate>
-          {body}
-        </form>
-      ) : (
-        body
-      )}
-    </dialog>
-  );
-}
-
-/** A labelled input with its own problem right under it (`aria-describedby`, `aria-invalid`). */
-function Field(props: {
-  label: string;
-  value: string;
-  onChange: (value: string) => void;
-  problem?: string;
-  multiline?: boolean;
-  autoFocus?: boolean;
-}) {
-  const id = useId();
-  const problemId = `${id}-problem`;
-  const common = {
-    id,
-    value: props.value,
-    'aria-invalid': props.problem !== undefined,
-    'aria-describedby': props.problem ? problemId : undefined,
-    autoFocus: props.autoFocus,
-  };
-  return (
-    <div className="field">
-      <label htmlFor={id}>{props.label}</label>
-      {props.multiline ? (
-        <textarea {...common} rows={4} onChange={(e) => props.onChange(e.target.value)} />
-      ) : (
-        <input {...common} onChange={(e) => props.onChange(e.target.value)} />
-      )}
-      {props.problem && (
-        <p id={problemId} className="field-error">
-          {props.problem}
-        </p>
-      )}
-    </div>
-  );
-}
-
 /**
  * Renames a report and edits its title and description: `PUT .../reports/{id}` (edit access). The
  * server checks the fields; its problems show beside the fields they are about.
@@ -126,14 +39,14 @@ export function EditReportDialog({ deploymentId, report, onDone, onClose }: Dial
   const [name, setName] = useState(report.name);
   const [title, setTitle] = useState(report.title ?? '');
   const [description, setDescription] = useState(report.description ?? '');
-  const [problems, setProblems] = useState<ReturnType<typeof problemsOf>>({ fields: {}, other: null });
+  const [problems, setProblems] = useState<Problems>(noProblems);
   const update = useUpdateReport({
     onSuccess: (saved) => onDone(`Saved “${saved.title || saved.name}”.`),
     onError: (error) => setProblems(problemsOf(error)),
   });
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    setProblems({ fields: {}, other: null });
+    setProblems(noProblems);
     update.mutate({
       params: { path: { deploymentId, reportId: report.id } },
       body: { name: name.trim(), title: title.trim() || null, description: description.trim() || null },

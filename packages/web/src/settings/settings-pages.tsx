@@ -1,0 +1,19 @@
+import type { ReactNode } from 'react';
+
+/**
+ * One page of the Settings area (issue 22 item 8): its address under `/settings/`, its label in the
+ * side navigation, and who sees it. Each feature adds its own entry to `settingsPages`; the layout
+ * and the router read this one list, so a new page touches no other file.
+ */
+export interface SettingsPage {
+  /** The segment after `/settings/`, e.g. `users`. */
+  path: string;
+  label: string;
+  /** Shown only to admins (every other page is the signed-in user's own, e.g. their profile). */
+  adminOnly: boolean;
+  /** Which group of the navigation it sits in. */
+  group: 'account' | 'administration';
+  element: ReactNode;
+}
+
+export const settingsPages: SettingsPage[] = [];
