@@ -8723,7 +8723,7 @@ export interface operations {
         'application/json': {
           /**
            * Format: email
-           * @description An address mail can reach (its domain has a dot)
+           * @description An address mail can reach (its domain has a dot: not `admin@localhost`)
            */
           email?: string;
           firstName?: string | null;
@@ -9705,7 +9705,7 @@ export interface operations {
         'application/json': {
           /**
            * Format: email
-           * @description An address mail can reach (its domain has a dot)
+           * @description An address mail can reach (its domain has a dot: not `admin@localhost`)
            */
           email?: string;
           password?: string | null;

@@ -111,6 +111,20 @@ export class UsersRepository {
     return row.n;
   }
 
+  /** The longest-standing active admin of the tenant other than `exceptId`: who inherits content. */
+  async firstActiveAdmin(tenantId: number, exceptId: number, db: Db = this.db): Promise<number | undefined> {
+    const row = await db
+      .selectFrom('users')
+      .select('id')
+      .where('tenant_id', '=', tenantId)
+      .where('role', '=', 'admin')
+      .where('is_deactivated', '=', false)
+      .where('id', '<>', exceptId)
+      .orderBy('id')
+      .executeTakeFirst();
+    return row?.id;
+  }
+
   /**
    * Hands everything a user made or owns to another user before the user is deleted, so that
    * none of it is lost: every column that refers to users and would be set null on deletion

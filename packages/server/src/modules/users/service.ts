@@ -95,6 +95,7 @@ export class UsersService {
    * keeps one active admin (403 `last_admin`); nobody deactivates themselves (403).
    */
   async update(principal: Principal, id: number, input: Static<typeof UpdateUserBody>) {
+    if (input.email !== undefined) checkDeliverable(input.email);
     if (input.isDeactivated === true && id === principal.userId)
       throw new ForbiddenError('You cannot deactivate your own user', 'cannot_deactivate_self');
     const role: AccountRole | undefined = input.role ?? (input.isAdmin === true ? 'admin' : undefined);
@@ -200,6 +201,7 @@ export class UsersService {
 
   /** The caller's own names and email (the address their notifications go to). */
   async updateMyProfile(principal: Principal, input: Static<typeof MyProfileBody>) {
+    if (input.email !== undefined) checkDeliverable(input.email);
     const row = await this.repository.update(principal.tenantId, principal.userId, input).catch((error) => {
       throw conflictOr(error);
     });
@@ -215,6 +217,14 @@ export class UsersService {
   private async view(row: UserRow) {
     return userView(row, (await this.roles.ofUsers([row.id])).get(row.id) ?? []);
   }
+}
+
+/** Notifications refuse an address whose domain has no dot (`admin@localhost`): so does a user's own. */
+function checkDeliverable(email: string) {
+  if (!/@[^@\s]+\.[^@\s]+$/.test(email))
+    throw new ValidationError('No mail can reach this address', [
+      { field: 'body/email', message: 'must be an address mail can reach, such as name@example.com' },
+    ]);
 }
 
 function conflictOr(error: unknown): unknown {

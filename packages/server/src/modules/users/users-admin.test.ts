@@ -7,6 +7,7 @@ import {
   type TestServer,
   userWithKey,
 } from '../../../test/harness.ts';
+import { scimClient } from '../../../test/scim-client.ts';
 
 /** Issue 22 item 1: the reference's Users Admin and Users groups, and revocation on every replica. */
 describe('users admin: bulk actions, deletion, own settings and profile', () => {
@@ -107,6 +108,28 @@ describe('users admin: bulk actions, deletion, own settings and profile', () => 
       `/api/v1/deployments/${server.demoDeploymentId}/workbooks/${wb.json().id}`,
     );
     expect(read.statusCode).toBe(200);
+  });
+
+  it("hands a user deprovisioned over SCIM's content to the first admin", async () => {
+    const scim = await scimClient(server);
+    const created = await scim.user('deprovisioned@example.com');
+    const id = Number(created.id);
+    await call('PUT', `/api/v1/users/${id}`, { role: 'developer' });
+    const key = (await call('POST', '/api/v1/api-keys', { name: 'scim user', userId: id })).json().key;
+    const wb = await call(
+      'POST',
+      `/api/v1/deployments/${server.demoDeploymentId}/workbooks`,
+      { name: 'Kept after SCIM' },
+      key,
+    );
+    expect(wb.statusCode).toBe(200);
+    expect((await scim.call('DELETE', `/Users/${created.id}`)).status).toBe(204);
+    const row = await server.store.db
+      .selectFrom('workbooks')
+      .select(['user_id', 'created_by'])
+      .where('id', '=', wb.json().id)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ user_id: server.adminUserId, created_by: server.adminUserId });
   });
 
   it('merges my settings: omitted fields stay, null clears, sheets merges by field', async () => {
