@@ -1,5 +1,5 @@
+import { useGetMe } from '@tessera/client/react';
 import { Link, useMatch } from 'react-router';
-import { useSignedInUser } from '../session/session.tsx';
 import { isDeliverable } from './profile-page.tsx';
 
 /**
@@ -8,9 +8,11 @@ import { isDeliverable } from './profile-page.tsx';
  * page, not a dialog, so that nothing is blocked until they do; the Profile page takes it.
  */
 export function EmailPrompt() {
-  const user = useSignedInUser();
+  // The user as the API has them now (the session's copy predates a change on the Profile page).
+  const me = useGetMe();
   const onProfile = useMatch('/settings/profile') !== null;
-  if (isDeliverable(user.email) || onProfile) return null;
+  const user = me.data;
+  if (!user || isDeliverable(user.email) || onProfile) return null;
   return (
     <div className="notice email-prompt">
       No mail can reach {user.email}, so notifications cannot either.{' '}

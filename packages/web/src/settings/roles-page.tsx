@@ -220,7 +220,7 @@ function RoleDialog({
       />
       <SelectField label="Account-wide" value={tier} options={tierOptions} onChange={setTier} />
       {deployments.length > 0 && (
-        <fieldset className="field checkbox-group">
+        <fieldset className="checkbox-group">
           <legend>Developer on these deployments</legend>
           {deployments.map((d) => (
             <label key={d.id}>

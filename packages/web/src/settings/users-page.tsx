@@ -322,7 +322,7 @@ function EditUserDialog({ user, onDone, onClose }: DialogProps & { user: User })
         />
       )}
       {roles.length > 0 && (
-        <fieldset className="field checkbox-group">
+        <fieldset className="checkbox-group">
           <legend>Custom roles</legend>
           {roles.map((r) => (
             <label key={r.id}>
