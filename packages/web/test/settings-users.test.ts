@@ -228,4 +228,97 @@ describeInBrowser('settings: users, roles, profile', () => {
     // The refusals above are answers the pages show; nothing else went wrong in the page.
     expect(browser.errors.filter((e) => !e.includes('Failed to load resource'))).toEqual([]);
   });
+
+  it('creates a key scoped to one deployment, shows it once, and revokes it', async () => {
+    const { page } = browser;
+    await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'API keys' }).click();
+    await page.getByRole('heading', { name: 'API keys', level: 1 }).waitFor();
+    await page.getByRole('list', { name: 'API keys' }).waitFor();
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Create API key' });
+    // No name: the server's answer beside the Name field.
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await dialog.locator('.field-error').waitFor();
+    const id = await dialog.getByLabel('Name').getAttribute('aria-describedby');
+    expect(await dialog.locator(`#${id}`).textContent()).toBeTruthy();
+    await shots('api-keys-error');
+    await dialog.getByLabel('Name').fill('Nightly export');
+    await dialog.getByLabel('Deployments', { exact: true }).selectOption('some');
+    await dialog.getByLabel('Demo').check();
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    const shown = page.getByRole('dialog', { name: 'Your new key Nightly export' });
+    const secret = await shown.getByLabel('API key').inputValue();
+    expect(secret).toMatch(/^tsk_/);
+    await shots('api-keys-shown-once');
+    await shown.getByRole('button', { name: 'Done' }).click();
+    // The key works on its deployment only, and the page never shows it again.
+    const demo = web.server.demoDeploymentId;
+    const call = (url: string) => web.server.app.inject({ method: 'GET', url, headers: bearer(secret) });
+    expect((await call(`/api/v1/deployments/${demo}/workbooks`)).statusCode).toBe(200);
+    const row = page.getByRole('listitem').filter({ hasText: 'Nightly export' });
+    await row.waitFor();
+    expect(await row.textContent()).toContain('Demo');
+    expect(await page.content()).not.toContain(secret);
+    await shots('api-keys-list');
+    await row.getByRole('button', { name: 'Revoke Nightly export' }).click();
+    await page
+      .getByRole('alertdialog', { name: 'Revoke Nightly export?' })
+      .getByRole('button', { name: 'Revoke' })
+      .click();
+    await page.getByText('Revoked the key Nightly export').first().waitFor();
+    expect((await call(`/api/v1/deployments/${demo}/workbooks`)).statusCode).toBe(401);
+    expect(await page.getByRole('listitem').filter({ hasText: 'Nightly export' }).count()).toBe(0);
+  });
+
+  it('creates a group, adds and removes a member, and deletes it', async () => {
+    const { page } = browser;
+    await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Groups' }).click();
+    await page.getByRole('heading', { name: 'Groups', level: 1 }).waitFor();
+    await page.getByText('No groups yet.').waitFor();
+    await page.getByRole('button', { name: 'New group' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New group' });
+    await dialog.getByLabel('Name').fill('   ');
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await dialog.locator('.field-error').waitFor();
+    expect(await dialog.getByLabel('Name').getAttribute('aria-invalid')).toBe('true');
+    await shots('groups-error');
+    await dialog.getByLabel('Name').fill('Finance');
+    await dialog.getByLabel('Description').fill('Month-end reporting');
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    const row = page
+      .getByRole('list', { name: 'Groups' })
+      .getByRole('listitem')
+      .filter({ hasText: 'Finance' });
+    await row.waitFor();
+    expect(await row.textContent()).toContain('0 members');
+
+    await row.getByRole('button', { name: 'Members of Finance' }).click();
+    const members = page.getByRole('dialog', { name: 'Members of Finance' });
+    await members.getByText('No members yet.').waitFor();
+    await members
+      .getByLabel('Add a member')
+      .selectOption({ label: 'Grace Brewster Hopper (grace.hopper@example.com)' });
+    await members.getByRole('button', { name: 'Add', exact: true }).click();
+    await members
+      .getByRole('button', { name: 'Remove Grace Brewster Hopper (grace.hopper@example.com)' })
+      .waitFor();
+    await shots('groups-members');
+    await members.getByRole('button', { name: 'Done' }).click();
+    await row.getByText('1 member').waitFor();
+    await row.getByRole('button', { name: 'Members of Finance' }).click();
+    await members
+      .getByRole('button', { name: 'Remove Grace Brewster Hopper (grace.hopper@example.com)' })
+      .click();
+    await members.getByText('No members yet.').waitFor();
+    await members.getByRole('button', { name: 'Done' }).click();
+    await row.getByText('0 members').waitFor();
+    await shots('groups-list');
+
+    await row.getByRole('button', { name: 'Delete Finance' }).click();
+    await page
+      .getByRole('alertdialog', { name: 'Delete Finance?' })
+      .getByRole('button', { name: 'Delete' })
+      .click();
+    await page.getByText('No groups yet.').waitFor();
+  });
 });

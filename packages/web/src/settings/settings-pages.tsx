@@ -1,4 +1,6 @@
 import type { ReactNode } from 'react';
+import { ApiKeysPage } from './api-keys-page.tsx';
+import { GroupsPage } from './groups-page.tsx';
 import { ProfilePage } from './profile-page.tsx';
 import { RolesPage } from './roles-page.tsx';
 import { UsersPage } from './users-page.tsx';
@@ -22,6 +24,8 @@ export interface SettingsPage {
 
 export const settingsPages: SettingsPage[] = [
   { path: 'profile', label: 'Profile', adminOnly: false, group: 'account', element: <ProfilePage /> },
+  { path: 'api-keys', label: 'API keys', adminOnly: false, group: 'account', element: <ApiKeysPage /> },
   { path: 'users', label: 'Users', adminOnly: true, group: 'administration', element: <UsersPage /> },
+  { path: 'groups', label: 'Groups', adminOnly: true, group: 'administration', element: <GroupsPage /> },
   { path: 'roles', label: 'Roles', adminOnly: true, group: 'administration', element: <RolesPage /> },
 ];
