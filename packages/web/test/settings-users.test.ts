@@ -69,6 +69,7 @@ describeInBrowser('settings: users, roles, profile', () => {
     // The server's answer for an address no mail reaches, beside the Email field.
     await page.getByLabel('Email').fill('admin@intranet');
     await page.getByRole('button', { name: 'Save profile' }).click();
+    await page.locator('.field-error').first().waitFor();
     const emailError = page.locator('#' + (await page.getByLabel('Email').getAttribute('aria-describedby')));
     await emailError.waitFor();
     expect(await emailError.textContent()).toContain('an address mail can reach');

@@ -1,6 +1,10 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   bearer,
+  openTestStore,
   signedInUser,
   startReplica,
   startTestServer,
@@ -8,6 +12,9 @@ import {
   userWithKey,
 } from '../../../test/harness.ts';
 import { scimClient } from '../../../test/scim-client.ts';
+import { seed } from '../../bootstrap/seed.ts';
+import { loadConfig } from '../../config/config.ts';
+import { SecretBox } from '../../crypto/secrets.ts';
 
 /** Issue 22 item 1: the reference's Users Admin and Users groups, and revocation on every replica. */
 describe('users admin: bulk actions, deletion, own settings and profile', () => {
@@ -176,6 +183,30 @@ describe('users admin: bulk actions, deletion, own settings and profile', () => 
     const taken = await call('PATCH', '/api/v1/users/me', { email: 'ADA.L@example.org' });
     expect(taken.statusCode).toBe(409);
     expect((await call('GET', '/api/v1/users/me')).json().email).toBe(server.adminEmail);
+  });
+
+  it('gives the first admin the address the operator named (TESSERA_ADMIN_EMAIL)', async () => {
+    const config = loadConfig({ TESSERA_ADMIN_EMAIL: 'ops@example.com' });
+    const store = await openTestStore();
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tessera-seed-'));
+    try {
+      const seeded = await seed(store.db, new SecretBox('test-secret'), {
+        dataDir,
+        adminApiKey: null,
+        adminEmail: config.adminEmail,
+        skipDemo: true,
+        createAdminKey: false,
+      });
+      const admin = await store.db
+        .selectFrom('users')
+        .select(['email', 'first_name', 'last_name'])
+        .where('id', '=', seeded.adminUserId)
+        .executeTakeFirstOrThrow();
+      expect(admin).toEqual({ email: 'ops@example.com', first_name: 'Tessera', last_name: 'Admin' });
+    } finally {
+      await store.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 
   it('gives the first admin a given and a family name', async () => {
