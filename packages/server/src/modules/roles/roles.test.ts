@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   bearer,
   signedInUser,
+  startReplica,
   startTestServer,
   type TestServer,
   userWithKey,
@@ -160,4 +161,44 @@ describe('roles', () => {
     expect((await call('GET', '/api/v1/roles', undefined, viewer.key)).statusCode).toBe(403);
     expect((await server.app.inject({ method: 'GET', url: '/api/v1/roles' })).statusCode).toBe(401);
   });
+
+  it('grants and withdraws a role on a second replica as soon as the store announces it', async () => {
+    const replica = await startReplica(server, { listen: true });
+    try {
+      const viewer = await userWithKey(server, 'viewer');
+      const onReplica = () =>
+        replica.app.inject({
+          method: 'POST',
+          url: `/api/v1/deployments/${other}/workbooks`,
+          headers: bearer(viewer.key),
+          payload: { name: 'on the replica' },
+        });
+      // The replica has the viewer's credential cached, without the role.
+      expect((await onReplica()).statusCode).toBe(403);
+      const role = (
+        await call('POST', '/api/v1/roles', {
+          name: 'Replica builders',
+          policies: [{ resourceType: 'Global', actions: ['AIBIDevelop'], resources: ['All'] }],
+        })
+      ).json();
+      expect((await call('PUT', `/api/v1/roles/${role.id}/users/${viewer.user.id}`)).statusCode).toBe(204);
+      // Well before the credential cache's 30 s safety net: the store's notification dropped it.
+      expect(await statusWithin(onReplica, 200, 10_000)).toBe(200);
+      expect((await call('DELETE', `/api/v1/roles/${role.id}`)).statusCode).toBe(204);
+      expect(await statusWithin(onReplica, 403, 10_000)).toBe(403);
+    } finally {
+      await replica.close();
+    }
+  });
 });
+
+/** Asks until the answer has `status` or `ms` pass; the last status seen. */
+async function statusWithin(ask: () => Promise<{ statusCode: number }>, status: number, ms: number) {
+  const until = Date.now() + ms;
+  let seen = (await ask()).statusCode;
+  while (seen !== status && Date.now() < until) {
+    await new Promise((r) => setTimeout(r, 50));
+    seen = (await ask()).statusCode;
+  }
+  return seen;
+}
