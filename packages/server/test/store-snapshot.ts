@@ -32,6 +32,8 @@ const tables = [
   'notification_recipients',
   'notification_runs',
   'notification_deliveries',
+  'roles',
+  'user_roles',
 ] as const;
 
 /**

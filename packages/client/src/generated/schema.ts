@@ -449,6 +449,50 @@ export interface paths {
     delete?: never;
     options?: never;
     head?: never;
+    /**
+     * Update my profile
+     * @description The caller's own names and email, the address notifications reach them at (409 `user_exists` when another user has it).
+     */
+    patch: operations['updateMyProfile'];
+    trace?: never;
+  };
+  '/api/v1/users/me/settings': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /**
+     * Update my settings
+     * @description Merges a partial patch into the caller's own settings: omitted fields stay, `null` clears one, `sheets` merges field by field. `lastSeenChangelogId` is accepted and ignored.
+     */
+    patch: operations['updateMySettings'];
+    trace?: never;
+  };
+  '/api/v1/users/bulk': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Apply an action to many users
+     * @description DEACTIVATE (revokes their keys and ends their sessions), ACTIVATE or DELETE up to 100 users, each in its own transaction, in order; repeated ids once. 200 whenever the request is well formed: `failed` lists each user the action was not applied to with the status and message the single-user call answers (404 unknown, 403 yourself or the last admin when deactivating, 400 deleting yourself).
+     */
+    post: operations['bulkUserAction'];
+    delete?: never;
+    options?: never;
+    head?: never;
     patch?: never;
     trace?: never;
   };
@@ -461,10 +505,16 @@ export interface paths {
     };
     /** Get user */
     get: operations['getUser'];
-    /** Update user; deactivating revokes their credentials */
+    /**
+     * Update user; deactivating revokes their credentials
+     * @description Deactivating revokes every API key and ends every session of the user at once, on every replica; a new `password` ends their sessions. Deactivating yourself, or the last active admin: 403.
+     */
     put: operations['updateUser'];
     post?: never;
-    /** Delete user */
+    /**
+     * Delete user
+     * @description Revokes the user's keys and sessions; what they made or own (workbooks, reports, folders, dashboards, notifications, chat threads) passes to the admin who deletes them. Yourself: 400; the last active admin: 403.
+     */
     delete: operations['deleteUser'];
     options?: never;
     head?: never;
@@ -606,6 +656,79 @@ export interface paths {
     post?: never;
     /** Remove a user from a group */
     delete: operations['removeGroupMember'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/roles': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List custom roles
+     * @description The tenant's custom roles, newest first. The built-in roles are not listed.
+     */
+    get: operations['getRoles'];
+    put?: never;
+    /**
+     * Create a custom role
+     * @description Names are unique regardless of case (409 `role_exists`); the built-in names are refused (400). A `Global` policy with `AIBIDevelop` grants developer everywhere, with `AIBIView` or `AIBIExplore` viewer; a `Deployment` policy grants on the deployments it names (ids as strings, or `All`): developer unless it holds only read actions. No role makes a user an admin.
+     */
+    post: operations['createRole'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/roles/{roleId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Get a role */
+    get: operations['getRole'];
+    /**
+     * Update a custom role
+     * @description Changes the fields present; `policies` replaces the policies outright. Built-in roles: 403.
+     */
+    put: operations['updateRole'];
+    post?: never;
+    /**
+     * Delete a custom role
+     * @description And every assignment of it. Built-in roles: 403.
+     */
+    delete: operations['deleteRole'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/roles/{roleId}/users/{userId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Assign a role to a user
+     * @description Idempotent. A built-in role may be assigned too, but Admin (404): no call here makes an admin.
+     */
+    put: operations['assignRoleToUser'];
+    post?: never;
+    /**
+     * Remove a role from a user
+     * @description Idempotent; 404 when the user is unknown.
+     */
+    delete: operations['removeRoleFromUser'];
     options?: never;
     head?: never;
     patch?: never;
@@ -2042,9 +2165,15 @@ export interface components {
         | 'upload_too_large'
         | 'user_exists'
         | 'group_exists'
-        | 'last_admin'
-        | 'cannot_delete_self'
         | 'report_public_id_taken'
+        | 'last_admin'
+        | 'cannot_deactivate_self'
+        | 'cannot_delete_self'
+        | 'role_name_reserved'
+        | 'invalid_policy'
+        | 'built_in_role'
+        | 'role_not_found'
+        | 'role_exists'
         | 'sign_in_failed'
         | 'sign_in_throttled'
         | 'csrf_token_invalid'
@@ -2239,7 +2368,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -2268,7 +2397,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -2289,7 +2421,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2303,13 +2435,16 @@ export interface operations {
               | 'insufficient_role'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -2333,6 +2468,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -2340,7 +2476,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -2357,9 +2493,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -2470,7 +2605,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -2500,7 +2635,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -2521,7 +2659,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2536,13 +2674,16 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -2566,6 +2707,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -2573,7 +2715,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -2590,9 +2732,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -2704,7 +2845,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -2733,7 +2874,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -2754,7 +2898,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2769,13 +2913,16 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -2799,6 +2946,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -2806,7 +2954,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -2823,9 +2971,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -2950,7 +3097,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -2980,7 +3127,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -3001,7 +3151,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3016,13 +3166,16 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3046,6 +3199,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -3053,7 +3207,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -3070,9 +3224,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -3175,7 +3328,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3205,7 +3358,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -3226,7 +3382,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3241,13 +3397,16 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3271,6 +3430,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -3278,7 +3438,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -3295,9 +3455,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -3451,7 +3610,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3480,7 +3639,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -3501,7 +3663,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3516,13 +3678,16 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3546,6 +3711,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -3553,7 +3719,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -3570,9 +3736,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -3660,7 +3825,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3689,7 +3854,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -3710,7 +3878,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3725,13 +3893,16 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3755,6 +3926,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -3762,7 +3934,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -3779,9 +3951,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -3870,7 +4041,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3900,7 +4071,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -3921,7 +4095,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3936,13 +4110,16 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3966,6 +4143,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -3973,7 +4151,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -3990,9 +4168,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -4104,7 +4281,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4134,7 +4311,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -4155,7 +4335,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4170,13 +4350,16 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -4200,6 +4383,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -4207,7 +4391,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -4224,9 +4408,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -4339,7 +4522,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4369,7 +4552,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -4390,7 +4576,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4405,13 +4591,16 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -4435,6 +4624,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -4442,7 +4632,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -4459,9 +4649,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -4576,7 +4765,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4605,7 +4794,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -4626,7 +4818,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4641,13 +4833,16 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -4671,6 +4866,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -4678,7 +4874,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -4695,9 +4891,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -4784,7 +4979,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4814,7 +5009,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -4835,7 +5033,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4850,13 +5048,16 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -4880,6 +5081,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -4887,7 +5089,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -4904,9 +5106,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -5009,7 +5210,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5039,7 +5240,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -5060,7 +5264,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5075,13 +5279,16 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -5105,6 +5312,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -5112,7 +5320,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -5129,9 +5337,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -5248,7 +5455,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5277,7 +5484,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -5298,7 +5508,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5313,13 +5523,16 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -5343,6 +5556,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -5350,7 +5564,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -5367,9 +5581,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -5458,7 +5671,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5488,7 +5701,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -5509,7 +5725,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5524,13 +5740,16 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -5554,6 +5773,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -5561,7 +5781,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -5578,9 +5798,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -5685,7 +5904,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5715,7 +5934,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -5736,7 +5958,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5751,13 +5973,16 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -5781,6 +6006,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -5788,7 +6014,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -5805,9 +6031,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -5916,7 +6141,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5945,7 +6170,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -5966,7 +6194,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5981,13 +6209,16 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -6011,6 +6242,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -6018,7 +6250,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -6035,9 +6267,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -6123,7 +6354,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -6153,7 +6384,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -6174,7 +6408,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6189,13 +6423,16 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -6219,6 +6456,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -6226,7 +6464,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -6243,9 +6481,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -6361,7 +6598,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -6391,7 +6628,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -6412,7 +6652,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6427,13 +6667,16 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -6457,6 +6700,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -6464,7 +6708,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -6481,9 +6725,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -6607,7 +6850,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -6637,7 +6880,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -6658,7 +6904,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6673,13 +6919,16 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -6703,6 +6952,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -6710,7 +6960,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -6727,9 +6977,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -6856,7 +7105,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -6885,7 +7134,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -6906,7 +7158,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6921,13 +7173,16 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -6951,6 +7206,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -6958,7 +7214,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -6975,9 +7231,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -7073,7 +7328,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -7103,7 +7358,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -7124,7 +7382,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7139,13 +7397,16 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -7169,6 +7430,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -7176,7 +7438,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -7193,9 +7455,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -7298,7 +7559,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -7327,7 +7588,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -7348,7 +7612,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7363,13 +7627,16 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -7393,6 +7660,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -7400,7 +7668,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -7417,9 +7685,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -7510,7 +7777,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -7540,7 +7807,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -7561,7 +7831,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7576,13 +7846,16 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -7606,6 +7879,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -7613,7 +7887,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -7630,9 +7904,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -7749,6 +8022,15 @@ export interface operations {
               notifications: {
                 [key: string]: unknown;
               };
+              /** @description The reference's UserSettingsInput */
+              settings: {
+                [key: string]: unknown;
+              };
+              /** @description The roles assigned to the user (PUT /api/v1/roles/{roleId}/users/{userId}) */
+              roles?: {
+                id: number;
+                name: string;
+              }[];
               /** Format: date-time */
               createdAt: string;
               /** Format: date-time */
@@ -7763,7 +8045,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -7792,7 +8074,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -7813,7 +8098,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7828,13 +8113,16 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -7858,6 +8146,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -7865,7 +8154,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -7882,9 +8171,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -7952,6 +8240,22 @@ export interface operations {
            * @enum {unknown}
            */
           role?: 'admin' | 'developer' | 'viewer';
+          password?: string | null;
+          settings?: {
+            alternatingRowColors?: boolean | null;
+            defaultDeploymentId?: number | null;
+            lastSeenChangelogId?: number | null;
+            locale?: string | null;
+            sheets?: {
+              autoRunQueryOnChange?: boolean | null;
+              openExplorationFromSheet?: boolean | null;
+              revealSheetOnOpen?: boolean | null;
+              showAppliedFilters?: boolean | null;
+              suppressDuplicateValues?: boolean | null;
+            } | null;
+            theme?: string | null;
+            timezone?: string | null;
+          } | null;
         };
       };
     };
@@ -7977,6 +8281,15 @@ export interface operations {
             notifications: {
               [key: string]: unknown;
             };
+            /** @description The reference's UserSettingsInput */
+            settings: {
+              [key: string]: unknown;
+            };
+            /** @description The roles assigned to the user (PUT /api/v1/roles/{roleId}/users/{userId}) */
+            roles?: {
+              id: number;
+              name: string;
+            }[];
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -7984,7 +8297,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -8014,7 +8327,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -8035,7 +8351,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8050,13 +8366,16 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -8080,6 +8399,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -8087,7 +8407,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -8104,9 +8424,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -8205,6 +8524,15 @@ export interface operations {
             notifications: {
               [key: string]: unknown;
             };
+            /** @description The reference's UserSettingsInput */
+            settings: {
+              [key: string]: unknown;
+            };
+            /** @description The roles assigned to the user (PUT /api/v1/roles/{roleId}/users/{userId}) */
+            roles?: {
+              id: number;
+              name: string;
+            }[];
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -8212,7 +8540,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -8241,7 +8569,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -8262,7 +8593,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8276,13 +8607,16 @@ export interface operations {
               | 'insufficient_role'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -8306,6 +8640,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -8313,7 +8648,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -8330,12 +8665,759 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+    };
+  };
+  updateMyProfile: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * Format: email
+           * @description An address mail can reach (its domain has a dot: not `admin@localhost`)
+           */
+          email?: string;
+          firstName?: string | null;
+          lastName?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: number;
+            email: string;
+            username: string;
+            firstName: string | null;
+            lastName: string | null;
+            picture: string | null;
+            externalId: string | null;
+            isAdmin: boolean;
+            /** @enum {unknown} */
+            role: 'admin' | 'developer' | 'viewer';
+            isDeactivated: boolean;
+            notifications: {
+              [key: string]: unknown;
+            };
+            /** @description The reference's UserSettingsInput */
+            settings: {
+              [key: string]: unknown;
+            };
+            /** @description The roles assigned to the user (PUT /api/v1/roles/{roleId}/users/{userId}) */
+            roles?: {
+              id: number;
+              name: string;
+            }[];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'malformed_body'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'report_public_id_taken'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready';
+          };
+        };
+      };
+      /** @description Payload Too Large: `body_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'body_too_large';
+          };
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'unsupported_media_type';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+    };
+  };
+  updateMySettings: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          alternatingRowColors?: boolean | null;
+          defaultDeploymentId?: number | null;
+          lastSeenChangelogId?: number | null;
+          locale?: string | null;
+          sheets?: {
+            autoRunQueryOnChange?: boolean | null;
+            openExplorationFromSheet?: boolean | null;
+            revealSheetOnOpen?: boolean | null;
+            showAppliedFilters?: boolean | null;
+            suppressDuplicateValues?: boolean | null;
+          } | null;
+          theme?: string | null;
+          timezone?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: number;
+            email: string;
+            username: string;
+            firstName: string | null;
+            lastName: string | null;
+            picture: string | null;
+            externalId: string | null;
+            isAdmin: boolean;
+            /** @enum {unknown} */
+            role: 'admin' | 'developer' | 'viewer';
+            isDeactivated: boolean;
+            notifications: {
+              [key: string]: unknown;
+            };
+            /** @description The reference's UserSettingsInput */
+            settings: {
+              [key: string]: unknown;
+            };
+            /** @description The roles assigned to the user (PUT /api/v1/roles/{roleId}/users/{userId}) */
+            roles?: {
+              id: number;
+              name: string;
+            }[];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'malformed_body'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'report_public_id_taken'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready';
+          };
+        };
+      };
+      /** @description Payload Too Large: `body_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'body_too_large';
+          };
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'unsupported_media_type';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+    };
+  };
+  bulkUserAction: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @enum {unknown} */
+          action: 'DEACTIVATE' | 'ACTIVATE' | 'DELETE';
+          userIds: number[];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            action: 'DEACTIVATE' | 'ACTIVATE' | 'DELETE';
+            succeeded: number[];
+            failed: {
+              userId: number;
+              error: {
+                status: number;
+                message: string;
+              };
+            }[];
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'malformed_body'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_scoped_credential'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'report_public_id_taken'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready';
+          };
+        };
+      };
+      /** @description Payload Too Large: `body_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'body_too_large';
+          };
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'unsupported_media_type';
           };
         };
       };
@@ -8409,6 +9491,15 @@ export interface operations {
             notifications: {
               [key: string]: unknown;
             };
+            /** @description The reference's UserSettingsInput */
+            settings: {
+              [key: string]: unknown;
+            };
+            /** @description The roles assigned to the user (PUT /api/v1/roles/{roleId}/users/{userId}) */
+            roles?: {
+              id: number;
+              name: string;
+            }[];
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -8416,7 +9507,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -8445,7 +9536,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -8466,7 +9560,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8481,13 +9575,16 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -8511,6 +9608,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -8518,7 +9616,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -8535,9 +9633,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -8606,6 +9703,27 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
+          /**
+           * Format: email
+           * @description An address mail can reach (its domain has a dot: not `admin@localhost`)
+           */
+          email?: string;
+          password?: string | null;
+          settings?: {
+            alternatingRowColors?: boolean | null;
+            defaultDeploymentId?: number | null;
+            lastSeenChangelogId?: number | null;
+            locale?: string | null;
+            sheets?: {
+              autoRunQueryOnChange?: boolean | null;
+              openExplorationFromSheet?: boolean | null;
+              revealSheetOnOpen?: boolean | null;
+              showAppliedFilters?: boolean | null;
+              suppressDuplicateValues?: boolean | null;
+            } | null;
+            theme?: string | null;
+            timezone?: string | null;
+          } | null;
           firstName?: string | null;
           lastName?: string | null;
           picture?: string | null;
@@ -8638,6 +9756,15 @@ export interface operations {
             notifications: {
               [key: string]: unknown;
             };
+            /** @description The reference's UserSettingsInput */
+            settings: {
+              [key: string]: unknown;
+            };
+            /** @description The roles assigned to the user (PUT /api/v1/roles/{roleId}/users/{userId}) */
+            roles?: {
+              id: number;
+              name: string;
+            }[];
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -8645,7 +9772,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -8675,7 +9802,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -8696,7 +9826,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8711,13 +9841,16 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -8741,6 +9874,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -8748,7 +9882,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -8765,9 +9899,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -8870,7 +10003,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -8900,7 +10033,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -8921,7 +10057,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8936,13 +10072,16 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -8966,6 +10105,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -8973,7 +10113,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -8990,9 +10130,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -9104,6 +10243,15 @@ export interface operations {
               notifications: {
                 [key: string]: unknown;
               };
+              /** @description The reference's UserSettingsInput */
+              settings: {
+                [key: string]: unknown;
+              };
+              /** @description The roles assigned to the user (PUT /api/v1/roles/{roleId}/users/{userId}) */
+              roles?: {
+                id: number;
+                name: string;
+              }[];
               /** Format: date-time */
               createdAt: string;
               /** Format: date-time */
@@ -9114,7 +10262,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -9143,7 +10291,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -9165,7 +10316,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9179,13 +10330,16 @@ export interface operations {
               | 'insufficient_role'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -9209,6 +10363,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -9216,7 +10371,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -9233,9 +10388,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -9318,6 +10472,15 @@ export interface operations {
               notifications: {
                 [key: string]: unknown;
               };
+              /** @description The reference's UserSettingsInput */
+              settings: {
+                [key: string]: unknown;
+              };
+              /** @description The roles assigned to the user (PUT /api/v1/roles/{roleId}/users/{userId}) */
+              roles?: {
+                id: number;
+                name: string;
+              }[];
               /** Format: date-time */
               createdAt: string;
               /** Format: date-time */
@@ -9540,7 +10703,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -9570,7 +10733,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -9592,7 +10758,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9607,13 +10773,16 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -9637,6 +10806,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -9644,7 +10814,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -9661,9 +10831,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -9757,7 +10926,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -9787,7 +10956,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -9808,7 +10980,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9823,13 +10995,16 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -9853,6 +11028,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -9860,7 +11036,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -9877,9 +11053,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -9996,7 +11171,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -10025,7 +11200,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -10046,7 +11224,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10061,13 +11239,16 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -10091,6 +11272,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -10098,7 +11280,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -10115,9 +11297,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -10192,7 +11373,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -10222,7 +11403,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -10243,7 +11427,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10258,13 +11442,16 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -10288,6 +11475,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -10295,7 +11483,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -10312,9 +11500,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -10408,7 +11595,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -10437,7 +11624,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -10458,7 +11648,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10473,13 +11663,16 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -10503,6 +11696,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -10510,7 +11704,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -10527,9 +11721,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -10618,7 +11811,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -10648,7 +11841,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -10669,7 +11865,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10684,13 +11880,16 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -10714,6 +11913,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -10721,7 +11921,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -10738,9 +11938,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -10843,7 +12042,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -10873,7 +12072,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -10894,7 +12096,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10909,13 +12111,16 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -10939,6 +12144,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -10946,7 +12152,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -10963,9 +12169,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -11070,7 +12275,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -11099,7 +12304,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -11120,7 +12328,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11135,13 +12343,16 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -11165,6 +12376,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -11172,7 +12384,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -11189,9 +12401,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -11278,7 +12489,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -11308,7 +12519,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -11329,7 +12543,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11344,13 +12558,16 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -11374,6 +12591,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -11381,7 +12599,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -11398,9 +12616,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -11506,7 +12723,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -11536,7 +12753,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -11557,7 +12777,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11572,13 +12792,16 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -11602,6 +12825,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -11609,7 +12833,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -11626,9 +12850,2008 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready';
+          };
+        };
+      };
+      /** @description Payload Too Large: `body_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'body_too_large';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'unsupported_media_type';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+    };
+  };
+  getRoles: {
+    parameters: {
+      query?: {
+        /** @description Page size for cursor pagination */
+        first?: number;
+        /** @description Opaque cursor: the `endCursor` of the previous page */
+        after?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: {
+              id: number;
+              name: string;
+              description: string | null;
+              policies: {
+                /** @enum {unknown} */
+                resourceType:
+                  | 'Global'
+                  | 'Deployment'
+                  | 'Report'
+                  | 'ReportFolder'
+                  | 'Agent'
+                  | 'AgentSpace'
+                  | 'Workbook'
+                  | 'Dashboard'
+                  | 'Folder'
+                  | 'ChatThread';
+                actions: (
+                  | 'All'
+                  | 'DeploymentsManage'
+                  | 'DeploymentCreate'
+                  | 'DeploymentRead'
+                  | 'DeploymentUpdate'
+                  | 'DeploymentDelete'
+                  | 'SecretsManage'
+                  | 'DownloadData'
+                  | 'PlaygroundRead'
+                  | 'SchemaRead'
+                  | 'SchemaUpdate'
+                  | 'SchemaUpdateDevBranches'
+                  | 'APMRead'
+                  | 'ChatHistoryRead'
+                  | 'PreAggregationBuild'
+                  | 'AlertsCreate'
+                  | 'AlertsRead'
+                  | 'AlertsUpdate'
+                  | 'AlertsDelete'
+                  | 'AuditLogManage'
+                  | 'BillingRead'
+                  | 'SqlRunnerRead'
+                  | 'DataAssetsRead'
+                  | 'DataAssetsManage'
+                  | 'CubeNetworkConnect'
+                  | 'ReportRead'
+                  | 'ReportEdit'
+                  | 'ReportManage'
+                  | 'WorkbookManage'
+                  | 'WorkbookRead'
+                  | 'WorkbookEdit'
+                  | 'ChatThreadRead'
+                  | 'AgentManage'
+                  | 'AgentRead'
+                  | 'AgentSpaceManage'
+                  | 'AgentAdmin'
+                  | 'DeploymentAgentRead'
+                  | 'OAuthIntegrationsManage'
+                  | 'OAuthIntegrationsIssueTokens'
+                  | 'McpToolsManage'
+                  | 'AIBIDevelop'
+                  | 'AIBIExplore'
+                  | 'AIBIView'
+                  | 'ChartPalettesManage'
+                  | 'DashboardThemesManage'
+                  | 'AIBIDeveloper'
+                  | 'AIBIUser'
+                  | 'AIBIViewer'
+                  | 'EmbedDeploymentRead'
+                  | 'EmbedDashboardRead'
+                  | 'FolderRead'
+                  | 'FolderEdit'
+                  | 'FolderManage'
+                )[];
+                /** @description Deployment ids as strings for a `Deployment` policy, or `["All"]` */
+                resources: string[];
+              }[];
+              /** @description A built-in role (Admin, Developer, Viewer): read-only */
+              builtIn: boolean;
+            }[];
+            pageInfo: {
+              hasNextPage: boolean;
+              hasPreviousPage: boolean;
+              startCursor: string | null;
+              endCursor: string | null;
+            };
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_scoped_credential'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'report_public_id_taken'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+    };
+  };
+  createRole: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description Unique role name; the built-in role names are refused */
+          name: string;
+          description?: string | null;
+          policies: {
+            /** @enum {unknown} */
+            resourceType:
+              | 'Global'
+              | 'Deployment'
+              | 'Report'
+              | 'ReportFolder'
+              | 'Agent'
+              | 'AgentSpace'
+              | 'Workbook'
+              | 'Dashboard'
+              | 'Folder'
+              | 'ChatThread';
+            actions: (
+              | 'All'
+              | 'DeploymentsManage'
+              | 'DeploymentCreate'
+              | 'DeploymentRead'
+              | 'DeploymentUpdate'
+              | 'DeploymentDelete'
+              | 'SecretsManage'
+              | 'DownloadData'
+              | 'PlaygroundRead'
+              | 'SchemaRead'
+              | 'SchemaUpdate'
+              | 'SchemaUpdateDevBranches'
+              | 'APMRead'
+              | 'ChatHistoryRead'
+              | 'PreAggregationBuild'
+              | 'AlertsCreate'
+              | 'AlertsRead'
+              | 'AlertsUpdate'
+              | 'AlertsDelete'
+              | 'AuditLogManage'
+              | 'BillingRead'
+              | 'SqlRunnerRead'
+              | 'DataAssetsRead'
+              | 'DataAssetsManage'
+              | 'CubeNetworkConnect'
+              | 'ReportRead'
+              | 'ReportEdit'
+              | 'ReportManage'
+              | 'WorkbookManage'
+              | 'WorkbookRead'
+              | 'WorkbookEdit'
+              | 'ChatThreadRead'
+              | 'AgentManage'
+              | 'AgentRead'
+              | 'AgentSpaceManage'
+              | 'AgentAdmin'
+              | 'DeploymentAgentRead'
+              | 'OAuthIntegrationsManage'
+              | 'OAuthIntegrationsIssueTokens'
+              | 'McpToolsManage'
+              | 'AIBIDevelop'
+              | 'AIBIExplore'
+              | 'AIBIView'
+              | 'ChartPalettesManage'
+              | 'DashboardThemesManage'
+              | 'AIBIDeveloper'
+              | 'AIBIUser'
+              | 'AIBIViewer'
+              | 'EmbedDeploymentRead'
+              | 'EmbedDashboardRead'
+              | 'FolderRead'
+              | 'FolderEdit'
+              | 'FolderManage'
+            )[];
+            /** @description Deployment ids as strings for a `Deployment` policy, or `["All"]` */
+            resources: string[];
+          }[];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: number;
+            name: string;
+            description: string | null;
+            policies: {
+              /** @enum {unknown} */
+              resourceType:
+                | 'Global'
+                | 'Deployment'
+                | 'Report'
+                | 'ReportFolder'
+                | 'Agent'
+                | 'AgentSpace'
+                | 'Workbook'
+                | 'Dashboard'
+                | 'Folder'
+                | 'ChatThread';
+              actions: (
+                | 'All'
+                | 'DeploymentsManage'
+                | 'DeploymentCreate'
+                | 'DeploymentRead'
+                | 'DeploymentUpdate'
+                | 'DeploymentDelete'
+                | 'SecretsManage'
+                | 'DownloadData'
+                | 'PlaygroundRead'
+                | 'SchemaRead'
+                | 'SchemaUpdate'
+                | 'SchemaUpdateDevBranches'
+                | 'APMRead'
+                | 'ChatHistoryRead'
+                | 'PreAggregationBuild'
+                | 'AlertsCreate'
+                | 'AlertsRead'
+                | 'AlertsUpdate'
+                | 'AlertsDelete'
+                | 'AuditLogManage'
+                | 'BillingRead'
+                | 'SqlRunnerRead'
+                | 'DataAssetsRead'
+                | 'DataAssetsManage'
+                | 'CubeNetworkConnect'
+                | 'ReportRead'
+                | 'ReportEdit'
+                | 'ReportManage'
+                | 'WorkbookManage'
+                | 'WorkbookRead'
+                | 'WorkbookEdit'
+                | 'ChatThreadRead'
+                | 'AgentManage'
+                | 'AgentRead'
+                | 'AgentSpaceManage'
+                | 'AgentAdmin'
+                | 'DeploymentAgentRead'
+                | 'OAuthIntegrationsManage'
+                | 'OAuthIntegrationsIssueTokens'
+                | 'McpToolsManage'
+                | 'AIBIDevelop'
+                | 'AIBIExplore'
+                | 'AIBIView'
+                | 'ChartPalettesManage'
+                | 'DashboardThemesManage'
+                | 'AIBIDeveloper'
+                | 'AIBIUser'
+                | 'AIBIViewer'
+                | 'EmbedDeploymentRead'
+                | 'EmbedDashboardRead'
+                | 'FolderRead'
+                | 'FolderEdit'
+                | 'FolderManage'
+              )[];
+              /** @description Deployment ids as strings for a `Deployment` policy, or `["All"]` */
+              resources: string[];
+            }[];
+            /** @description A built-in role (Admin, Developer, Viewer): read-only */
+            builtIn: boolean;
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'malformed_body'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_scoped_credential'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'report_public_id_taken'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready';
+          };
+        };
+      };
+      /** @description Payload Too Large: `body_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'body_too_large';
+          };
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'unsupported_media_type';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+    };
+  };
+  getRole: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        roleId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: number;
+            name: string;
+            description: string | null;
+            policies: {
+              /** @enum {unknown} */
+              resourceType:
+                | 'Global'
+                | 'Deployment'
+                | 'Report'
+                | 'ReportFolder'
+                | 'Agent'
+                | 'AgentSpace'
+                | 'Workbook'
+                | 'Dashboard'
+                | 'Folder'
+                | 'ChatThread';
+              actions: (
+                | 'All'
+                | 'DeploymentsManage'
+                | 'DeploymentCreate'
+                | 'DeploymentRead'
+                | 'DeploymentUpdate'
+                | 'DeploymentDelete'
+                | 'SecretsManage'
+                | 'DownloadData'
+                | 'PlaygroundRead'
+                | 'SchemaRead'
+                | 'SchemaUpdate'
+                | 'SchemaUpdateDevBranches'
+                | 'APMRead'
+                | 'ChatHistoryRead'
+                | 'PreAggregationBuild'
+                | 'AlertsCreate'
+                | 'AlertsRead'
+                | 'AlertsUpdate'
+                | 'AlertsDelete'
+                | 'AuditLogManage'
+                | 'BillingRead'
+                | 'SqlRunnerRead'
+                | 'DataAssetsRead'
+                | 'DataAssetsManage'
+                | 'CubeNetworkConnect'
+                | 'ReportRead'
+                | 'ReportEdit'
+                | 'ReportManage'
+                | 'WorkbookManage'
+                | 'WorkbookRead'
+                | 'WorkbookEdit'
+                | 'ChatThreadRead'
+                | 'AgentManage'
+                | 'AgentRead'
+                | 'AgentSpaceManage'
+                | 'AgentAdmin'
+                | 'DeploymentAgentRead'
+                | 'OAuthIntegrationsManage'
+                | 'OAuthIntegrationsIssueTokens'
+                | 'McpToolsManage'
+                | 'AIBIDevelop'
+                | 'AIBIExplore'
+                | 'AIBIView'
+                | 'ChartPalettesManage'
+                | 'DashboardThemesManage'
+                | 'AIBIDeveloper'
+                | 'AIBIUser'
+                | 'AIBIViewer'
+                | 'EmbedDeploymentRead'
+                | 'EmbedDashboardRead'
+                | 'FolderRead'
+                | 'FolderEdit'
+                | 'FolderManage'
+              )[];
+              /** @description Deployment ids as strings for a `Deployment` policy, or `["All"]` */
+              resources: string[];
+            }[];
+            /** @description A built-in role (Admin, Developer, Viewer): read-only */
+            builtIn: boolean;
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_scoped_credential'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'report_public_id_taken'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+    };
+  };
+  updateRole: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        roleId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description Unique role name; the built-in role names are refused */
+          name?: string;
+          description?: string | null;
+          policies?: {
+            /** @enum {unknown} */
+            resourceType:
+              | 'Global'
+              | 'Deployment'
+              | 'Report'
+              | 'ReportFolder'
+              | 'Agent'
+              | 'AgentSpace'
+              | 'Workbook'
+              | 'Dashboard'
+              | 'Folder'
+              | 'ChatThread';
+            actions: (
+              | 'All'
+              | 'DeploymentsManage'
+              | 'DeploymentCreate'
+              | 'DeploymentRead'
+              | 'DeploymentUpdate'
+              | 'DeploymentDelete'
+              | 'SecretsManage'
+              | 'DownloadData'
+              | 'PlaygroundRead'
+              | 'SchemaRead'
+              | 'SchemaUpdate'
+              | 'SchemaUpdateDevBranches'
+              | 'APMRead'
+              | 'ChatHistoryRead'
+              | 'PreAggregationBuild'
+              | 'AlertsCreate'
+              | 'AlertsRead'
+              | 'AlertsUpdate'
+              | 'AlertsDelete'
+              | 'AuditLogManage'
+              | 'BillingRead'
+              | 'SqlRunnerRead'
+              | 'DataAssetsRead'
+              | 'DataAssetsManage'
+              | 'CubeNetworkConnect'
+              | 'ReportRead'
+              | 'ReportEdit'
+              | 'ReportManage'
+              | 'WorkbookManage'
+              | 'WorkbookRead'
+              | 'WorkbookEdit'
+              | 'ChatThreadRead'
+              | 'AgentManage'
+              | 'AgentRead'
+              | 'AgentSpaceManage'
+              | 'AgentAdmin'
+              | 'DeploymentAgentRead'
+              | 'OAuthIntegrationsManage'
+              | 'OAuthIntegrationsIssueTokens'
+              | 'McpToolsManage'
+              | 'AIBIDevelop'
+              | 'AIBIExplore'
+              | 'AIBIView'
+              | 'ChartPalettesManage'
+              | 'DashboardThemesManage'
+              | 'AIBIDeveloper'
+              | 'AIBIUser'
+              | 'AIBIViewer'
+              | 'EmbedDeploymentRead'
+              | 'EmbedDashboardRead'
+              | 'FolderRead'
+              | 'FolderEdit'
+              | 'FolderManage'
+            )[];
+            /** @description Deployment ids as strings for a `Deployment` policy, or `["All"]` */
+            resources: string[];
+          }[];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: number;
+            name: string;
+            description: string | null;
+            policies: {
+              /** @enum {unknown} */
+              resourceType:
+                | 'Global'
+                | 'Deployment'
+                | 'Report'
+                | 'ReportFolder'
+                | 'Agent'
+                | 'AgentSpace'
+                | 'Workbook'
+                | 'Dashboard'
+                | 'Folder'
+                | 'ChatThread';
+              actions: (
+                | 'All'
+                | 'DeploymentsManage'
+                | 'DeploymentCreate'
+                | 'DeploymentRead'
+                | 'DeploymentUpdate'
+                | 'DeploymentDelete'
+                | 'SecretsManage'
+                | 'DownloadData'
+                | 'PlaygroundRead'
+                | 'SchemaRead'
+                | 'SchemaUpdate'
+                | 'SchemaUpdateDevBranches'
+                | 'APMRead'
+                | 'ChatHistoryRead'
+                | 'PreAggregationBuild'
+                | 'AlertsCreate'
+                | 'AlertsRead'
+                | 'AlertsUpdate'
+                | 'AlertsDelete'
+                | 'AuditLogManage'
+                | 'BillingRead'
+                | 'SqlRunnerRead'
+                | 'DataAssetsRead'
+                | 'DataAssetsManage'
+                | 'CubeNetworkConnect'
+                | 'ReportRead'
+                | 'ReportEdit'
+                | 'ReportManage'
+                | 'WorkbookManage'
+                | 'WorkbookRead'
+                | 'WorkbookEdit'
+                | 'ChatThreadRead'
+                | 'AgentManage'
+                | 'AgentRead'
+                | 'AgentSpaceManage'
+                | 'AgentAdmin'
+                | 'DeploymentAgentRead'
+                | 'OAuthIntegrationsManage'
+                | 'OAuthIntegrationsIssueTokens'
+                | 'McpToolsManage'
+                | 'AIBIDevelop'
+                | 'AIBIExplore'
+                | 'AIBIView'
+                | 'ChartPalettesManage'
+                | 'DashboardThemesManage'
+                | 'AIBIDeveloper'
+                | 'AIBIUser'
+                | 'AIBIViewer'
+                | 'EmbedDeploymentRead'
+                | 'EmbedDashboardRead'
+                | 'FolderRead'
+                | 'FolderEdit'
+                | 'FolderManage'
+              )[];
+              /** @description Deployment ids as strings for a `Deployment` policy, or `["All"]` */
+              resources: string[];
+            }[];
+            /** @description A built-in role (Admin, Developer, Viewer): read-only */
+            builtIn: boolean;
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'malformed_body'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_scoped_credential'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'report_public_id_taken'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready';
+          };
+        };
+      };
+      /** @description Payload Too Large: `body_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'body_too_large';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'unsupported_media_type';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+    };
+  };
+  deleteRole: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        roleId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'malformed_body'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_scoped_credential'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'report_public_id_taken'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready';
+          };
+        };
+      };
+      /** @description Payload Too Large: `body_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'body_too_large';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'unsupported_media_type';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+    };
+  };
+  assignRoleToUser: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        roleId: number;
+        userId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'malformed_body'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_scoped_credential'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'report_public_id_taken'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready';
+          };
+        };
+      };
+      /** @description Payload Too Large: `body_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'body_too_large';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'unsupported_media_type';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+    };
+  };
+  removeRoleFromUser: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        roleId: number;
+        userId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'malformed_body'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_scoped_credential'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -11802,7 +15025,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -11831,7 +15054,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -11852,7 +15078,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11867,13 +15093,16 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -11897,6 +15126,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -11904,7 +15134,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -11921,9 +15151,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -12032,7 +15261,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -12062,7 +15291,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -12083,7 +15315,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -12098,13 +15330,16 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -12128,6 +15363,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -12135,7 +15371,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -12152,9 +15388,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -12287,7 +15522,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -12317,7 +15552,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -12338,7 +15576,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -12353,13 +15591,16 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -12383,6 +15624,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -12390,7 +15632,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -12407,9 +15649,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -12509,7 +15750,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -12539,7 +15780,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -12560,7 +15804,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -12575,13 +15819,16 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -12605,6 +15852,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -12612,7 +15860,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -12629,9 +15877,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -12757,7 +16004,7 @@ export interface operations {
           }[];
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -12786,7 +16033,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -12807,7 +16057,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -12822,13 +16072,16 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -12852,6 +16105,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -12859,7 +16113,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -12876,9 +16130,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -13158,7 +16411,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -13188,6 +16441,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -13215,7 +16471,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -13230,6 +16486,9 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
@@ -13240,7 +16499,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -13264,6 +16523,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -13274,7 +16534,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -13291,9 +16551,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -13609,7 +16868,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -13640,6 +16899,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -13667,7 +16929,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -13682,6 +16944,9 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
@@ -13692,7 +16957,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -13716,6 +16981,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -13726,7 +16992,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -13743,9 +17009,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -13936,7 +17201,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -13966,6 +17231,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -13993,7 +17261,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -14008,6 +17276,9 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
@@ -14018,7 +17289,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -14042,6 +17313,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -14052,7 +17324,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -14069,9 +17341,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -14386,7 +17657,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -14417,6 +17688,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -14444,7 +17718,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -14459,6 +17733,9 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
@@ -14469,7 +17746,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -14493,6 +17770,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -14503,7 +17781,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -14520,9 +17798,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -14626,7 +17903,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -14657,6 +17934,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -14684,7 +17964,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -14699,6 +17979,9 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
@@ -14709,7 +17992,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -14733,6 +18016,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -14743,7 +18027,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -14760,9 +18044,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -14959,7 +18242,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -14990,6 +18273,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -15017,7 +18303,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -15032,6 +18318,9 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
@@ -15042,7 +18331,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -15066,6 +18355,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -15076,7 +18366,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -15093,9 +18383,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -15346,7 +18635,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -15377,6 +18666,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -15404,7 +18696,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -15419,6 +18711,9 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
@@ -15429,7 +18724,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -15453,6 +18748,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -15463,7 +18759,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -15480,9 +18776,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -15648,7 +18943,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -15679,6 +18974,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -15706,7 +19004,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -15721,6 +19019,9 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
@@ -15731,7 +19032,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -15755,6 +19056,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -15765,7 +19067,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -15782,9 +19084,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -16016,7 +19317,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -16046,6 +19347,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -16073,7 +19377,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -16088,6 +19392,9 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
@@ -16098,7 +19405,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -16122,6 +19429,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -16132,7 +19440,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -16149,9 +19457,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -16314,7 +19621,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -16345,6 +19652,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -16372,7 +19682,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -16387,6 +19697,9 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
@@ -16397,7 +19710,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -16421,6 +19734,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -16431,7 +19745,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -16448,9 +19762,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -16601,7 +19914,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -16631,6 +19944,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -16658,7 +19974,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -16673,6 +19989,9 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
@@ -16683,7 +20002,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -16707,6 +20026,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -16717,7 +20037,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -16734,9 +20054,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -16900,7 +20219,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -16931,6 +20250,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -16958,7 +20280,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -16973,6 +20295,9 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
@@ -16983,7 +20308,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -17007,6 +20332,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -17017,7 +20343,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -17034,9 +20360,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -17140,7 +20465,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -17171,6 +20496,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -17198,7 +20526,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -17213,6 +20541,9 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
@@ -17223,7 +20554,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -17247,6 +20578,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -17257,7 +20589,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -17274,9 +20606,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -17485,7 +20816,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -17514,7 +20845,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -17535,7 +20869,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -17550,13 +20884,16 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -17580,6 +20917,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -17587,7 +20925,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -17604,9 +20942,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -17791,7 +21128,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -17821,6 +21158,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -17848,7 +21188,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -17863,6 +21203,9 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
@@ -17873,7 +21216,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -17897,6 +21240,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -17907,7 +21251,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -17924,9 +21268,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -18101,7 +21444,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -18131,7 +21474,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -18152,7 +21498,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -18167,13 +21513,16 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -18197,6 +21546,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -18204,7 +21554,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -18221,9 +21571,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -18347,7 +21696,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -18377,6 +21726,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -18404,7 +21756,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -18419,6 +21771,9 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
@@ -18429,7 +21784,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -18453,6 +21808,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -18463,7 +21819,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -18480,9 +21836,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -18594,7 +21949,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -18625,6 +21980,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -18652,7 +22010,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -18667,6 +22025,9 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
@@ -18677,7 +22038,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -18701,6 +22062,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -18711,7 +22073,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -18728,9 +22090,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -18834,7 +22195,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -18865,6 +22226,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -18892,7 +22256,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -18907,6 +22271,9 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
@@ -18917,7 +22284,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -18941,6 +22308,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -18951,7 +22319,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -18968,9 +22336,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -19100,7 +22467,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -19129,7 +22496,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -19150,7 +22520,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -19164,13 +22534,16 @@ export interface operations {
               | 'insufficient_role'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -19194,6 +22567,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -19201,7 +22575,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -19218,9 +22592,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -19349,7 +22722,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -19379,7 +22752,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -19400,7 +22776,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -19415,13 +22791,16 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -19445,6 +22824,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -19452,7 +22832,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -19469,9 +22849,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -19579,7 +22958,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -19608,7 +22987,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -19629,7 +23011,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -19643,13 +23025,16 @@ export interface operations {
               | 'insufficient_role'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -19673,6 +23058,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -19680,7 +23066,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -19697,9 +23083,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -19797,7 +23182,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -19827,7 +23212,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -19848,7 +23236,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -19863,13 +23251,16 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -19893,6 +23284,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -19900,7 +23292,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -19917,9 +23309,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -20034,7 +23425,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -20063,7 +23454,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -20084,7 +23478,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -20099,13 +23493,16 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -20129,6 +23526,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -20136,7 +23534,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -20153,9 +23551,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -20264,7 +23661,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -20294,7 +23691,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -20315,7 +23715,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -20330,13 +23730,16 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -20360,6 +23763,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -20367,7 +23771,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -20384,9 +23788,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -20523,7 +23926,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -20552,7 +23955,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -20573,7 +23979,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -20587,13 +23993,16 @@ export interface operations {
               | 'insufficient_role'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -20617,6 +24026,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -20624,7 +24034,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -20641,9 +24051,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -20724,7 +24133,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -20754,7 +24163,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -20775,7 +24187,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -20790,13 +24202,16 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -20820,6 +24235,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -20827,7 +24243,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -20844,9 +24260,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -20949,7 +24364,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -20979,7 +24394,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -21000,7 +24418,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -21015,13 +24433,16 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -21045,6 +24466,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -21052,7 +24474,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -21069,9 +24491,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -27907,7 +31328,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -27938,6 +31359,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -27965,7 +31389,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -27980,6 +31404,9 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
@@ -27990,7 +31417,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -28014,6 +31441,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -28024,7 +31452,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -28041,9 +31469,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -28200,7 +31627,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -28231,6 +31658,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -28258,7 +31688,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -28273,6 +31703,9 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
@@ -28283,7 +31716,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -28307,6 +31740,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -28317,7 +31751,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -28334,9 +31768,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -28511,7 +31944,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -28542,6 +31975,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -28569,7 +32005,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -28584,6 +32020,9 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
@@ -28594,7 +32033,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -28618,6 +32057,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -28628,7 +32068,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -28645,9 +32085,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -28865,7 +32304,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -28896,6 +32335,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -28923,7 +32365,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -28938,6 +32380,9 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
@@ -28948,7 +32393,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -28972,6 +32417,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -28982,7 +32428,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -28999,9 +32445,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -29111,7 +32556,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -29141,6 +32586,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -29168,7 +32616,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -29182,6 +32630,9 @@ export interface operations {
               | 'insufficient_role'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
@@ -29192,7 +32643,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -29216,6 +32667,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -29226,7 +32678,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -29243,9 +32695,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -29360,7 +32811,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -29390,6 +32841,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -29417,7 +32871,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -29432,6 +32886,9 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
@@ -29442,7 +32899,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -29466,6 +32923,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -29476,7 +32934,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -29493,9 +32951,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -29581,7 +33038,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -29612,6 +33069,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -29639,7 +33099,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -29654,6 +33114,9 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
@@ -29664,7 +33127,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -29688,6 +33151,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -29698,7 +33162,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -29715,9 +33179,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -29823,7 +33286,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -29853,6 +33316,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -29880,7 +33346,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -29895,6 +33361,9 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
@@ -29905,7 +33374,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -29929,6 +33398,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -29939,7 +33409,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -29956,9 +33426,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -30036,7 +33505,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -30067,6 +33536,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -30094,7 +33566,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -30109,6 +33581,9 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
@@ -30119,7 +33594,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -30143,6 +33618,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -30153,7 +33629,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -30170,9 +33646,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -30280,7 +33755,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -30310,6 +33785,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -30337,7 +33815,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -30352,6 +33830,9 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
@@ -30362,7 +33843,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -30386,6 +33867,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -30396,7 +33878,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -30413,9 +33895,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -30491,7 +33972,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -30522,6 +34003,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -30549,7 +34033,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -30564,6 +34048,9 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
@@ -30574,7 +34061,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -30598,6 +34085,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -30608,7 +34096,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -30625,9 +34113,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -30722,7 +34209,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -30752,6 +34239,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -30779,7 +34269,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -30794,6 +34284,9 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
@@ -30804,7 +34297,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -30828,6 +34321,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -30838,7 +34332,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -30855,9 +34349,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -30932,7 +34425,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -30963,6 +34456,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -30990,7 +34486,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -31005,6 +34501,9 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
@@ -31015,7 +34514,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -31039,6 +34538,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -31049,7 +34549,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -31066,9 +34566,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -31187,7 +34686,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -31217,6 +34716,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -31244,7 +34746,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -31259,6 +34761,9 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
@@ -31269,7 +34774,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -31293,6 +34798,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -31303,7 +34809,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -31320,9 +34826,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -31412,7 +34917,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -31443,6 +34948,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -31470,7 +34978,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -31485,6 +34993,9 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
@@ -31495,7 +35006,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -31519,6 +35030,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -31529,7 +35041,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -31546,9 +35058,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -31655,7 +35166,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -31685,6 +35196,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -31712,7 +35226,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -31727,6 +35241,9 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
@@ -31737,7 +35254,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -31761,6 +35278,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -31771,7 +35289,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -31788,9 +35306,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -31866,7 +35383,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -31897,6 +35414,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -31924,7 +35444,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -31939,6 +35459,9 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
@@ -31949,7 +35472,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -31973,6 +35496,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -31983,7 +35507,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -32000,9 +35524,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -32115,7 +35638,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -32146,6 +35669,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -32173,7 +35699,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -32188,6 +35714,9 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
@@ -32198,7 +35727,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -32222,6 +35751,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -32232,7 +35762,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -32249,9 +35779,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -32374,7 +35903,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -32404,6 +35933,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -32431,7 +35963,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -32446,6 +35978,9 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
@@ -32456,7 +35991,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -32480,6 +36015,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -32490,7 +36026,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -32507,9 +36043,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -32615,7 +36150,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -32646,6 +36181,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -32673,7 +36211,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -32688,6 +36226,9 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
@@ -32698,7 +36239,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -32722,6 +36263,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -32732,7 +36274,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -32749,9 +36291,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -32860,7 +36401,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -32891,6 +36432,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -32918,7 +36462,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -32933,6 +36477,9 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
@@ -32943,7 +36490,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -32967,6 +36514,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -32977,7 +36525,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -32994,9 +36542,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -33120,7 +36667,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -33150,6 +36697,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -33177,7 +36727,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -33192,6 +36742,9 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
@@ -33202,7 +36755,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -33226,6 +36779,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -33236,7 +36790,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -33253,9 +36807,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -33364,7 +36917,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -33395,6 +36948,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -33422,7 +36978,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -33437,6 +36993,9 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
@@ -33447,7 +37006,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -33471,6 +37030,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -33481,7 +37041,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -33498,9 +37058,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -33622,7 +37181,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -33653,6 +37212,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -33680,7 +37242,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -33695,6 +37257,9 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
@@ -33705,7 +37270,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -33729,6 +37294,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -33739,7 +37305,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -33756,9 +37322,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -33875,7 +37440,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -33905,6 +37470,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -33932,7 +37500,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -33947,6 +37515,9 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
@@ -33957,7 +37528,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -33981,6 +37552,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -33991,7 +37563,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -34008,9 +37580,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -34112,7 +37683,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -34143,6 +37714,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -34170,7 +37744,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -34185,6 +37759,9 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
@@ -34195,7 +37772,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -34219,6 +37796,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -34229,7 +37807,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -34246,9 +37824,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -34453,7 +38030,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -34483,6 +38060,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -34510,7 +38090,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -34525,6 +38105,9 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
@@ -34535,7 +38118,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -34559,6 +38142,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -34569,7 +38153,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -34586,9 +38170,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -34759,7 +38342,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -34788,7 +38371,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -34809,7 +38395,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -34824,13 +38410,16 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -34854,6 +38443,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -34861,7 +38451,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -34878,9 +38468,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -35099,7 +38688,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -35129,7 +38718,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -35150,7 +38742,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -35165,13 +38757,16 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -35195,6 +38790,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -35202,7 +38798,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -35219,9 +38815,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -35398,7 +38993,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -35427,7 +39022,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -35448,7 +39046,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -35463,13 +39061,16 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -35493,6 +39094,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -35500,7 +39102,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -35517,9 +39119,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -35736,7 +39337,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -35766,7 +39367,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -35787,7 +39391,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -35802,13 +39406,16 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -35832,6 +39439,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -35839,7 +39447,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -35856,9 +39464,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -35958,7 +39565,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -35988,7 +39595,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -36009,7 +39619,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -36024,13 +39634,16 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -36054,6 +39667,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -36061,7 +39675,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -36078,9 +39692,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -36212,7 +39825,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -36241,7 +39854,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -36262,7 +39878,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -36277,13 +39893,16 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -36307,6 +39926,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -36314,7 +39934,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -36331,9 +39951,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -36494,7 +40113,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -36524,7 +40143,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -36545,7 +40167,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -36560,13 +40182,16 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -36590,6 +40215,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -36597,7 +40223,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -36614,9 +40240,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -36728,7 +40353,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -36758,7 +40383,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -36779,7 +40407,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -36794,13 +40422,16 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -36824,6 +40455,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -36831,7 +40463,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -36848,9 +40480,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -36992,7 +40623,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -37021,7 +40652,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -37042,7 +40676,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -37057,13 +40691,16 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -37087,6 +40724,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -37094,7 +40732,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -37111,9 +40749,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -37220,7 +40857,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -37250,7 +40887,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -37271,7 +40911,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -37286,13 +40926,16 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -37316,6 +40959,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -37323,7 +40967,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -37340,9 +40984,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -37521,7 +41164,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -37551,7 +41194,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -37572,7 +41218,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -37587,13 +41233,16 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -37617,6 +41266,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -37624,7 +41274,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -37641,9 +41291,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -37751,7 +41400,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -37780,7 +41429,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -37801,7 +41453,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -37816,13 +41468,16 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -37846,6 +41501,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -37853,7 +41509,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -37870,9 +41526,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -37954,7 +41609,7 @@ export interface operations {
           'application/pdf': string;
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -37983,7 +41638,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -38004,7 +41662,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -38019,13 +41677,16 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -38049,6 +41710,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -38056,7 +41718,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -38073,9 +41735,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -38185,7 +41846,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -38214,7 +41875,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -38235,7 +41899,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -38250,13 +41914,16 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -38280,6 +41947,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -38287,7 +41955,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -38304,9 +41972,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -38412,7 +42079,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -38442,7 +42109,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -38463,7 +42133,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -38478,13 +42148,16 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -38508,6 +42181,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -38515,7 +42189,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -38532,9 +42206,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -38645,7 +42318,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -38674,7 +42347,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -38695,7 +42371,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -38710,13 +42386,16 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -38740,6 +42419,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -38747,7 +42427,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -38764,9 +42444,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -38841,7 +42520,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -38871,7 +42550,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -38892,7 +42574,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -38907,13 +42589,16 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -38937,6 +42622,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -38944,7 +42630,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -38961,9 +42647,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -39106,7 +42791,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -39136,7 +42821,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -39157,7 +42845,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -39172,13 +42860,16 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -39202,6 +42893,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -39209,7 +42901,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -39226,9 +42918,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -39332,7 +43023,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -39362,6 +43053,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -39389,7 +43083,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -39404,6 +43098,9 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
               | 'chat_disabled'
@@ -39413,7 +43110,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -39437,6 +43134,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -39447,7 +43145,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -39464,9 +43162,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -39556,7 +43253,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -39587,6 +43284,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -39614,7 +43314,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -39629,6 +43329,9 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
@@ -39639,7 +43342,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -39663,6 +43366,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -39673,7 +43377,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -39690,9 +43394,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -39816,7 +43519,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -39847,6 +43550,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -39874,7 +43580,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -39889,6 +43595,9 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
@@ -39899,7 +43608,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -39923,6 +43632,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -39933,7 +43643,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -39950,9 +43660,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';

@@ -35,6 +35,7 @@ import { notificationSchedulerPlugin } from '../modules/notifications/scheduler.
 import { permissionRoutes } from '../modules/permissions/routes.ts';
 import { regionRoutes } from '../modules/regions/routes.ts';
 import { reportRoutes } from '../modules/reports/routes.ts';
+import { roleRoutes } from '../modules/roles/routes.ts';
 import { scimPrefix } from '../modules/scim/constants.ts';
 import { scimRoutes } from '../modules/scim/routes.ts';
 import { signInRoutes } from '../modules/sign-in/routes.ts';
@@ -170,6 +171,7 @@ export async function buildApp(
   await app.register(userRoutes, { users: services.users });
   await app.register(signInRoutes, { signIn: services.signIn, secureCookie: config.env === 'production' });
   await app.register(groupRoutes, { groups: services.groups });
+  await app.register(roleRoutes, { roles: services.roles });
   await app.register(folderRoutes, { folders: services.folders });
   await app.register(workbookRoutes, { workbooks: services.workbooks, duplicator: services.duplicator });
   await app.register(dashboardRoutes, { dashboards: services.dashboards });

@@ -2,6 +2,7 @@ import { useGetDeployments } from '@tessera/client/react';
 import { type ReactNode, useEffect, useState } from 'react';
 import { Link, NavLink, Outlet, useMatch, useNavigate } from 'react-router';
 import { useSession, useSignedInUser } from '../session/session.tsx';
+import { EmailPrompt } from '../settings/email-prompt.tsx';
 import { idParam, rememberDeployment } from './deployment.ts';
 import { LogoMark } from './icons.tsx';
 
@@ -121,6 +122,7 @@ export function AppShell({ children }: { children?: ReactNode }) {
         </div>
       </header>
       <main id="main" className="main" tabIndex={-1}>
+        <EmailPrompt />
         {children ?? <Outlet />}
       </main>
       <footer className="footer">
