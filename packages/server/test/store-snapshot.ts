@@ -32,6 +32,7 @@ const tables = [
   'notification_recipients',
   'notification_runs',
   'notification_deliveries',
+  'query_history',
 ] as const;
 
 /**
