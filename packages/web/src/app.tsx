@@ -95,6 +95,9 @@ const router = createBrowserRouter([
           },
           { path: '/chat', element: <ChooseDeployment section="chat" /> },
           { path: '/chat/:deploymentId', lazy: () => import('./chat/chat-page.tsx') },
+          { path: '/sql', element: <ChooseDeployment section="sql" /> },
+          // The SQL editor loads CodeMirror only when it is opened: sign-in stays light.
+          { path: '/sql/:deploymentId', lazy: () => import('./sql/sql-page.tsx') },
           { path: '/settings', element: <SettingsLayout />, children: settingsRoutes() },
           { path: '*', element: <NotFoundPage /> },
         ],

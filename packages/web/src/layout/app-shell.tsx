@@ -6,17 +6,18 @@ import { idParam, rememberDeployment } from './deployment.ts';
 import { LogoMark } from './icons.tsx';
 
 /** The sections of the signed-in app; each shows one deployment at a time. */
-export type Section = 'workspace' | 'dashboards' | 'chat';
+export type Section = 'workspace' | 'dashboards' | 'chat' | 'sql';
 
 /** The deployment in the address, and which section shows it. */
 export function useCurrentDeployment(): { deploymentId: number | null; section: Section } {
   const workspace = useMatch('/workspace/:deploymentId/*');
   const dashboards = useMatch('/dashboards/:deploymentId/*');
   const chat = useMatch('/chat/:deploymentId/*');
-  const match = workspace ?? dashboards ?? chat;
+  const sql = useMatch('/sql/:deploymentId/*');
+  const match = workspace ?? dashboards ?? chat ?? sql;
   return {
     deploymentId: idParam(match?.params.deploymentId),
-    section: dashboards ? 'dashboards' : chat ? 'chat' : 'workspace',
+    section: dashboards ? 'dashboards' : chat ? 'chat' : sql ? 'sql' : 'workspace',
   };
 }
 
@@ -94,6 +95,8 @@ function UserMenu() {
 export function AppShell({ children }: { children?: ReactNode }) {
   const { deploymentId } = useCurrentDeployment();
   const suffix = deploymentId === null ? '' : `/${deploymentId}`;
+  // The SQL editor runs queries with a data-API token, which viewers do not get.
+  const developer = useSignedInUser().role !== 'viewer';
   // A dashboard takes the whole window, so that its grid reaches the wide breakpoints of its
   // layout (spec 2.2: `lg` from 1200px of grid); text pages keep a readable measure.
   const wide = useMatch('/dashboards/:deploymentId/:publicId') !== null;
@@ -112,6 +115,7 @@ export function AppShell({ children }: { children?: ReactNode }) {
             <NavLink to={`/workspace${suffix}`}>Workspace</NavLink>
             <NavLink to={`/dashboards${suffix}`}>Dashboards</NavLink>
             <NavLink to={`/chat${suffix}`}>Chat</NavLink>
+            {developer && <NavLink to={`/sql${suffix}`}>SQL</NavLink>}
             <NavLink to="/settings">Settings</NavLink>
           </nav>
           <div className="topbar-end">
