@@ -73,7 +73,7 @@ export function chooseChart(table: Table): ChartKind {
   const { time, categories, measures } = rolesOf(table);
   if (measures.length === 0) return 'table';
   if (!time && categories.length === 0) return table.rows.length === 1 ? 'number' : 'table';
-  if (time) return categories.length > 0 ? 'stacked-bar' : 'line';
+  if (time) return 'line';
   if (categories.length > 1) return 'stacked-bar';
   if (measures.length > 1) return 'grouped-bar';
   return 'bar';
@@ -97,8 +97,12 @@ function axisFormat(column: Column, formats: ColumnFormats): string {
   return ',.2~s';
 }
 
+/** The two measures' colours on a two-axis chart without a series (the theme's blue, then orange). */
+const secondColors = ['#3b6fd8', '#f59f3a'];
 const MEASURE = 'Measure';
 const VALUE = 'Value';
+/** A folded value formatted as its own measure (count as a count, amount as money). */
+const SHOWN = 'Shown value';
 
 /**
  * The Vega-Lite spec (no data) that draws `table` as `kind`. Several measures on one chart are
@@ -166,52 +170,90 @@ export function buildChartSpec(
     };
   }
 
-  // x: the time column, else the first category.
+  // x: the time column, else the first category; the series: the next category.
   const x = time ?? categories[0];
   if (!x) return null;
-  const xEncoding =
-    x.kind === 'time'
-      ? { field: x.name, type: 'temporal', title: null }
-      : nominal(x, { sort: null, axis: { labelAngle: -30, labelLimit: 120 } });
-  // The series: a second category, or several measures folded into one.
   const series = time ? categories[0] : categories[1];
-  const folded = measures.length > 1 && !series;
+  const folded = measures.length > 1;
+  const bars = kind === 'bar' || kind === 'grouped-bar' || kind === 'stacked-bar';
+  const encoding: Record<string, unknown> = {
+    x:
+      x.kind !== 'time'
+        ? nominal(x, { sort: null, axis: { labelAngle: -30, labelLimit: 120 } })
+        : bars
+          ? // Bars on a time axis: one band per period, labelled at the grain.
+            { field: x.name, type: 'ordinal', title: null, timeUnit: grainUnit(x.grain) }
+          : { field: x.name, type: 'temporal', title: null },
+  };
+  if (measures.length === 2 && (kind === 'line' || kind === 'area')) {
+    // Two measures over time: one axis each (left and right), the second one dashed, so that a
+    // count and an amount of money are both readable.
+    const layer = measures.map((m, i) => ({
+      mark:
+        kind === 'line'
+          ? {
+              type: 'line',
+              point: true,
+              interpolate: 'monotone',
+              ...(i === 1 ? { strokeDash: [6, 3] } : {}),
+              ...(series ? {} : { color: secondColors[i] }),
+            }
+          : { type: 'area', line: true, opacity: 0.45, ...(series ? {} : { color: secondColors[i] }) },
+      encoding: {
+        x: encoding.x,
+        y: quantity(m, {
+          axis: {
+            format: axisFormat(m, formats),
+            orient: i === 0 ? 'left' : 'right',
+            title: i === 1 ? `${m.title} (dashed)` : m.title,
+            ...(series ? {} : { titleColor: secondColors[i] }),
+          },
+        }),
+        ...(series ? { color: nominal(series) } : {}),
+        tooltip,
+      },
+    }));
+    return { ...base, layer, resolve: { scale: { y: 'independent' } } };
+  }
   const transform: unknown[] = [];
-  let y: Record<string, unknown>;
-  let color: Record<string, unknown> | null = null;
+  const measureChannel = { field: MEASURE, type: 'nominal', title: null, sort: measures.map((m) => m.title) };
   if (folded) {
+    // Several measures: one `Value` column, a `Measure` column naming each by its title.
     transform.push({ fold: measures.map((m) => m.name), as: ['measure', VALUE] });
     transform.push({ calculate: titleExpression(measures), as: MEASURE });
-    y = {
+    transform.push({ calculate: formattedExpression(measures, formats), as: SHOWN });
+    encoding.y = {
       field: VALUE,
       type: 'quantitative',
       title: null,
       axis: { format: axisFormat(measures[0], formats) },
     };
-    color = { field: MEASURE, type: 'nominal', title: null, sort: measures.map((m) => m.title) };
+    encoding.tooltip = foldedTooltip(x, series);
   } else {
-    y = quantity(measures[0]);
-    if (series) color = nominal(series);
+    encoding.y = quantity(measures[0]);
+    encoding.tooltip = tooltip;
+  }
+  const y = encoding.y as Record<string, unknown>;
+  if (series) {
+    encoding.color = nominal(series);
+    if (folded && bars) encoding.xOffset = measureChannel;
+    else if (folded) encoding.strokeDash = measureChannel;
+    else if (kind === 'grouped-bar') encoding.xOffset = { field: series.name, type: 'nominal' };
+    if (bars && kind !== 'grouped-bar') y.stack = true;
+    if (kind === 'grouped-bar' && folded) y.stack = true;
+    if (kind === 'area') y.stack = folded ? null : true;
+  } else if (folded) {
+    encoding.color = measureChannel;
+    if (kind === 'bar' || kind === 'grouped-bar') encoding.xOffset = measureChannel;
+    if (kind === 'stacked-bar') y.stack = true;
+    if (kind === 'area') y.stack = null;
   }
   const mark =
     kind === 'line'
       ? { type: 'line', point: true, interpolate: 'monotone' }
       : kind === 'area'
-        ? { type: 'area', line: true, opacity: 0.7 }
+        ? { type: 'area', line: true, opacity: 0.6 }
         : { type: 'bar' };
-  const encoding: Record<string, unknown> = {
-    x: xEncoding,
-    y,
-    tooltip: folded ? foldedTooltip(x, formats, measures) : tooltip,
-  };
-  if (color) encoding.color = color;
-  // Bars side by side: asked for, or a plain bar chart of several measures (their units differ).
-  const sideBySide = kind === 'grouped-bar' || (kind === 'bar' && folded);
-  if (color && sideBySide) encoding.xOffset = { field: color.field, type: 'nominal', sort: color.sort };
-  else if (color && (kind === 'bar' || kind === 'stacked-bar' || kind === 'area')) y.stack = true;
-  if (x.kind === 'time' && kind !== 'line' && kind !== 'area')
-    // Bars on a time axis: one band per period, labelled at the grain.
-    encoding.x = { field: x.name, type: 'ordinal', title: null, timeUnit: grainUnit(x.grain) };
   return { ...base, ...(transform.length > 0 ? { transform } : {}), mark, encoding };
 }
 
@@ -247,18 +289,22 @@ function titleExpression(measures: Column[]): string {
   );
 }
 
-function foldedTooltip(x: Column, formats: ColumnFormats, measures: Column[]) {
-  const same = new Set(measures.map((m) => d3Format(m, formats))).size === 1;
+/** A Vega expression formatting each folded value by its measure's format. */
+function formattedExpression(measures: Column[], formats: ColumnFormats): string {
+  return measures.reduceRight(
+    (rest, m) =>
+      `datum.measure === ${quote(m.name)} ? format(datum.${VALUE}, ${quote(d3Format(m, formats))}) : ${rest}`,
+    `format(datum.${VALUE}, ',.2~f')`,
+  );
+}
+
+function foldedTooltip(x: Column, series: Column | undefined) {
   return [
     x.kind === 'time'
       ? { field: x.name, type: 'temporal', title: x.title }
       : { field: x.name, type: 'nominal', title: x.title },
+    ...(series ? [{ field: series.name, type: 'nominal', title: series.title }] : []),
     { field: MEASURE, type: 'nominal', title: 'Measure' },
-    {
-      field: VALUE,
-      type: 'quantitative',
-      title: 'Value',
-      format: same ? d3Format(measures[0], formats) : ',.2~f',
-    },
+    { field: SHOWN, type: 'nominal', title: 'Value' },
   ];
 }
