@@ -1,4 +1,4 @@
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type Client, type CubeQuery, createDataApi, type DataApi, unwrap } from '@tessera/client';
 import { useClient } from '@tessera/client/react';
 import { type Table, toTable } from '../dashboard/rows.ts';
@@ -31,17 +31,32 @@ export function useReportRows(deploymentId: number, report: ReportQuery) {
     // A 4xx (a bad member, no access) is the query's own problem: asking again will not help.
     retry: (count, error) => count < 2 && !isFinal(error),
     queryFn: async ({ signal }) => {
-      const token = await queryClient.fetchQuery({
-        queryKey: ['data-api-token', deploymentId],
-        queryFn: () => issueToken(client, deploymentId),
-        staleTime: tokenStaleAfter,
-      });
-      const api = createDataApi({ baseUrl: window.location.origin, deploymentId, token, retry: false });
+      const { api } = await dataApiFor(queryClient, client, deploymentId);
       return report.jsonQuery !== null
         ? loadRows(api, parseQuery(report.jsonQuery), signal)
         : sqlRows(api, report.sqlQuery ?? '', signal);
     },
   });
+}
+
+/**
+ * The data API of a deployment as the signed-in user may call it: a data-API token (one per
+ * deployment in the query cache, renewed after half an hour) and the client's helpers with it.
+ */
+export async function dataApiFor(
+  queryClient: QueryClient,
+  client: Client,
+  deploymentId: number,
+): Promise<{ api: DataApi; token: string }> {
+  const token = await queryClient.fetchQuery({
+    queryKey: ['data-api-token', deploymentId],
+    queryFn: () => issueToken(client, deploymentId),
+    staleTime: tokenStaleAfter,
+  });
+  return {
+    api: createDataApi({ baseUrl: window.location.origin, deploymentId, token, retry: false }),
+    token,
+  };
 }
 
 async function issueToken(client: Client, deploymentId: number): Promise<string> {
@@ -93,7 +108,7 @@ function rowObject(row: unknown, columns: readonly { name: string }[]): Record<s
   return Object.fromEntries(columns.map((c, i) => [c.name, row[i]]));
 }
 
-function isFinal(error: unknown): boolean {
+export function isFinal(error: unknown): boolean {
   const status = (error as { status?: unknown }).status;
   return typeof status === 'number' && status >= 400 && status < 500 && status !== 429;
 }

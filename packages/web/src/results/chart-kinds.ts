@@ -3,6 +3,8 @@
  * The spec names columns by their row keys (dots and all) and holds no data; chart-spec.ts
  * (the dashboard's, shared) escapes the names, labels time at its grain and puts the rows in.
  */
+import { grainFormats } from '../dashboard/chart-spec.ts';
+import type { Grain } from '../dashboard/types.ts';
 import { type Column, type ColumnFormats, isNumeric, type Table } from './table.ts';
 
 export const chartKinds = [
@@ -146,8 +148,10 @@ export function buildChartSpec(
     const [x, y] = measures;
     return {
       ...base,
+      transform: [{ calculate: describeExpression(table.columns, formats), as: DESCRIPTION }],
       mark: { type: 'point', filled: true, size: 60 },
       encoding: {
+        description: { field: DESCRIPTION },
         x: quantity(x),
         y: quantity(y),
         ...(categories[0] ? { color: nominal(categories[0]) } : {}),
@@ -161,8 +165,10 @@ export function buildChartSpec(
     if (!category) return null;
     return {
       ...base,
+      transform: [{ calculate: describeExpression(table.columns, formats), as: DESCRIPTION }],
       mark: { type: 'arc', innerRadius: 40, padAngle: 0.01 },
       encoding: {
+        description: { field: DESCRIPTION },
         theta: { field: m.name, type: 'quantitative', stack: true },
         color: nominal(category, { sort: { field: m.name, order: 'descending' } }),
         tooltip,
@@ -213,7 +219,12 @@ export function buildChartSpec(
         tooltip,
       },
     }));
-    return { ...base, layer, resolve: { scale: { y: 'independent' } } };
+    return {
+      ...base,
+      transform: [{ calculate: describeExpression(table.columns, formats), as: DESCRIPTION }],
+      layer: layer.map((l) => ({ ...l, encoding: { ...l.encoding, description: { field: DESCRIPTION } } })),
+      resolve: { scale: { y: 'independent' } },
+    };
   }
   const transform: unknown[] = [];
   const measureChannel = { field: MEASURE, type: 'nominal', title: null, sort: measures.map((m) => m.title) };
@@ -222,6 +233,18 @@ export function buildChartSpec(
     transform.push({ fold: measures.map((m) => m.name), as: ['measure', VALUE] });
     transform.push({ calculate: titleExpression(measures), as: MEASURE });
     transform.push({ calculate: formattedExpression(measures, formats), as: SHOWN });
+    transform.push({
+      calculate: describeExpression(
+        [
+          x,
+          ...(series ? [series] : []),
+          { title: 'Measure', field: MEASURE },
+          { title: 'Value', field: SHOWN },
+        ],
+        formats,
+      ),
+      as: DESCRIPTION,
+    });
     encoding.y = {
       field: VALUE,
       type: 'quantitative',
@@ -232,7 +255,9 @@ export function buildChartSpec(
   } else {
     encoding.y = quantity(measures[0]);
     encoding.tooltip = tooltip;
+    transform.push({ calculate: describeExpression(table.columns, formats), as: DESCRIPTION });
   }
+  encoding.description = { field: DESCRIPTION };
   const y = encoding.y as Record<string, unknown>;
   if (series) {
     encoding.color = nominal(series);
@@ -279,6 +304,29 @@ function grainUnit(grain: string | undefined): string {
 
 function quote(text: string): string {
   return `'${text.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`;
+}
+
+/** The field holding each mark's description for screen readers (also what a test reads). */
+const DESCRIPTION = 'Description';
+
+/**
+ * A Vega expression describing a row as the table reads it: `Status: completed; Created At: Apr
+ * 2023; Count: 21; Total order amount: $4,952.50`. Vega-Lite's own description would name a
+ * position channel by its field and format a value by its axis (`$5k`).
+ */
+function describeExpression(
+  parts: readonly (Column | { title: string; field: string })[],
+  formats: ColumnFormats,
+): string {
+  const value = (p: Column | { title: string; field: string }) => {
+    if ('field' in p) return `datum[${quote(p.field)}]`;
+    const at = `datum[${quote(p.name)}]`;
+    if (p.kind === 'time')
+      return `timeFormat(toDate(${at}), ${quote(grainFormats[(p.grain ?? 'day') as Grain] ?? grainFormats.day)})`;
+    if (isNumeric(p)) return `format(${at}, ${quote(d3Format(p, formats))})`;
+    return `${at} === null ? '–' : '' + ${at}`;
+  };
+  return parts.map((p) => `${quote(`${p.title}: `)} + (${value(p)})`).join(` + '; ' + `);
 }
 
 /** A Vega expression naming each folded measure by its title. */
