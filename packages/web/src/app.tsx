@@ -22,6 +22,11 @@ const DashboardPage = lazy(() =>
   import('./dashboard/dashboard-page.tsx').then((m) => ({ default: m.DashboardPage })),
 );
 
+/** Explore loads its charting code (Vega) and query builder only when opened, like a dashboard. */
+const ExplorePage = lazy(() =>
+  import('./explore/explore-page.tsx').then((m) => ({ default: m.ExplorePage })),
+);
+
 /** Reads are retried once on a network failure or a 5xx; a 4xx is an answer, not a hiccup. */
 function retryRead(failures: number, error: unknown): boolean {
   if (isApiError(error) && error.status < 500) return false;
@@ -90,6 +95,15 @@ const router = createBrowserRouter([
             element: (
               <Suspense fallback={<LoadingState label="Loading the dashboard…" />}>
                 <DashboardPage />
+              </Suspense>
+            ),
+          },
+          { path: '/explore', element: <ChooseDeployment section="explore" /> },
+          {
+            path: '/explore/:deploymentId',
+            element: (
+              <Suspense fallback={<LoadingState label="Loading Explore…" />}>
+                <ExplorePage />
               </Suspense>
             ),
           },

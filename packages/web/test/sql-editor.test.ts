@@ -112,6 +112,7 @@ describeInBrowser('SQL editor in the browser (issue 21 items 2 and 3)', () => {
         .locator('.cm-tooltip-autocomplete li[aria-selected="true"] .cm-completionDetail')
         .textContent(),
     ).toContain('measure · sum');
+    await browser.screenshot('sql-00-completion');
     await page.keyboard.press('Enter');
     await complete(page, ') AS amount FROM ord', 'orders');
     await page.keyboard.press('Enter');

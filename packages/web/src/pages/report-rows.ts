@@ -32,13 +32,16 @@ export function useReportRows(deploymentId: number, report: ReportQuery) {
     // A 4xx (a bad member, no access) is the query's own problem: asking again will not help.
     retry: (count, error) => count < 2 && !isFinal(error),
     queryFn: async ({ signal }) => {
-      const api = await dataApiFor(queryClient, client, deploymentId);
+      const { api } = await dataApiFor(queryClient, client, deploymentId);
       return report.jsonQuery !== null
         ? loadRows(api, parseQuery(report.jsonQuery), signal)
         : sqlRows(api, report.sqlQuery ?? '', signal, await fetchCatalogue(queryClient, api, deploymentId));
     },
   });
 }
+
+/** Explore reads the data API as the report page does (api/data-api.ts). */
+export { dataApiFor };
 
 function parseQuery(text: string): CubeQuery {
   let value: unknown;
@@ -85,7 +88,7 @@ function rowArray(row: unknown, columns: readonly { name: string }[]): unknown[]
   return columns.map((c) => byName[c.name]);
 }
 
-function isFinal(error: unknown): boolean {
+export function isFinal(error: unknown): boolean {
   const status = (error as { status?: unknown }).status;
   return typeof status === 'number' && status >= 400 && status < 500 && status !== 429;
 }

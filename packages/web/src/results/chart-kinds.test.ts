@@ -65,14 +65,20 @@ describe('chart choice', () => {
     expect(chartKindsFor(statuses)).toEqual(['table']);
   });
 
-  it('folds several measures into one series each, titled', () => {
-    const spec = buildChartSpec('line', monthly) as Spec;
+  it('draws two measures over time on two axes, and folds them into one series each for bars', () => {
+    const two = buildChartSpec('line', monthly) as Spec;
+    expect(two.resolve).toEqual({ scale: { y: 'independent' } });
+    expect(two.layer.map((l: Spec) => [l.encoding.y.field, l.encoding.y.axis.orient])).toEqual([
+      ['orders.count', 'left'],
+      ['orders.total_amount', 'right'],
+    ]);
+    const spec = buildChartSpec('bar', monthly) as Spec;
     expect(spec.transform[0]).toEqual({
       fold: ['orders.count', 'orders.total_amount'],
       as: ['measure', 'Value'],
     });
     expect(spec.transform[1].calculate).toContain("'Total amount'");
-    expect(spec.encoding.x).toMatchObject({ field: 'orders.created_at.month', type: 'temporal' });
+    expect(spec.encoding.x).toMatchObject({ field: 'orders.created_at.month', type: 'ordinal' });
     expect(spec.encoding.color.field).toBe('Measure');
     const bars = buildChartSpec('grouped-bar', monthly) as Spec;
     expect(bars.encoding.xOffset.field).toBe('Measure');

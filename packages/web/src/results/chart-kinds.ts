@@ -3,6 +3,8 @@
  * The spec names columns by their row keys (dots and all) and holds no data; chart-spec.ts
  * (the dashboard's, shared) escapes the names, labels time at its grain and puts the rows in.
  */
+import { grainFormats } from '../dashboard/chart-spec.ts';
+import type { Grain } from '../dashboard/types.ts';
 import { type Column, type ColumnFormats, isNumeric, type Table } from './table.ts';
 
 export const chartKinds = [
@@ -73,7 +75,7 @@ export function chooseChart(table: Table): ChartKind {
   const { time, categories, measures } = rolesOf(table);
   if (measures.length === 0) return 'table';
   if (!time && categories.length === 0) return table.rows.length === 1 ? 'number' : 'table';
-  if (time) return categories.length > 0 ? 'stacked-bar' : 'line';
+  if (time) return 'line';
   if (categories.length > 1) return 'stacked-bar';
   if (measures.length > 1) return 'grouped-bar';
   return 'bar';
@@ -97,8 +99,12 @@ function axisFormat(column: Column, formats: ColumnFormats): string {
   return ',.2~s';
 }
 
+/** The two measures' colours on a two-axis chart without a series (the theme's blue, then orange). */
+const secondColors = ['#3b6fd8', '#f59f3a'];
 const MEASURE = 'Measure';
 const VALUE = 'Value';
+/** A folded value formatted as its own measure (count as a count, amount as money). */
+const SHOWN = 'Shown value';
 
 /**
  * The Vega-Lite spec (no data) that draws `table` as `kind`. Several measures on one chart are
@@ -142,8 +148,10 @@ export function buildChartSpec(
     const [x, y] = measures;
     return {
       ...base,
+      transform: [{ calculate: describeExpression(table.columns, formats), as: DESCRIPTION }],
       mark: { type: 'point', filled: true, size: 60 },
       encoding: {
+        description: { field: DESCRIPTION },
         x: quantity(x),
         y: quantity(y),
         ...(categories[0] ? { color: nominal(categories[0]) } : {}),
@@ -157,8 +165,10 @@ export function buildChartSpec(
     if (!category) return null;
     return {
       ...base,
+      transform: [{ calculate: describeExpression(table.columns, formats), as: DESCRIPTION }],
       mark: { type: 'arc', innerRadius: 40, padAngle: 0.01 },
       encoding: {
+        description: { field: DESCRIPTION },
         theta: { field: m.name, type: 'quantitative', stack: true },
         color: nominal(category, { sort: { field: m.name, order: 'descending' } }),
         tooltip,
@@ -166,52 +176,109 @@ export function buildChartSpec(
     };
   }
 
-  // x: the time column, else the first category.
+  // x: the time column, else the first category; the series: the next category.
   const x = time ?? categories[0];
   if (!x) return null;
-  const xEncoding =
-    x.kind === 'time'
-      ? { field: x.name, type: 'temporal', title: null }
-      : nominal(x, { sort: null, axis: { labelAngle: -30, labelLimit: 120 } });
-  // The series: a second category, or several measures folded into one.
   const series = time ? categories[0] : categories[1];
-  const folded = measures.length > 1 && !series;
+  const folded = measures.length > 1;
+  const bars = kind === 'bar' || kind === 'grouped-bar' || kind === 'stacked-bar';
+  const encoding: Record<string, unknown> = {
+    x:
+      x.kind !== 'time'
+        ? nominal(x, { sort: null, axis: { labelAngle: -30, labelLimit: 120 } })
+        : bars
+          ? // Bars on a time axis: one band per period, labelled at the grain.
+            { field: x.name, type: 'ordinal', title: null, timeUnit: grainUnit(x.grain) }
+          : { field: x.name, type: 'temporal', title: null },
+  };
+  if (measures.length === 2 && (kind === 'line' || kind === 'area')) {
+    // Two measures over time: one axis each (left and right), the second one dashed, so that a
+    // count and an amount of money are both readable.
+    const layer = measures.map((m, i) => ({
+      mark:
+        kind === 'line'
+          ? {
+              type: 'line',
+              point: true,
+              interpolate: 'monotone',
+              ...(i === 1 ? { strokeDash: [6, 3] } : {}),
+              ...(series ? {} : { color: secondColors[i] }),
+            }
+          : { type: 'area', line: true, opacity: 0.45, ...(series ? {} : { color: secondColors[i] }) },
+      encoding: {
+        x: encoding.x,
+        y: quantity(m, {
+          axis: {
+            format: axisFormat(m, formats),
+            orient: i === 0 ? 'left' : 'right',
+            title: i === 1 ? `${m.title} (dashed)` : m.title,
+            ...(series ? {} : { titleColor: secondColors[i] }),
+          },
+        }),
+        ...(series ? { color: nominal(series) } : {}),
+        tooltip,
+      },
+    }));
+    return {
+      ...base,
+      transform: [{ calculate: describeExpression(table.columns, formats), as: DESCRIPTION }],
+      layer: layer.map((l) => ({ ...l, encoding: { ...l.encoding, description: { field: DESCRIPTION } } })),
+      resolve: { scale: { y: 'independent' } },
+    };
+  }
   const transform: unknown[] = [];
-  let y: Record<string, unknown>;
-  let color: Record<string, unknown> | null = null;
+  const measureChannel = { field: MEASURE, type: 'nominal', title: null, sort: measures.map((m) => m.title) };
   if (folded) {
+    // Several measures: one `Value` column, a `Measure` column naming each by its title.
     transform.push({ fold: measures.map((m) => m.name), as: ['measure', VALUE] });
     transform.push({ calculate: titleExpression(measures), as: MEASURE });
-    y = {
+    transform.push({ calculate: formattedExpression(measures, formats), as: SHOWN });
+    transform.push({
+      calculate: describeExpression(
+        [
+          x,
+          ...(series ? [series] : []),
+          { title: 'Measure', field: MEASURE },
+          { title: 'Value', field: SHOWN },
+        ],
+        formats,
+      ),
+      as: DESCRIPTION,
+    });
+    encoding.y = {
       field: VALUE,
       type: 'quantitative',
       title: null,
       axis: { format: axisFormat(measures[0], formats) },
     };
-    color = { field: MEASURE, type: 'nominal', title: null, sort: measures.map((m) => m.title) };
+    encoding.tooltip = foldedTooltip(x, series);
   } else {
-    y = quantity(measures[0]);
-    if (series) color = nominal(series);
+    encoding.y = quantity(measures[0]);
+    encoding.tooltip = tooltip;
+    transform.push({ calculate: describeExpression(table.columns, formats), as: DESCRIPTION });
+  }
+  encoding.description = { field: DESCRIPTION };
+  const y = encoding.y as Record<string, unknown>;
+  if (series) {
+    encoding.color = nominal(series);
+    if (folded && bars) encoding.xOffset = measureChannel;
+    else if (folded) encoding.strokeDash = measureChannel;
+    else if (kind === 'grouped-bar') encoding.xOffset = { field: series.name, type: 'nominal' };
+    if (bars && kind !== 'grouped-bar') y.stack = true;
+    if (kind === 'grouped-bar' && folded) y.stack = true;
+    if (kind === 'area') y.stack = folded ? null : true;
+  } else if (folded) {
+    encoding.color = measureChannel;
+    if (kind === 'bar' || kind === 'grouped-bar') encoding.xOffset = measureChannel;
+    if (kind === 'stacked-bar') y.stack = true;
+    if (kind === 'area') y.stack = null;
   }
   const mark =
     kind === 'line'
       ? { type: 'line', point: true, interpolate: 'monotone' }
       : kind === 'area'
-        ? { type: 'area', line: true, opacity: 0.7 }
+        ? { type: 'area', line: true, opacity: 0.6 }
         : { type: 'bar' };
-  const encoding: Record<string, unknown> = {
-    x: xEncoding,
-    y,
-    tooltip: folded ? foldedTooltip(x, formats, measures) : tooltip,
-  };
-  if (color) encoding.color = color;
-  // Bars side by side: asked for, or a plain bar chart of several measures (their units differ).
-  const sideBySide = kind === 'grouped-bar' || (kind === 'bar' && folded);
-  if (color && sideBySide) encoding.xOffset = { field: color.field, type: 'nominal', sort: color.sort };
-  else if (color && (kind === 'bar' || kind === 'stacked-bar' || kind === 'area')) y.stack = true;
-  if (x.kind === 'time' && kind !== 'line' && kind !== 'area')
-    // Bars on a time axis: one band per period, labelled at the grain.
-    encoding.x = { field: x.name, type: 'ordinal', title: null, timeUnit: grainUnit(x.grain) };
   return { ...base, ...(transform.length > 0 ? { transform } : {}), mark, encoding };
 }
 
@@ -239,6 +306,29 @@ function quote(text: string): string {
   return `'${text.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`;
 }
 
+/** The field holding each mark's description for screen readers (also what a test reads). */
+const DESCRIPTION = 'Description';
+
+/**
+ * A Vega expression describing a row as the table reads it: `Status: completed; Created At: Apr
+ * 2023; Count: 21; Total order amount: $4,952.50`. Vega-Lite's own description would name a
+ * position channel by its field and format a value by its axis (`$5k`).
+ */
+function describeExpression(
+  parts: readonly (Column | { title: string; field: string })[],
+  formats: ColumnFormats,
+): string {
+  const value = (p: Column | { title: string; field: string }) => {
+    if ('field' in p) return `datum[${quote(p.field)}]`;
+    const at = `datum[${quote(p.name)}]`;
+    if (p.kind === 'time')
+      return `timeFormat(toDate(${at}), ${quote(grainFormats[(p.grain ?? 'day') as Grain] ?? grainFormats.day)})`;
+    if (isNumeric(p)) return `format(${at}, ${quote(d3Format(p, formats))})`;
+    return `${at} === null ? '–' : '' + ${at}`;
+  };
+  return parts.map((p) => `${quote(`${p.title}: `)} + (${value(p)})`).join(` + '; ' + `);
+}
+
 /** A Vega expression naming each folded measure by its title. */
 function titleExpression(measures: Column[]): string {
   return measures.reduceRight(
@@ -247,18 +337,22 @@ function titleExpression(measures: Column[]): string {
   );
 }
 
-function foldedTooltip(x: Column, formats: ColumnFormats, measures: Column[]) {
-  const same = new Set(measures.map((m) => d3Format(m, formats))).size === 1;
+/** A Vega expression formatting each folded value by its measure's format. */
+function formattedExpression(measures: Column[], formats: ColumnFormats): string {
+  return measures.reduceRight(
+    (rest, m) =>
+      `datum.measure === ${quote(m.name)} ? format(datum.${VALUE}, ${quote(d3Format(m, formats))}) : ${rest}`,
+    `format(datum.${VALUE}, ',.2~f')`,
+  );
+}
+
+function foldedTooltip(x: Column, series: Column | undefined) {
   return [
     x.kind === 'time'
       ? { field: x.name, type: 'temporal', title: x.title }
       : { field: x.name, type: 'nominal', title: x.title },
+    ...(series ? [{ field: series.name, type: 'nominal', title: series.title }] : []),
     { field: MEASURE, type: 'nominal', title: 'Measure' },
-    {
-      field: VALUE,
-      type: 'quantitative',
-      title: 'Value',
-      format: same ? d3Format(measures[0], formats) : ',.2~f',
-    },
+    { field: SHOWN, type: 'nominal', title: 'Value' },
   ];
 }

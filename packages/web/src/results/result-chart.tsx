@@ -9,6 +9,8 @@ import type { ColumnFormats, Table } from './table.ts';
 import './results.css';
 
 const defaultConfig = chartConfig(mergeTheme(null));
+/** One object, so that the chart's spec is built again only when something it reads changes. */
+const noFormats: ColumnFormats = {};
 
 /** What tests wait on: `data-state` on the chart's box. */
 export type ChartState = 'drawing' | 'drawn' | 'error';
@@ -28,7 +30,7 @@ export interface ResultChartProps {
  * height on `.rs-chart`), or large figures for `number`. `table` draws nothing: the caller shows
  * the table. A spec Vega refuses says so in place of the chart.
  */
-export function ResultChart({ table, kind, spec: custom, formats = {}, title }: ResultChartProps) {
+export function ResultChart({ table, kind, spec: custom, formats = noFormats, title }: ResultChartProps) {
   const spec = useMemo(() => {
     const source = custom ?? buildChartSpec(kind, table, formats, title);
     if (!source) return null;

@@ -20,7 +20,7 @@ export function useCatalogue(deploymentId: number) {
   return useQuery<Catalogue, Error>({
     queryKey: catalogueKey(deploymentId),
     queryFn: async ({ signal }) => {
-      const api = await dataApiFor(queryClient, client, deploymentId);
+      const { api } = await dataApiFor(queryClient, client, deploymentId);
       return catalogueOf(await api.meta({ signal }));
     },
     staleTime: catalogueStaleAfter,
@@ -96,7 +96,7 @@ export function useSqlRun(deploymentId: number, catalogue: Catalogue | null): Sq
           { onError: () => undefined },
         );
       (async () => {
-        const api = await dataApiFor(queryClient, client, deploymentId);
+        const { api } = await dataApiFor(queryClient, client, deploymentId);
         let columns: SqlColumn[] = [];
         const rows: unknown[][] = [];
         let truncated = false;
