@@ -8,18 +8,37 @@ import {
   tablesIn,
 } from './catalogue.ts';
 
-/** Completion's `info`: the title, then the description, then how to use it. */
-function memberInfo(member: CatalogueMember): string {
-  const lines = [member.title];
-  if (member.description) lines.push(member.description);
-  if (member.kind === 'measure') lines.push(`Aggregate it with MEASURE(${member.column}).`);
-  if (member.kind === 'segment') lines.push(`A filter: WHERE ${member.column}.`);
-  if (member.format) lines.push(`Format: ${member.format}`);
-  return lines.join('\n');
+/**
+ * Completion's `info`, drawn when an option is selected: the title in bold, then the
+ * description and how to use the name (a function, so that it is built only in a browser).
+ */
+function info(title: string, lines: (string | undefined)[]): () => Node {
+  return () => {
+    const box = document.createElement('div');
+    const heading = document.createElement('strong');
+    heading.textContent = title;
+    box.append(heading);
+    for (const line of lines) {
+      if (!line) continue;
+      const p = document.createElement('p');
+      p.textContent = line;
+      box.append(p);
+    }
+    return box;
+  };
 }
 
-function tableInfo(table: CatalogueTable): string {
-  return [table.title, table.description, `${table.members.length} members`].filter(Boolean).join('\n');
+function memberInfo(member: CatalogueMember) {
+  return info(member.title, [
+    member.description,
+    member.kind === 'measure' ? `Aggregate it with MEASURE(${member.column}).` : undefined,
+    member.kind === 'segment' ? `A filter: WHERE ${member.column}.` : undefined,
+    member.format ? `Format: ${member.format}` : undefined,
+  ]);
+}
+
+function tableInfo(table: CatalogueTable) {
+  return info(table.title, [table.description, `A ${table.kind} with ${table.members.length} members.`]);
 }
 
 /** CodeMirror's completion icons: measures as constants, dimensions as properties. */
