@@ -60,6 +60,8 @@ import { composeNotifications } from './modules/notifications/compose.ts';
 import { PermissionsRepository } from './modules/permissions/repository.ts';
 import { AccessResolver } from './modules/permissions/resolver.ts';
 import { PermissionsService } from './modules/permissions/service.ts';
+import { QueryHistoryRepository } from './modules/query-history/repository.ts';
+import { QueryHistoryService } from './modules/query-history/service.ts';
 import { RegionsService } from './modules/regions/service.ts';
 import { ReportsRepository } from './modules/reports/repository.ts';
 import { ReportsService } from './modules/reports/service.ts';
@@ -136,6 +138,7 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     tenantSettings: new TenantSettingsRepository(db),
     envVariables: new EnvVariablesRepository(db),
     roles: new RolesRepository(db),
+    queryHistory: new QueryHistoryRepository(db),
   };
   const repos = repositories;
 
@@ -201,6 +204,8 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     bus,
   });
   const dataModel = new DataModelService(repos.modelFiles, deployments);
+  // The SQL editor's history of runs, each user's own (issue 21 item 2).
+  const queryHistory = new QueryHistoryService(repos.queryHistory, deployments);
   const uploads = new UploadService(repos.uploads, repos.modelFiles, dataModel);
   const tokens = new TokensService({
     deployments,
@@ -420,6 +425,7 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     tenantSettings,
     regions,
     envVariables,
+    queryHistory,
     data,
     dashboardData,
     embedTokens,

@@ -597,6 +597,16 @@ export const routeSamples: Record<string, SampleFactory> = {
     payload: { env_variables: [{ name: 'SAMPLE_VARIABLE', value: 'sample value' }] },
   }),
   'GET /api/v1/regions': () => ({ url: '/api/v1/regions?first=10' }),
+  'GET /api/v1/deployments/:deploymentId/query-history': (f) => ({
+    url: `/api/v1/deployments/${f.deploymentId}/query-history?first=10`,
+  }),
+  'POST /api/v1/deployments/:deploymentId/query-history': (f) => ({
+    url: `/api/v1/deployments/${f.deploymentId}/query-history`,
+    payload: { sql: 'SELECT status, MEASURE(count) FROM orders GROUP BY 1', rowCount: 5, durationMs: 12 },
+  }),
+  'DELETE /api/v1/deployments/:deploymentId/query-history': (f) => ({
+    url: `/api/v1/deployments/${f.deploymentId}/query-history`,
+  }),
 };
 
 /** Gives the first admin a known password (whatever earlier requests set) and answers it. */

@@ -34,6 +34,7 @@ const tables = [
   'notification_deliveries',
   'roles',
   'user_roles',
+  'query_history',
 ] as const;
 
 /**

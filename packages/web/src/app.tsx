@@ -23,6 +23,11 @@ const DashboardPage = lazy(() =>
   import('./dashboard/dashboard-page.tsx').then((m) => ({ default: m.DashboardPage })),
 );
 
+/** Explore loads its charting code (Vega) and query builder only when opened, like a dashboard. */
+const ExplorePage = lazy(() =>
+  import('./explore/explore-page.tsx').then((m) => ({ default: m.ExplorePage })),
+);
+
 /** Reads are retried once on a network failure or a 5xx; a 4xx is an answer, not a hiccup. */
 function retryRead(failures: number, error: unknown): boolean {
   if (isApiError(error) && error.status < 500) return false;
@@ -101,8 +106,20 @@ const router = createBrowserRouter([
               </Suspense>
             ),
           },
+          { path: '/explore', element: <ChooseDeployment section="explore" /> },
+          {
+            path: '/explore/:deploymentId',
+            element: (
+              <Suspense fallback={<LoadingState label="Loading Explore…" />}>
+                <ExplorePage />
+              </Suspense>
+            ),
+          },
           { path: '/chat', element: <ChooseDeployment section="chat" /> },
           { path: '/chat/:deploymentId', lazy: () => import('./chat/chat-page.tsx') },
+          { path: '/sql', element: <ChooseDeployment section="sql" /> },
+          // The SQL editor loads CodeMirror only when it is opened: sign-in stays light.
+          { path: '/sql/:deploymentId', lazy: () => import('./sql/sql-page.tsx') },
           { path: '/settings', element: <SettingsLayout />, children: settingsRoutes() },
           { path: '*', element: <NotFoundPage /> },
         ],

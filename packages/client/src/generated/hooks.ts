@@ -59,6 +59,7 @@ export function useGetDeployment(
  * - `/api/v1/deployments/{deploymentId}/shared-workspace`
  * - `/api/v1/deployments/{deploymentId}/permissions`
  * - `/api/v1/deployments/{deploymentId}/env-vars`
+ * - `/api/v1/deployments/{deploymentId}/query-history`
  * - `/api/v1/deployments/{deploymentId}/dashboards/{publicId}/widgets/{widgetId}/data`
  * - `/api/v1/deployments/{deploymentId}/dashboards/{publicId}/dimension-values`
  * - `/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/embed-access`
@@ -90,6 +91,7 @@ export function useUpdateDeployment(
       '/api/v1/deployments/{deploymentId}/shared-workspace',
       '/api/v1/deployments/{deploymentId}/permissions',
       '/api/v1/deployments/{deploymentId}/env-vars',
+      '/api/v1/deployments/{deploymentId}/query-history',
       '/api/v1/deployments/{deploymentId}/dashboards/{publicId}/widgets/{widgetId}/data',
       '/api/v1/deployments/{deploymentId}/dashboards/{publicId}/dimension-values',
       '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/embed-access',
@@ -124,6 +126,7 @@ export function useUpdateDeployment(
  * - `/api/v1/deployments/{deploymentId}/shared-workspace`
  * - `/api/v1/deployments/{deploymentId}/permissions`
  * - `/api/v1/deployments/{deploymentId}/env-vars`
+ * - `/api/v1/deployments/{deploymentId}/query-history`
  * - `/api/v1/deployments/{deploymentId}/dashboards/{publicId}/widgets/{widgetId}/data`
  * - `/api/v1/deployments/{deploymentId}/dashboards/{publicId}/dimension-values`
  * - `/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/embed-access`
@@ -155,6 +158,7 @@ export function useDeleteDeployment(
       '/api/v1/deployments/{deploymentId}/shared-workspace',
       '/api/v1/deployments/{deploymentId}/permissions',
       '/api/v1/deployments/{deploymentId}/env-vars',
+      '/api/v1/deployments/{deploymentId}/query-history',
       '/api/v1/deployments/{deploymentId}/dashboards/{publicId}/widgets/{widgetId}/data',
       '/api/v1/deployments/{deploymentId}/dashboards/{publicId}/dimension-values',
       '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/embed-access',
@@ -1350,6 +1354,56 @@ export function useSetEnvVariables(
     'put',
     '/api/v1/deployments/{deploymentId}/env-vars',
     ['/api/v1/deployments/{deploymentId}/env-vars'],
+    options,
+  );
+}
+
+/**
+ * The caller's own SQL queries run on a deployment, newest first
+ *
+ * `GET /api/v1/deployments/{deploymentId}/query-history`
+ */
+export function useGetQueryHistory(
+  init: QueryHookInit<'/api/v1/deployments/{deploymentId}/query-history', 'get'>,
+  options?: QueryHookOptions<'/api/v1/deployments/{deploymentId}/query-history', 'get'>,
+) {
+  return useApiQuery('get', '/api/v1/deployments/{deploymentId}/query-history', init, options);
+}
+
+/**
+ * Add a run to the caller's query history; only the newest 100 per deployment are kept
+ *
+ * `POST /api/v1/deployments/{deploymentId}/query-history`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/deployments/{deploymentId}/query-history`
+ */
+export function useRecordQuery(
+  options?: MutationHookOptions<'/api/v1/deployments/{deploymentId}/query-history', 'post'>,
+) {
+  return useApiMutation(
+    'post',
+    '/api/v1/deployments/{deploymentId}/query-history',
+    ['/api/v1/deployments/{deploymentId}/query-history'],
+    options,
+  );
+}
+
+/**
+ * Clear the caller's query history on a deployment
+ *
+ * `DELETE /api/v1/deployments/{deploymentId}/query-history`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/deployments/{deploymentId}/query-history`
+ */
+export function useClearQueryHistory(
+  options?: MutationHookOptions<'/api/v1/deployments/{deploymentId}/query-history', 'delete'>,
+) {
+  return useApiMutation(
+    'delete',
+    '/api/v1/deployments/{deploymentId}/query-history',
+    ['/api/v1/deployments/{deploymentId}/query-history'],
     options,
   );
 }

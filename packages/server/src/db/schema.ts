@@ -741,3 +741,20 @@ export interface Database {
 }
 
 export type RoleRow = Selectable<RolesTable>;
+/* The SQL editor's query history, per user and deployment (migration 0018, modules/query-history). */
+export interface QueryHistoryTable {
+  id: Generated<number>;
+  user_id: number;
+  deployment_id: number;
+  sql: string;
+  row_count: number | null;
+  duration_ms: number | null;
+  error: string | null;
+  created_at: CreatedAt;
+}
+
+export interface Database {
+  query_history: QueryHistoryTable;
+}
+
+export type QueryHistoryRow = Selectable<QueryHistoryTable>;

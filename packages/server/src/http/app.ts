@@ -33,6 +33,7 @@ import { groupRoutes } from '../modules/groups/routes.ts';
 import { dashboardExportRoutes, notificationRoutes } from '../modules/notifications/routes.ts';
 import { notificationSchedulerPlugin } from '../modules/notifications/scheduler.ts';
 import { permissionRoutes } from '../modules/permissions/routes.ts';
+import { queryHistoryRoutes } from '../modules/query-history/routes.ts';
 import { regionRoutes } from '../modules/regions/routes.ts';
 import { reportRoutes } from '../modules/reports/routes.ts';
 import { roleRoutes } from '../modules/roles/routes.ts';
@@ -181,6 +182,7 @@ export async function buildApp(
   await app.register(appConfigRoutes, { appConfig: services.appConfig });
   await app.register(tenantSettingsRoutes, { tenantSettings: services.tenantSettings });
   await app.register(envVariableRoutes, { envVariables: services.envVariables });
+  await app.register(queryHistoryRoutes, { queryHistory: services.queryHistory });
   await app.register(regionRoutes, { regions: services.regions });
   await app.register(tokenRoutes, { tokens: services.tokens });
   await app.register(scimRoutes, {

@@ -15,7 +15,7 @@ const timeUnits: Record<string, string> = {
 const grainSuffix = /\.(second|minute|hour|day|week|month|quarter|year)$/;
 
 /** How a time axis and a tooltip label a value truncated to each grain (d3-time-format). */
-const grainFormats: Record<Grain, string> = {
+export const grainFormats: Record<Grain, string> = {
   second: '%Y-%m-%d %H:%M:%S',
   minute: '%Y-%m-%d %H:%M',
   hour: '%b %d, %H:00',

@@ -7,17 +7,19 @@ import { idParam, rememberDeployment } from './deployment.ts';
 import { LogoMark } from './icons.tsx';
 
 /** The sections of the signed-in app; each shows one deployment at a time. */
-export type Section = 'workspace' | 'dashboards' | 'chat';
+export type Section = 'workspace' | 'dashboards' | 'explore' | 'chat' | 'sql';
 
 /** The deployment in the address, and which section shows it. */
 export function useCurrentDeployment(): { deploymentId: number | null; section: Section } {
   const workspace = useMatch('/workspace/:deploymentId/*');
   const dashboards = useMatch('/dashboards/:deploymentId/*');
+  const explore = useMatch('/explore/:deploymentId/*');
   const chat = useMatch('/chat/:deploymentId/*');
-  const match = workspace ?? dashboards ?? chat;
+  const sql = useMatch('/sql/:deploymentId/*');
+  const match = workspace ?? dashboards ?? explore ?? chat ?? sql;
   return {
     deploymentId: idParam(match?.params.deploymentId),
-    section: dashboards ? 'dashboards' : chat ? 'chat' : 'workspace',
+    section: dashboards ? 'dashboards' : explore ? 'explore' : chat ? 'chat' : sql ? 'sql' : 'workspace',
   };
 }
 
@@ -95,9 +97,14 @@ function UserMenu() {
 export function AppShell({ children }: { children?: ReactNode }) {
   const { deploymentId } = useCurrentDeployment();
   const suffix = deploymentId === null ? '' : `/${deploymentId}`;
+  // The SQL editor runs queries with a data-API token, which viewers do not get.
+  const developer = useSignedInUser().role !== 'viewer';
   // A dashboard takes the whole window, so that its grid reaches the wide breakpoints of its
   // layout (spec 2.2: `lg` from 1200px of grid); text pages keep a readable measure.
-  const wide = useMatch('/dashboards/:deploymentId/:publicId') !== null;
+  // Explore too: the model's tree beside the question and its chart.
+  const dashboard = useMatch('/dashboards/:deploymentId/:publicId');
+  const explore = useMatch('/explore/:deploymentId');
+  const wide = dashboard !== null || explore !== null;
   return (
     <div className={wide ? 'shell shell-wide' : 'shell'}>
       <a className="skip-link" href="#main">
@@ -112,7 +119,9 @@ export function AppShell({ children }: { children?: ReactNode }) {
           <nav aria-label="Sections" className="sections">
             <NavLink to={`/workspace${suffix}`}>Workspace</NavLink>
             <NavLink to={`/dashboards${suffix}`}>Dashboards</NavLink>
+            <NavLink to={`/explore${suffix}`}>Explore</NavLink>
             <NavLink to={`/chat${suffix}`}>Chat</NavLink>
+            {developer && <NavLink to={`/sql${suffix}`}>SQL</NavLink>}
             <NavLink to="/settings">Settings</NavLink>
           </nav>
           <div className="topbar-end">
