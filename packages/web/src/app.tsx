@@ -15,6 +15,10 @@ import { RequireSession } from './session/require-session.tsx';
 import { SessionProvider } from './session/session.tsx';
 import { SettingsLayout, settingsRoutes } from './settings/settings-layout.tsx';
 
+/** The Data area (data sources, tables, model editor) is its own chunk: CodeMirror loads with it. */
+const dataPage = (name: 'DataSourcesPage' | 'NewDataSourcePage' | 'DataSourcePage' | 'ModelPage') => () =>
+  import('./data/index.ts').then((m) => ({ Component: m[name] }));
+
 /** The embed page is its own bundle chunk: a framed dashboard loads none of the signed-in app. */
 const EmbedPage = lazy(() => import('./embed/embed-page.tsx').then((m) => ({ default: m.EmbedPage })));
 /** Dashboards load their charting code (Vega) only when one is opened: sign-in stays light. */
@@ -95,6 +99,10 @@ const router = createBrowserRouter([
           },
           { path: '/chat', element: <ChooseDeployment section="chat" /> },
           { path: '/chat/:deploymentId', lazy: () => import('./chat/chat-page.tsx') },
+          { path: '/data', lazy: dataPage('DataSourcesPage') },
+          { path: '/data/new', lazy: dataPage('NewDataSourcePage') },
+          { path: '/data/:deploymentId', lazy: dataPage('DataSourcePage') },
+          { path: '/data/:deploymentId/model', lazy: dataPage('ModelPage') },
           { path: '/settings', element: <SettingsLayout />, children: settingsRoutes() },
           { path: '*', element: <NotFoundPage /> },
         ],

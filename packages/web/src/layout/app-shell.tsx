@@ -90,6 +90,13 @@ function UserMenu() {
   );
 }
 
+/** The Data area, for those who may change data sources and models (developers and admins). */
+function DataLink() {
+  const user = useSignedInUser();
+  if (user.role !== 'admin' && user.role !== 'developer') return null;
+  return <NavLink to="/data">Data</NavLink>;
+}
+
 /** The signed-in app's frame: the top bar (sections, deployment, user) and a footer with the API links. */
 export function AppShell({ children }: { children?: ReactNode }) {
   const { deploymentId } = useCurrentDeployment();
@@ -112,6 +119,7 @@ export function AppShell({ children }: { children?: ReactNode }) {
             <NavLink to={`/workspace${suffix}`}>Workspace</NavLink>
             <NavLink to={`/dashboards${suffix}`}>Dashboards</NavLink>
             <NavLink to={`/chat${suffix}`}>Chat</NavLink>
+            <DataLink />
             <NavLink to="/settings">Settings</NavLink>
           </nav>
           <div className="topbar-end">

@@ -8,6 +8,10 @@ export function Field(props: {
   problem?: string;
   multiline?: boolean;
   autoFocus?: boolean;
+  /** The input's type; a password is never autofilled from the browser's store of this site. */
+  type?: 'text' | 'password' | 'number';
+  placeholder?: string;
+  required?: boolean;
 }) {
   const id = useId();
   const problemId = `${id}-problem`;
@@ -17,6 +21,8 @@ export function Field(props: {
     'aria-invalid': props.problem !== undefined,
     'aria-describedby': props.problem ? problemId : undefined,
     autoFocus: props.autoFocus,
+    placeholder: props.placeholder,
+    required: props.required,
   };
   return (
     <div className="field">
@@ -24,7 +30,12 @@ export function Field(props: {
       {props.multiline ? (
         <textarea {...common} rows={4} onChange={(e) => props.onChange(e.target.value)} />
       ) : (
-        <input {...common} onChange={(e) => props.onChange(e.target.value)} />
+        <input
+          {...common}
+          type={props.type ?? 'text'}
+          autoComplete={props.type === 'password' ? 'new-password' : undefined}
+          onChange={(e) => props.onChange(e.target.value)}
+        />
       )}
       {props.problem && (
         <p id={problemId} className="field-error">
