@@ -22,7 +22,7 @@ type TableRef = { schema: string; name: string };
 const keyOf = (t: TableRef) => `${t.schema}.${t.name}`;
 
 /**
- * `/data/:deploymentId`: one data source. Test its connection, browse its tables by schema (columns
+ * `/data-sources/:deploymentId`: one data source. Test its connection, browse its tables by schema (columns
  * with types, primary and foreign keys), pick some and generate a starting model from them, saved
  * to the main branch and opened in the model editor.
  */
@@ -50,7 +50,7 @@ function DataSource({ deploymentId }: { deploymentId: number }) {
     onError: (error) => setProblem(problemsOf(error).other),
   });
   const save = useUpdateFiles({
-    onSuccess: () => navigate(`/data/${deploymentId}/model`),
+    onSuccess: () => navigate(`/data-sources/${deploymentId}/model`),
     onError: (error) =>
       setProblem(Object.values(problemsOf(error).fields).join(' ') || problemsOf(error).other),
   });
@@ -96,7 +96,7 @@ function DataSource({ deploymentId }: { deploymentId: number }) {
             {source.path ? ` · ${source.path}` : ''} <SourceStatus step={d.creationStep} />
           </>
         }
-        breadcrumbs={[{ label: 'Data', to: '/data' }, { label: d.name }]}
+        breadcrumbs={[{ label: 'Data', to: '/data-sources' }, { label: d.name }]}
         actions={
           <>
             {user.role === 'admin' && (
@@ -115,7 +115,7 @@ function DataSource({ deploymentId }: { deploymentId: number }) {
             <button
               type="button"
               className="button button-secondary"
-              onClick={() => navigate(`/data/${deploymentId}/model`)}
+              onClick={() => navigate(`/data-sources/${deploymentId}/model`)}
             >
               Edit model
             </button>

@@ -16,13 +16,13 @@ export function SourceStatus({ step }: { step: string }) {
   );
 }
 
-/** `/data`: every data source the user reaches (one per deployment), and a way to add one. */
+/** `/data-sources`: every data source the user reaches (one per deployment), and a way to add one. */
 export function DataSourcesPage() {
   const user = useSignedInUser();
   const deployments = useGetDeployments({ params: { query: { first: 1000 } } });
   const add =
     user.role === 'admin' ? (
-      <Link to="/data/new" className="button button-primary">
+      <Link to="/data-sources/new" className="button button-primary">
         Add data source
       </Link>
     ) : null;
@@ -48,7 +48,7 @@ export function DataSourcesPage() {
           <ul className="source-list">
             {deployments.data.items.map((d) => (
               <li key={d.id}>
-                <Link to={`/data/${d.id}`} className="source-name">
+                <Link to={`/data-sources/${d.id}`} className="source-name">
                   {d.name}
                 </Link>
                 <span className="muted">
@@ -58,7 +58,7 @@ export function DataSourcesPage() {
                   {d.dataSource.path ? ` · ${d.dataSource.path}` : ''}
                 </span>
                 <SourceStatus step={d.creationStep} />
-                <Link to={`/data/${d.id}/model`} className="source-model-link">
+                <Link to={`/data-sources/${d.id}/model`} className="source-model-link">
                   Model
                 </Link>
               </li>

@@ -29,7 +29,7 @@ interface ModelError {
 }
 
 /**
- * `/data/:deploymentId/model`: the deployment's model files on a branch. Edit YAML with the
+ * `/data-sources/:deploymentId/model`: the deployment's model files on a branch. Edit YAML with the
  * server's validation shown inline as you type; save on a development branch whatever its state,
  * on main only a model without errors (the server refuses the rest); promote a branch to main
  * once it validates; try the main branch's model with a query.
@@ -159,8 +159,8 @@ function ModelEditor({ deploymentId }: { deploymentId: number }) {
         title="Data model"
         subtitle={name}
         breadcrumbs={[
-          { label: 'Data', to: '/data' },
-          { label: name, to: `/data/${deploymentId}` },
+          { label: 'Data', to: '/data-sources' },
+          { label: name, to: `/data-sources/${deploymentId}` },
           { label: 'Model' },
         ]}
       />
@@ -228,7 +228,8 @@ function ModelEditor({ deploymentId }: { deploymentId: number }) {
         />
       ) : list.length === 0 ? (
         <EmptyState title="No model files on this branch">
-          Generate a starting model from the tables of the <a href={`/data/${deploymentId}`}>data source</a>.
+          Generate a starting model from the tables of the{' '}
+          <a href={`/data-sources/${deploymentId}`}>data source</a>.
         </EmptyState>
       ) : (
         <div className="model-layout">

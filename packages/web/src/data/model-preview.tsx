@@ -45,7 +45,8 @@ export function ModelPreview({ deploymentId, version }: { deploymentId: number; 
   const cubes = meta.data?.cubes ?? [];
   const cube = cubes.find((c) => c.name === cubeName) ?? cubes[0];
   const measures = cube?.measures ?? [];
-  const dimensions = cube?.dimensions ?? [];
+  // Any cube's dimension: the model's joins carry a measure to the cubes it reaches.
+  const dimensions = cubes.flatMap((c) => c.dimensions);
   const chosenMeasure = measures.find((m) => m.name === measure)?.name ?? measures[0]?.name ?? '';
   const chosenDimension = dimensions.some((d) => d.name === dimension) ? dimension : '';
 
@@ -100,10 +101,14 @@ export function ModelPreview({ deploymentId, version }: { deploymentId: number; 
               <span>Group by</span>
               <select value={chosenDimension} onChange={(e) => setDimension(e.target.value)}>
                 <option value="">Nothing</option>
-                {dimensions.map((d) => (
-                  <option key={d.name} value={d.name}>
-                    {d.title ?? d.name}
-                  </option>
+                {cubes.map((c) => (
+                  <optgroup key={c.name} label={c.title ?? c.name}>
+                    {c.dimensions.map((d) => (
+                      <option key={d.name} value={d.name}>
+                        {d.shortTitle ?? d.title ?? d.name}
+                      </option>
+                    ))}
+                  </optgroup>
                 ))}
               </select>
             </label>

@@ -15,7 +15,7 @@ import { initialValues, type KindType, type KindValues, kindOf, kinds, toInput }
 import './data.css';
 
 /**
- * `/data/new`: a new data source (a deployment on it). Pick the warehouse kind, fill in its
+ * `/data-sources/new`: a new data source (a deployment on it). Pick the warehouse kind, fill in its
  * settings, test the connection, save. Saving a source that does not answer is allowed (the
  * warehouse may come up later), and the server keeps it "not connected" until a test passes.
  */
@@ -32,7 +32,7 @@ export function NewDataSourcePage() {
     onError: (error) => setProblems(problemsOf(error)),
   });
   const create = useCreateDeployment({
-    onSuccess: (created) => navigate(`/data/${created.id}`),
+    onSuccess: (created) => navigate(`/data-sources/${created.id}`),
     onError: (error) => setProblems(problemsOf(error)),
   });
   const change = (next: KindValues) => {
@@ -55,7 +55,7 @@ export function NewDataSourcePage() {
       <PageHeader
         title="Add a data source"
         subtitle="Connect Tessera to a warehouse, then pick tables to model."
-        breadcrumbs={[{ label: 'Data', to: '/data' }, { label: 'New data source' }]}
+        breadcrumbs={[{ label: 'Data', to: '/data-sources' }, { label: 'New data source' }]}
       />
       <form className="card data-source-form" onSubmit={submit} noValidate>
         <div className="card-body">

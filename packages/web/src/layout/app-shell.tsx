@@ -6,17 +6,18 @@ import { idParam, rememberDeployment } from './deployment.ts';
 import { LogoMark } from './icons.tsx';
 
 /** The sections of the signed-in app; each shows one deployment at a time. */
-export type Section = 'workspace' | 'dashboards' | 'chat';
+export type Section = 'workspace' | 'dashboards' | 'chat' | 'data-sources';
 
 /** The deployment in the address, and which section shows it. */
 export function useCurrentDeployment(): { deploymentId: number | null; section: Section } {
   const workspace = useMatch('/workspace/:deploymentId/*');
   const dashboards = useMatch('/dashboards/:deploymentId/*');
   const chat = useMatch('/chat/:deploymentId/*');
-  const match = workspace ?? dashboards ?? chat;
+  const data = useMatch('/data-sources/:deploymentId/*');
+  const match = workspace ?? dashboards ?? chat ?? data;
   return {
     deploymentId: idParam(match?.params.deploymentId),
-    section: dashboards ? 'dashboards' : chat ? 'chat' : 'workspace',
+    section: dashboards ? 'dashboards' : chat ? 'chat' : data ? 'data-sources' : 'workspace',
   };
 }
 
@@ -94,7 +95,7 @@ function UserMenu() {
 function DataLink() {
   const user = useSignedInUser();
   if (user.role !== 'admin' && user.role !== 'developer') return null;
-  return <NavLink to="/data">Data</NavLink>;
+  return <NavLink to="/data-sources">Data</NavLink>;
 }
 
 /** The signed-in app's frame: the top bar (sections, deployment, user) and a footer with the API links. */
