@@ -255,7 +255,7 @@ function ModelEditor({ deploymentId }: { deploymentId: number }) {
               <button
                 type="button"
                 className="button button-primary"
-                disabled={save.isPending || !fileName}
+                disabled={save.isPending || !fileName || !dirty}
                 onClick={() => {
                   setStatus(null);
                   setProblem(null);

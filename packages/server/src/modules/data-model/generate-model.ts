@@ -19,7 +19,7 @@ export function dimensionType(columnType: string): DimensionType | null {
   const t = columnType.toLowerCase();
   if (/\[\]$|^(json|jsonb|bytea|blob|struct|map|union|list)\b|\[/.test(t)) return null;
   if (/^bool/.test(t)) return 'boolean';
-  if (/^(date|timestamp|time with|datetime)/.test(t) || t === 'timestamptz') return 'time';
+  if (/^(date|timestamp|datetime)/.test(t)) return 'time';
   if (/^(time|interval)\b/.test(t)) return 'string';
   if (
     /^(smallint|integer|int|bigint|hugeint|tinyint|ubigint|uinteger|usmallint|utinyint|uhugeint|int2|int4|int8|numeric|decimal|real|double|float|money)/.test(
