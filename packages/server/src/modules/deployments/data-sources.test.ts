@@ -108,17 +108,27 @@ describe('data sources', () => {
       expect(created.body).not.toContain(secret);
       expect((await call('GET', `/api/v1/deployments/${body.id}`)).json().creationStep).toBe('databases');
 
-      // Testing edits does not save them; fixing the port in an update tests and makes it ready.
+      // Testing edits does not save them; the saved password is kept when the edit omits it.
       const edit = await call('POST', `/api/v1/deployments/${body.id}/data-source/test`, {
         dataSource: { ...pgSettings, password: undefined },
       });
-      expect(edit.json().ok).toBe(!url.password);
+      expect(edit.json()).toMatchObject(
+        url.password ? { ok: false, problem: 'login_refused' } : { ok: true },
+      );
+      const saved = await call('POST', `/api/v1/deployments/${body.id}/data-source/test`, {});
+      expect(saved.json()).toMatchObject({ ok: false, problem: 'host_unreachable' });
+      expect((await call('GET', `/api/v1/deployments/${body.id}`)).json().creationStep).toBe('databases');
+      const badEdit = await call('POST', `/api/v1/deployments/${body.id}/data-source/test`, {
+        dataSource: { type: 'postgres', database: 'x' },
+      });
+      expect(badEdit.statusCode).toBe(400);
+      expect(badEdit.json().errors[0].field).toBe('body/dataSource/host');
       const fixed = await call('PUT', `/api/v1/deployments/${body.id}`, {
         dataSource: { ...pgSettings, password: url.password ? decodeURIComponent(url.password) : '' },
       });
       expect(fixed.json()).toMatchObject({ creationStep: 'ready', connection: { ok: true } });
-      const saved = await call('POST', `/api/v1/deployments/${body.id}/data-source/test`, {});
-      expect(saved.json()).toMatchObject({ ok: true });
+      const savedAgain = await call('POST', `/api/v1/deployments/${body.id}/data-source/test`, {});
+      expect(savedAgain.json()).toMatchObject({ ok: true });
     });
 
     it('lists schemas, tables, columns with types, primary and foreign keys; generates a model that answers', async () => {

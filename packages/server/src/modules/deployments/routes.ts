@@ -157,11 +157,7 @@ export const dataSourceRoutes: FastifyPluginAsyncTypebox<{ deployments: Deployme
       config: { access: { role: 'admin' } },
     },
     (request) =>
-      deployments.testDataSource(
-        principalOf(request),
-        request.params.deploymentId,
-        request.body ?? undefined,
-      ),
+      deployments.testDataSource(principalOf(request), request.params.deploymentId, request.body.dataSource),
   );
 
   app.get(
