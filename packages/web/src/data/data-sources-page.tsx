@@ -58,7 +58,11 @@ export function DataSourcesPage() {
                   {d.dataSource.path ? ` · ${d.dataSource.path}` : ''}
                 </span>
                 <SourceStatus step={d.creationStep} />
-                <Link to={`/data-sources/${d.id}/model`} className="source-model-link">
+                <Link
+                  to={`/data-sources/${d.id}/model`}
+                  className="source-model-link"
+                  aria-label={`Model of ${d.name}`}
+                >
                   Model
                 </Link>
               </li>
