@@ -116,6 +116,20 @@ describeInBrowser('data sources and models in the browser (issue 21 item 4)', ()
 
   it('picks the tables, sees their keys, and generates a model', async () => {
     const { page } = browser;
+    // The saved settings can be tested with edits, which stay unsaved until saved.
+    await page.getByText('Connection settings').click();
+    const settings = page.locator('.source-settings');
+    await settings.getByLabel('Port').fill('1');
+    await settings.getByRole('button', { name: 'Test these settings' }).click();
+    await expect
+      .poll(() => settings.locator('.connection-status[data-ok]').getAttribute('data-ok'))
+      .toBe('false');
+    expect(await settings.getByLabel('Port').getAttribute('aria-invalid')).toBe('true');
+    await browser.screenshot('data-03a-settings-failed-desktop');
+    expect((await api('GET', `/api/v1/deployments/${deploymentId}`)).dataSource.port).toBe(
+      Number(url.port || 5432),
+    );
+    await page.getByText('Connection settings').click();
     await page.getByLabel('Schema').selectOption(schema);
     const tables = page.getByRole('list', { name: `Tables of ${schema}` });
     await tables.getByText('sales', { exact: true }).waitFor();

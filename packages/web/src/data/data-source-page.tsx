@@ -16,6 +16,7 @@ import { problemsOf } from '../ui/problems.ts';
 import { type ConnectionResult, ConnectionStatus } from './data-source-fields.tsx';
 import { SourceStatus } from './data-sources-page.tsx';
 import { kindOf } from './kinds.ts';
+import { SourceSettings } from './source-settings.tsx';
 import './data.css';
 
 type TableRef = { schema: string; name: string };
@@ -123,6 +124,16 @@ function DataSource({ deploymentId }: { deploymentId: number }) {
         }
       />
       <ConnectionStatus result={result} pending={test.isPending} />
+      {user.role === 'admin' && (
+        <SourceSettings
+          deploymentId={deploymentId}
+          source={source}
+          open={d.creationStep === 'databases'}
+          onSaved={(saved) => {
+            if (saved?.ok) void tables.refetch();
+          }}
+        />
+      )}
       {problem && (
         <p className="form-error" role="alert">
           {problem}
