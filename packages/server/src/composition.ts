@@ -189,12 +189,20 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
 
   // Deployments, their env variables (`${NAME}` in data-source settings), data models and tokens.
   const envVariableResolver = new EnvVariableResolver(repos.envVariables, secrets, bus);
+  const dataSettings = dataSettingsFromEnv();
+  const drivers = new DriverRegistry({
+    dataDir: config.dataDir,
+    secrets,
+    sampleScale: dataSettings.sampleScale,
+    variables: envVariableResolver,
+  });
   const deployments = new DeploymentsService({
     repository: repos.deployments,
     secrets,
     publicUrl: () => publicUrl(config),
     bus,
     variables: envVariableResolver,
+    connections: drivers,
   });
   const envVariables = new EnvVariablesService({
     repository: repos.envVariables,
@@ -320,14 +328,8 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
   const embedSweeper = new EmbedSweeper({ users: repos.embedUsers, sessions: repos.embedSessions });
 
   // The data API (DESIGN.md "Semantic layer and data API") and the dashboard data that runs
-  // widget queries through it. The drivers hold connections: `close` releases them.
-  const dataSettings = dataSettingsFromEnv();
-  const drivers = new DriverRegistry({
-    dataDir: config.dataDir,
-    secrets,
-    sampleScale: dataSettings.sampleScale,
-    variables: envVariableResolver,
-  });
+  // widget queries through it. The drivers (created with the deployments, which test connections
+  // through them) hold connections: `close` releases them.
   // REDIS_URL: replicas share query results and run each query once between them (shared-cache.ts).
   const shared = redis?.shared;
   const models = new ModelCache(repos.modelFiles, bus);

@@ -136,6 +136,31 @@ export const routeSamples: Record<string, SampleFactory> = {
   'DELETE /api/v1/deployments/:deploymentId': async (f) => ({
     url: `/api/v1/deployments/${(await post(f, '/api/v1/deployments', { name: 'doomed' })).id}`,
   }),
+  'POST /api/v1/data-sources/test': () => ({
+    url: '/api/v1/data-sources/test',
+    payload: { type: 'duckdb', path: ':sample:' },
+  }),
+  'POST /api/v1/deployments/:deploymentId/data-source/test': (f) => ({
+    url: `/api/v1/deployments/${f.deploymentId}/data-source/test`,
+    payload: {},
+  }),
+  'GET /api/v1/deployments/:deploymentId/data-source/tables': (f) => ({
+    url: `/api/v1/deployments/${f.deploymentId}/data-source/tables`,
+  }),
+  'POST /build/api/v1/deployments/:deploymentId/data-model/validate': (f) => ({
+    url: `${dm(f)}/data-model/validate`,
+    payload: { branchName: `s-${unique()}`, files: [{ path: 'model/x.yml', content: 'cubes: []' }] },
+  }),
+  'POST /build/api/v1/deployments/:deploymentId/data-model/generate': (f) => ({
+    url: `${dm(f)}/data-model/generate`,
+    payload: { tables: [{ schema: 'main', name: 'orders' }] },
+  }),
+  'POST /build/api/v1/deployments/:deploymentId/merge-to-default': async (f) => {
+    // A branch copied from main: promoting it leaves main's model as it was.
+    const branchName = `m-${unique()}`;
+    await post(f, `${dm(f)}/branches`, { name: branchName, activate: true });
+    return { url: `${dm(f)}/merge-to-default`, payload: { branchName, message: 'promote' } };
+  },
   'GET /build/api/v1/deployments/:deploymentId/data-model/files': (f) => ({
     url: `${dm(f)}/data-model/files?withContent=true`,
   }),

@@ -14,6 +14,10 @@ import { RequireSession } from './session/require-session.tsx';
 import { SessionProvider } from './session/session.tsx';
 import { SettingsLayout, settingsRoutes } from './settings/settings-layout.tsx';
 
+/** The Data area (data sources, tables, model editor) is its own chunk: CodeMirror loads with it. */
+const dataPage = (name: 'DataSourcesPage' | 'NewDataSourcePage' | 'DataSourcePage' | 'ModelPage') => () =>
+  import('./data/index.ts').then((m) => ({ Component: m[name] }));
+
 /** The embed page is its own bundle chunk: a framed dashboard loads none of the signed-in app. */
 const EmbedPage = lazy(() => import('./embed/embed-page.tsx').then((m) => ({ default: m.EmbedPage })));
 /** A report draws its chart with Vega: loaded when a report is opened, not with the sign-in page. */
@@ -120,6 +124,10 @@ const router = createBrowserRouter([
           { path: '/sql', element: <ChooseDeployment section="sql" /> },
           // The SQL editor loads CodeMirror only when it is opened: sign-in stays light.
           { path: '/sql/:deploymentId', lazy: () => import('./sql/sql-page.tsx') },
+          { path: '/data-sources', lazy: dataPage('DataSourcesPage') },
+          { path: '/data-sources/new', lazy: dataPage('NewDataSourcePage') },
+          { path: '/data-sources/:deploymentId', lazy: dataPage('DataSourcePage') },
+          { path: '/data-sources/:deploymentId/model', lazy: dataPage('ModelPage') },
           { path: '/settings', element: <SettingsLayout />, children: settingsRoutes() },
           { path: '*', element: <NotFoundPage /> },
         ],

@@ -49,6 +49,7 @@ export function useGetDeployment(
  * - `/api/v1/deployments`
  * - `/api/v1/deployments/{deploymentId}`
  * - `/api/v1/deployments/{deploymentId}/environments`
+ * - `/api/v1/deployments/{deploymentId}/data-source/tables`
  * - `/api/v1/deployments/{deploymentId}/folders`
  * - `/api/v1/deployments/{deploymentId}/folders/{folderId}/ancestors`
  * - `/api/v1/deployments/{deploymentId}/workbooks`
@@ -81,6 +82,7 @@ export function useUpdateDeployment(
       '/api/v1/deployments',
       '/api/v1/deployments/{deploymentId}',
       '/api/v1/deployments/{deploymentId}/environments',
+      '/api/v1/deployments/{deploymentId}/data-source/tables',
       '/api/v1/deployments/{deploymentId}/folders',
       '/api/v1/deployments/{deploymentId}/folders/{folderId}/ancestors',
       '/api/v1/deployments/{deploymentId}/workbooks',
@@ -116,6 +118,7 @@ export function useUpdateDeployment(
  * - `/api/v1/deployments`
  * - `/api/v1/deployments/{deploymentId}`
  * - `/api/v1/deployments/{deploymentId}/environments`
+ * - `/api/v1/deployments/{deploymentId}/data-source/tables`
  * - `/api/v1/deployments/{deploymentId}/folders`
  * - `/api/v1/deployments/{deploymentId}/folders/{folderId}/ancestors`
  * - `/api/v1/deployments/{deploymentId}/workbooks`
@@ -148,6 +151,7 @@ export function useDeleteDeployment(
       '/api/v1/deployments',
       '/api/v1/deployments/{deploymentId}',
       '/api/v1/deployments/{deploymentId}/environments',
+      '/api/v1/deployments/{deploymentId}/data-source/tables',
       '/api/v1/deployments/{deploymentId}/folders',
       '/api/v1/deployments/{deploymentId}/folders/{folderId}/ancestors',
       '/api/v1/deployments/{deploymentId}/workbooks',
@@ -184,6 +188,49 @@ export function useGetDeploymentEnvironments(
   options?: QueryHookOptions<'/api/v1/deployments/{deploymentId}/environments', 'get'>,
 ) {
   return useApiQuery('get', '/api/v1/deployments/{deploymentId}/environments', init, options);
+}
+
+/**
+ * Test the settings of a data source not saved yet
+ *
+ * `POST /api/v1/data-sources/test`
+ *
+ * Invalidates no cached read.
+ */
+export function useTestNewDataSource(options?: MutationHookOptions<'/api/v1/data-sources/test', 'post'>) {
+  return useApiMutation('post', '/api/v1/data-sources/test', [], options);
+}
+
+/**
+ * Test a deployment's data source: the saved settings, or edits of them given in the body
+ *
+ * `POST /api/v1/deployments/{deploymentId}/data-source/test`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/deployments`
+ * - `/api/v1/deployments/{deploymentId}`
+ */
+export function useTestDataSource(
+  options?: MutationHookOptions<'/api/v1/deployments/{deploymentId}/data-source/test', 'post'>,
+) {
+  return useApiMutation(
+    'post',
+    '/api/v1/deployments/{deploymentId}/data-source/test',
+    ['/api/v1/deployments', '/api/v1/deployments/{deploymentId}'],
+    options,
+  );
+}
+
+/**
+ * The schemas, tables, columns and keys of a deployment's data source
+ *
+ * `GET /api/v1/deployments/{deploymentId}/data-source/tables`
+ */
+export function useGetDataSourceTables(
+  init: QueryHookInit<'/api/v1/deployments/{deploymentId}/data-source/tables', 'get'>,
+  options?: QueryHookOptions<'/api/v1/deployments/{deploymentId}/data-source/tables', 'get'>,
+) {
+  return useApiQuery('get', '/api/v1/deployments/{deploymentId}/data-source/tables', init, options);
 }
 
 /**
@@ -268,6 +315,25 @@ export function useValidateDataModel(
 }
 
 /**
+ * Compile unsaved file contents over a branch's files and report the errors (nothing is stored)
+ *
+ * `POST /build/api/v1/deployments/{deploymentId}/data-model/validate`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/build/api/v1/deployments/{deploymentId}/data-model/validate`
+ */
+export function useValidateDataModelDraft(
+  options?: MutationHookOptions<'/build/api/v1/deployments/{deploymentId}/data-model/validate', 'post'>,
+) {
+  return useApiMutation(
+    'post',
+    '/build/api/v1/deployments/{deploymentId}/data-model/validate',
+    ['/build/api/v1/deployments/{deploymentId}/data-model/validate'],
+    options,
+  );
+}
+
+/**
  * Enter dev mode (switch to a branch)
  *
  * `POST /build/api/v1/deployments/{deploymentId}/dev-mode`
@@ -341,6 +407,32 @@ export function useRemoveBranch(
     ['/build/api/v1/deployments/{deploymentId}/branches'],
     options,
   );
+}
+
+/**
+ * Promote a branch to main: refused while its model has errors
+ *
+ * `POST /build/api/v1/deployments/{deploymentId}/merge-to-default`
+ *
+ * Invalidates no cached read.
+ */
+export function useMergeToDefaultBranch(
+  options?: MutationHookOptions<'/build/api/v1/deployments/{deploymentId}/merge-to-default', 'post'>,
+) {
+  return useApiMutation('post', '/build/api/v1/deployments/{deploymentId}/merge-to-default', [], options);
+}
+
+/**
+ * A starting data model (YAML files) from tables of the deployment's data source; stores nothing
+ *
+ * `POST /build/api/v1/deployments/{deploymentId}/data-model/generate`
+ *
+ * Invalidates no cached read.
+ */
+export function useGenerateDataModel(
+  options?: MutationHookOptions<'/build/api/v1/deployments/{deploymentId}/data-model/generate', 'post'>,
+) {
+  return useApiMutation('post', '/build/api/v1/deployments/{deploymentId}/data-model/generate', [], options);
 }
 
 /**

@@ -214,6 +214,57 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/data-sources/test': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Test the settings of a data source not saved yet */
+    post: operations['testNewDataSource'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/deployments/{deploymentId}/data-source/test': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Test a deployment's data source: the saved settings, or edits of them given in the body */
+    post: operations['testDataSource'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/deployments/{deploymentId}/data-source/tables': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The schemas, tables, columns and keys of a deployment's data source */
+    get: operations['getDataSourceTables'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/build/api/v1/deployments/{deploymentId}/data-model/files': {
     parameters: {
       query?: never;
@@ -260,7 +311,8 @@ export interface paths {
     /** Compile a deployment's data model and report compilation errors */
     get: operations['validateDataModel'];
     put?: never;
-    post?: never;
+    /** Compile unsaved file contents over a branch's files and report the errors (nothing is stored) */
+    post: operations['validateDataModelDraft'];
     delete?: never;
     options?: never;
     head?: never;
@@ -299,6 +351,40 @@ export interface paths {
     post: operations['createBranch'];
     /** Delete a branch */
     delete: operations['removeBranch'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/build/api/v1/deployments/{deploymentId}/merge-to-default': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Promote a branch to main: refused while its model has errors */
+    post: operations['mergeToDefaultBranch'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/build/api/v1/deployments/{deploymentId}/data-model/generate': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** A starting data model (YAML files) from tables of the deployment's data source; stores nothing */
+    post: operations['generateDataModel'];
+    delete?: never;
     options?: never;
     head?: never;
     patch?: never;
@@ -2305,7 +2391,10 @@ export interface operations {
               name: string;
               /** @description Base URL of this deployment's data API */
               deploymentUrl: string;
-              /** @enum {unknown} */
+              /**
+               * @description `ready` once its data source answers; `databases` while it does not (create, update or test it again)
+               * @enum {unknown}
+               */
               creationStep:
                 | 'project'
                 | 'upload'
@@ -2325,6 +2414,28 @@ export interface operations {
                 user?: string;
                 ssl?: boolean;
                 hasPassword: boolean;
+              };
+              /** @description The outcome of connecting to a data source and running `SELECT 1` */
+              connection?: {
+                ok: boolean;
+                /** @description What stopped the connection; null when it connected */
+                problem:
+                  | (
+                      | 'host_unreachable'
+                      | 'host_unknown'
+                      | 'timeout'
+                      | 'login_refused'
+                      | 'database_missing'
+                      | 'file_missing'
+                      | 'tls_failed'
+                      | 'unknown'
+                    )
+                  | null;
+                /** @description What happened, in words a user can act on; never a secret */
+                message: string;
+                /** @description The data-source field to look at */
+                field: string | null;
+                durationMs: number;
               };
               basePath: string;
               /** Format: date-time */
@@ -2347,7 +2458,10 @@ export interface operations {
               name: string;
               /** @description Base URL of this deployment's data API */
               deploymentUrl: string;
-              /** @enum {unknown} */
+              /**
+               * @description `ready` once its data source answers; `databases` while it does not (create, update or test it again)
+               * @enum {unknown}
+               */
               creationStep:
                 | 'project'
                 | 'upload'
@@ -2367,6 +2481,28 @@ export interface operations {
                 user?: string;
                 ssl?: boolean;
                 hasPassword: boolean;
+              };
+              /** @description The outcome of connecting to a data source and running `SELECT 1` */
+              connection?: {
+                ok: boolean;
+                /** @description What stopped the connection; null when it connected */
+                problem:
+                  | (
+                      | 'host_unreachable'
+                      | 'host_unknown'
+                      | 'timeout'
+                      | 'login_refused'
+                      | 'database_missing'
+                      | 'file_missing'
+                      | 'tls_failed'
+                      | 'unknown'
+                    )
+                  | null;
+                /** @description What happened, in words a user can act on; never a secret */
+                message: string;
+                /** @description The data-source field to look at */
+                field: string | null;
+                durationMs: number;
               };
               basePath: string;
               /** Format: date-time */
@@ -2603,7 +2739,10 @@ export interface operations {
             name: string;
             /** @description Base URL of this deployment's data API */
             deploymentUrl: string;
-            /** @enum {unknown} */
+            /**
+             * @description `ready` once its data source answers; `databases` while it does not (create, update or test it again)
+             * @enum {unknown}
+             */
             creationStep: 'project' | 'upload' | 'schema' | 'github' | 'ssh' | 'databases' | 'ready' | 'demo';
             dataSource: {
               /** @enum {unknown} */
@@ -2615,6 +2754,28 @@ export interface operations {
               user?: string;
               ssl?: boolean;
               hasPassword: boolean;
+            };
+            /** @description The outcome of connecting to a data source and running `SELECT 1` */
+            connection?: {
+              ok: boolean;
+              /** @description What stopped the connection; null when it connected */
+              problem:
+                | (
+                    | 'host_unreachable'
+                    | 'host_unknown'
+                    | 'timeout'
+                    | 'login_refused'
+                    | 'database_missing'
+                    | 'file_missing'
+                    | 'tls_failed'
+                    | 'unknown'
+                  )
+                | null;
+              /** @description What happened, in words a user can act on; never a secret */
+              message: string;
+              /** @description The data-source field to look at */
+              field: string | null;
+              durationMs: number;
             };
             basePath: string;
             /** Format: date-time */
@@ -2843,7 +3004,10 @@ export interface operations {
             name: string;
             /** @description Base URL of this deployment's data API */
             deploymentUrl: string;
-            /** @enum {unknown} */
+            /**
+             * @description `ready` once its data source answers; `databases` while it does not (create, update or test it again)
+             * @enum {unknown}
+             */
             creationStep: 'project' | 'upload' | 'schema' | 'github' | 'ssh' | 'databases' | 'ready' | 'demo';
             dataSource: {
               /** @enum {unknown} */
@@ -2855,6 +3019,28 @@ export interface operations {
               user?: string;
               ssl?: boolean;
               hasPassword: boolean;
+            };
+            /** @description The outcome of connecting to a data source and running `SELECT 1` */
+            connection?: {
+              ok: boolean;
+              /** @description What stopped the connection; null when it connected */
+              problem:
+                | (
+                    | 'host_unreachable'
+                    | 'host_unknown'
+                    | 'timeout'
+                    | 'login_refused'
+                    | 'database_missing'
+                    | 'file_missing'
+                    | 'tls_failed'
+                    | 'unknown'
+                  )
+                | null;
+              /** @description What happened, in words a user can act on; never a secret */
+              message: string;
+              /** @description The data-source field to look at */
+              field: string | null;
+              durationMs: number;
             };
             basePath: string;
             /** Format: date-time */
@@ -3095,7 +3281,10 @@ export interface operations {
             name: string;
             /** @description Base URL of this deployment's data API */
             deploymentUrl: string;
-            /** @enum {unknown} */
+            /**
+             * @description `ready` once its data source answers; `databases` while it does not (create, update or test it again)
+             * @enum {unknown}
+             */
             creationStep: 'project' | 'upload' | 'schema' | 'github' | 'ssh' | 'databases' | 'ready' | 'demo';
             dataSource: {
               /** @enum {unknown} */
@@ -3107,6 +3296,28 @@ export interface operations {
               user?: string;
               ssl?: boolean;
               hasPassword: boolean;
+            };
+            /** @description The outcome of connecting to a data source and running `SELECT 1` */
+            connection?: {
+              ok: boolean;
+              /** @description What stopped the connection; null when it connected */
+              problem:
+                | (
+                    | 'host_unreachable'
+                    | 'host_unknown'
+                    | 'timeout'
+                    | 'login_refused'
+                    | 'database_missing'
+                    | 'file_missing'
+                    | 'tls_failed'
+                    | 'unknown'
+                  )
+                | null;
+              /** @description What happened, in words a user can act on; never a secret */
+              message: string;
+              /** @description The data-source field to look at */
+              field: string | null;
+              durationMs: number;
             };
             basePath: string;
             /** Format: date-time */
@@ -3813,6 +4024,758 @@ export interface operations {
       };
     };
   };
+  testNewDataSource: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description PostgreSQL `host`, `database`, `user` and `password` may use the deployment's env variables as `${NAME}`, resolved when the data source connects */
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * @description Warehouse engine
+           * @enum {unknown}
+           */
+          type: 'duckdb' | 'postgres';
+          /** @description DuckDB file, or ':sample:' for the generated sample data */
+          path?: string;
+          host?: string;
+          port?: number;
+          database?: string;
+          user?: string;
+          /** @description Write-only; encrypted at rest */
+          password?: string;
+          ssl?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description The outcome of connecting to a data source and running `SELECT 1` */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            ok: boolean;
+            /** @description What stopped the connection; null when it connected */
+            problem:
+              | (
+                  | 'host_unreachable'
+                  | 'host_unknown'
+                  | 'timeout'
+                  | 'login_refused'
+                  | 'database_missing'
+                  | 'file_missing'
+                  | 'tls_failed'
+                  | 'unknown'
+                )
+              | null;
+            /** @description What happened, in words a user can act on; never a secret */
+            message: string;
+            /** @description The data-source field to look at */
+            field: string | null;
+            durationMs: number;
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'malformed_body'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_scoped_credential'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'report_public_id_taken'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready';
+          };
+        };
+      };
+      /** @description Payload Too Large: `body_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'body_too_large';
+          };
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'unsupported_media_type';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+    };
+  };
+  testDataSource: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        deploymentId: number;
+      };
+      cookie?: never;
+    };
+    /** @description `{}` tests the saved settings */
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description PostgreSQL `host`, `database`, `user` and `password` may use the deployment's env variables as `${NAME}`, resolved when the data source connects */
+          dataSource?: {
+            /**
+             * @description Warehouse engine
+             * @enum {unknown}
+             */
+            type: 'duckdb' | 'postgres';
+            /** @description DuckDB file, or ':sample:' for the generated sample data */
+            path?: string;
+            host?: string;
+            port?: number;
+            database?: string;
+            user?: string;
+            /** @description Write-only; encrypted at rest */
+            password?: string;
+            ssl?: boolean;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description The outcome of connecting to a data source and running `SELECT 1` */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            ok: boolean;
+            /** @description What stopped the connection; null when it connected */
+            problem:
+              | (
+                  | 'host_unreachable'
+                  | 'host_unknown'
+                  | 'timeout'
+                  | 'login_refused'
+                  | 'database_missing'
+                  | 'file_missing'
+                  | 'tls_failed'
+                  | 'unknown'
+                )
+              | null;
+            /** @description What happened, in words a user can act on; never a secret */
+            message: string;
+            /** @description The data-source field to look at */
+            field: string | null;
+            durationMs: number;
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'malformed_body'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_out_of_scope'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'report_public_id_taken'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready';
+          };
+        };
+      };
+      /** @description Payload Too Large: `body_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'body_too_large';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'unsupported_media_type';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+    };
+  };
+  getDataSourceTables: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        deploymentId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            schemas: {
+              name: string;
+              tables: {
+                schema: string;
+                name: string;
+                columns: {
+                  name: string;
+                  /** @description The engine's own type name */
+                  type: string;
+                  nullable: boolean;
+                  primaryKey: boolean;
+                }[];
+                foreignKeys: {
+                  columns: string[];
+                  referencedSchema: string;
+                  referencedTable: string;
+                  referencedColumns: string[];
+                }[];
+              }[];
+            }[];
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_out_of_scope'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'report_public_id_taken'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+    };
+  };
   listFiles: {
     parameters: {
       query?: {
@@ -4057,6 +5020,14 @@ export interface operations {
         content: {
           'application/json': {
             success: boolean;
+            /** @description Whether the branch's model compiles with these files; always true on main */
+            valid?: boolean;
+            /** @description The branch's model errors after the write */
+            errors?: {
+              fileName: string | null;
+              line: number | null;
+              message: string;
+            }[];
           };
         };
       };
@@ -4927,6 +5898,255 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+    };
+  };
+  validateDataModelDraft: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        deploymentId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          branchName?: string;
+          /** @description Unsaved contents, compiled over the branch's stored files */
+          files: {
+            path: string;
+            content: string;
+          }[];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            deploymentId: number;
+            branchName: string;
+            valid: boolean;
+            errors: {
+              fileName: string | null;
+              line: number | null;
+              message: string;
+            }[];
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'malformed_body'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_out_of_scope'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'report_public_id_taken'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready';
+          };
+        };
+      };
+      /** @description Payload Too Large: `body_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'body_too_large';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'unsupported_media_type';
           };
         };
       };
@@ -5920,6 +7140,489 @@ export interface operations {
         content: {
           'application/json': {
             success: boolean;
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'malformed_body'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_out_of_scope'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'report_public_id_taken'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready';
+          };
+        };
+      };
+      /** @description Payload Too Large: `body_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'body_too_large';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'unsupported_media_type';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+    };
+  };
+  mergeToDefaultBranch: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        deploymentId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          branchName: string;
+          message?: string;
+          removeBranchAfterMerge?: boolean | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            merged: boolean;
+            branchDeleted: boolean;
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'malformed_body'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_out_of_scope'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'report_public_id_taken'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready';
+          };
+        };
+      };
+      /** @description Payload Too Large: `body_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'body_too_large';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'unsupported_media_type';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+    };
+  };
+  generateDataModel: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        deploymentId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          tables: {
+            schema: string;
+            name: string;
+          }[];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            files: {
+              path: string;
+              content: string;
+            }[];
           };
         };
       };

@@ -3,10 +3,12 @@ import path from 'node:path';
 import { type SecretBox, sha256 } from '../crypto/secrets.ts';
 import type { DataSourceSettings, DeploymentRow } from '../db/schema.ts';
 import { ValidationError } from '../errors/domain-errors.ts';
+import { type ConnectionTest, describeFailure } from './connection-test.ts';
 import { type Driver, WarehouseUnavailableError } from './driver.ts';
 import { DuckDbDriver } from './duckdb-driver.ts';
 import { duckDbFile, SAMPLE_PATH } from './duckdb-path.ts';
 import { clearFields, referencesIn, substitute } from './env-references.ts';
+import { type IntrospectedTable, introspect } from './introspect.ts';
 import type { PostgresSettings } from './postgres-driver.ts';
 import { ensureSampleDatabase } from './sample/generate.ts';
 
@@ -63,13 +65,13 @@ export class DriverRegistry {
    * data source was saved) is the caller's to fix: 400 naming it, never a connection attempt.
    */
   private async postgresSettings(
-    deploymentId: number,
+    deploymentId: number | null,
     settings: DataSourceSettings,
   ): Promise<PostgresSettings> {
     const clear = clearFields(settings, (sealed) => this.options.secrets.open(sealed));
-    const uses = this.options.variables && referencesIn(clear).length > 0;
+    const uses = deploymentId !== null && this.options.variables && referencesIn(clear).length > 0;
     const { settings: resolved, missing } = uses
-      ? substitute(clear, await this.options.variables!.values(deploymentId))
+      ? substitute(clear, await this.options.variables!.values(deploymentId!))
       : { settings: clear, missing: [] };
     if (missing.length > 0) {
       throw new ValidationError(
@@ -90,6 +92,45 @@ export class DriverRegistry {
       password: resolved.password,
       ssl: settings.ssl,
     };
+  }
+
+  /**
+   * Connects with `settings` (saved or not: the password sealed, as stored) and runs `SELECT 1`.
+   * A PostgreSQL test opens a connection of its own and closes it, so that the deployment's pool
+   * is left alone; a DuckDB file opens as the data API would open it. A failure is an answer in
+   * words (connection-test.ts), not an error; a missing env variable is the caller's 400.
+   */
+  async test(
+    deploymentId: number | null,
+    settings: DataSourceSettings,
+    timeoutMs = 5_000,
+  ): Promise<ConnectionTest> {
+    const started = performance.now();
+    const elapsed = () => Math.round(performance.now() - started);
+    const postgres =
+      settings.type === 'postgres' ? await this.postgresSettings(deploymentId, settings) : null;
+    try {
+      if (postgres) {
+        const driver = await this.openPostgres({ ...postgres, max: 1, connectionTimeoutMs: timeoutMs });
+        try {
+          await driver.query('SELECT 1', []);
+        } finally {
+          await driver.close().catch(() => undefined);
+        }
+      } else {
+        await (await this.open(settings)).query('SELECT 1', []);
+      }
+      return { ok: true, problem: null, message: 'Connected.', field: null, durationMs: elapsed() };
+    } catch (error) {
+      const cause = error instanceof WarehouseUnavailableError ? error.cause : error;
+      return { ok: false, ...describeFailure(cause, settings, timeoutMs), durationMs: elapsed() };
+    }
+  }
+
+  /** The tables, columns and keys the deployment's data source shows its connection. */
+  async introspect(deployment: Pick<DeploymentRow, 'id' | 'data_source'>): Promise<IntrospectedTable[]> {
+    const driver = await this.get(deployment);
+    return introspect(driver, (deployment.data_source as DataSourceSettings).type);
   }
 
   private openPostgres(postgres: PostgresSettings): Promise<Driver> {

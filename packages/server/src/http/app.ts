@@ -22,7 +22,7 @@ import { dataRoutes } from '../modules/data/routes.ts';
 import { modelDirPlugin } from '../modules/data-model/model-dir-plugin.ts';
 import { dataModelRoutes } from '../modules/data-model/routes.ts';
 import { uploadRoutes } from '../modules/data-model/upload-routes.ts';
-import { deploymentRoutes } from '../modules/deployments/routes.ts';
+import { dataSourceRoutes, deploymentRoutes } from '../modules/deployments/routes.ts';
 import { embedRoutes } from '../modules/embed/routes.ts';
 import { embedSweeperPlugin } from '../modules/embed/sweeper.ts';
 import { embedAccessRoutes } from '../modules/embed-tenants/access-routes.ts';
@@ -166,6 +166,7 @@ export async function buildApp(
   });
 
   await app.register(deploymentRoutes, { deployments: services.deployments });
+  await app.register(dataSourceRoutes, { deployments: services.deployments });
   await app.register(dataModelRoutes, { dataModel: services.dataModel });
   await app.register(uploadRoutes, { uploads: services.uploads });
   await app.register(apiKeyRoutes, { apiKeys: services.apiKeys });

@@ -47,7 +47,7 @@ export function iconHref(html: string | null): string | null {
 /** The API families and operational endpoints keep their own answers (JSON 404s), never the app. */
 const apiPrefixes = ['/api', '/v1', '/scim', '/data', '/healthz', '/readyz', '/metrics', '/assets'];
 /** The app's own routes: the page is served whatever the request accepts. */
-const appPrefixes = ['/sign-in', '/workspace', '/dashboards', '/embed', '/chat'];
+const appPrefixes = ['/sign-in', '/workspace', '/dashboards', '/embed', '/chat', '/data-sources'];
 
 function under(pathname: string, prefix: string): boolean {
   return pathname === prefix || pathname.startsWith(`${prefix}/`);

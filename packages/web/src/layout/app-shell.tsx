@@ -7,7 +7,7 @@ import { idParam, rememberDeployment } from './deployment.ts';
 import { LogoMark } from './icons.tsx';
 
 /** The sections of the signed-in app; each shows one deployment at a time. */
-export type Section = 'workspace' | 'dashboards' | 'explore' | 'chat' | 'sql';
+export type Section = 'workspace' | 'dashboards' | 'explore' | 'chat' | 'sql' | 'data-sources';
 
 /** The deployment in the address, and which section shows it. */
 export function useCurrentDeployment(): { deploymentId: number | null; section: Section } {
@@ -16,10 +16,21 @@ export function useCurrentDeployment(): { deploymentId: number | null; section: 
   const explore = useMatch('/explore/:deploymentId/*');
   const chat = useMatch('/chat/:deploymentId/*');
   const sql = useMatch('/sql/:deploymentId/*');
-  const match = workspace ?? dashboards ?? explore ?? chat ?? sql;
+  const data = useMatch('/data-sources/:deploymentId/*');
+  const match = workspace ?? dashboards ?? explore ?? chat ?? sql ?? data;
   return {
     deploymentId: idParam(match?.params.deploymentId),
-    section: dashboards ? 'dashboards' : explore ? 'explore' : chat ? 'chat' : sql ? 'sql' : 'workspace',
+    section: dashboards
+      ? 'dashboards'
+      : explore
+        ? 'explore'
+        : chat
+          ? 'chat'
+          : sql
+            ? 'sql'
+            : data
+              ? 'data-sources'
+              : 'workspace',
   };
 }
 
@@ -93,6 +104,13 @@ function UserMenu() {
   );
 }
 
+/** The Data area, for those who may change data sources and models (developers and admins). */
+function DataLink() {
+  const user = useSignedInUser();
+  if (user.role !== 'admin' && user.role !== 'developer') return null;
+  return <NavLink to="/data-sources">Data</NavLink>;
+}
+
 /** The signed-in app's frame: the top bar (sections, deployment, user) and a footer with the API links. */
 export function AppShell({ children }: { children?: ReactNode }) {
   const { deploymentId } = useCurrentDeployment();
@@ -122,6 +140,7 @@ export function AppShell({ children }: { children?: ReactNode }) {
             <NavLink to={`/explore${suffix}`}>Explore</NavLink>
             <NavLink to={`/chat${suffix}`}>Chat</NavLink>
             {developer && <NavLink to={`/sql${suffix}`}>SQL</NavLink>}
+            <DataLink />
             <NavLink to="/settings">Settings</NavLink>
           </nav>
           <div className="topbar-end">

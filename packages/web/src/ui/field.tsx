@@ -9,8 +9,11 @@ export function Field(props: {
   multiline?: boolean;
   autoFocus?: boolean;
   /** The input's type (text unless given): `email` and `password` get the right keyboard and manager. */
-  type?: 'text' | 'email' | 'password';
+  type?: 'text' | 'email' | 'password' | 'number';
+  /** What the browser may fill in; a password field defaults to `new-password` (never autofilled). */
   autoComplete?: string;
+  placeholder?: string;
+  required?: boolean;
 }) {
   const id = useId();
   const problemId = `${id}-problem`;
@@ -20,6 +23,8 @@ export function Field(props: {
     'aria-invalid': props.problem !== undefined,
     'aria-describedby': props.problem ? problemId : undefined,
     autoFocus: props.autoFocus,
+    placeholder: props.placeholder,
+    required: props.required,
   };
   return (
     <div className="field">
@@ -30,7 +35,7 @@ export function Field(props: {
         <input
           {...common}
           type={props.type ?? 'text'}
-          autoComplete={props.autoComplete}
+          autoComplete={props.autoComplete ?? (props.type === 'password' ? 'new-password' : undefined)}
           onChange={(e) => props.onChange(e.target.value)}
         />
       )}

@@ -34,6 +34,8 @@ describe('data model management', () => {
     ];
     expect((await call('PUT', '/data-model/files', { branchName: 'feature', files })).json()).toEqual({
       success: true,
+      valid: true,
+      errors: [],
     });
     const listed = (await call('GET', '/data-model/files?branchName=feature&withContent=true')).json();
     expect(listed.items).toEqual([
@@ -145,5 +147,82 @@ describe('data model management', () => {
     expect((await call('DELETE', '/dev-mode')).json()).toEqual({ success: true });
     expect((await call('DELETE', '/branches?branchName=dev-anna')).json()).toEqual({ success: true });
     expect((await call('DELETE', '/branches?branchName=main')).statusCode).toBe(409);
+  });
+
+  it('refuses an invalid file on main with 400 naming file and line, and changes nothing', async () => {
+    const before = (await call('GET', '/data-model/files?withContent=true')).json().items;
+    const res = await call('PUT', '/data-model/files', {
+      files: [
+        { path: 'model/ok.yml', content: 'cubes:\n  - name: ok\n    sql_table: orders\n' },
+        {
+          path: 'model/typo.yml',
+          content:
+            'cubes:\n  - name: typo\n    sql_table: orders\n    measures:\n      - name: n\n        type: cuont\n',
+        },
+      ],
+    });
+    expect(res.statusCode).toBe(400);
+    const body = res.json();
+    expect(body.errors.length).toBeGreaterThan(0);
+    for (const e of body.errors)
+      expect(e).toEqual({
+        field: 'body/files/1/content',
+        message: expect.stringMatching(/^model\/typo\.yml:5: typo\.n: /),
+      });
+    expect(body.detail).toContain('model/typo.yml:');
+    expect((await call('GET', '/data-model/files?withContent=true')).json().items).toEqual(before);
+    // YAML that does not parse is refused the same way, with its line.
+    const broken = await call('PUT', '/data-model/files', {
+      files: [{ path: 'model/broken.yml', content: 'cubes:\n  - name: x\n    sql_table: [\n' }],
+    });
+    expect(broken.statusCode).toBe(400);
+    expect(broken.json().errors[0].message).toMatch(/^model\/broken\.yml:\d+: /);
+  });
+
+  it('stores an invalid file on a development branch with its errors, and promotes it only once valid', async () => {
+    await call('POST', '/branches', { name: 'dev-promote' });
+    const typo = {
+      path: 'model/promoted.yml',
+      content:
+        'cubes:\n  - name: promoted\n    sql_table: orders\n    measures:\n      - name: n\n        type: cuont\n',
+    };
+    const stored = await call('PUT', '/data-model/files', { branchName: 'dev-promote', files: [typo] });
+    expect(stored.statusCode).toBe(200);
+    expect(stored.json()).toMatchObject({
+      success: true,
+      valid: false,
+      errors: expect.arrayContaining([
+        { fileName: 'model/promoted.yml', line: 5, message: expect.stringContaining('promoted.n: ') },
+      ]),
+    });
+    const refused = await call('POST', '/merge-to-default', { branchName: 'dev-promote', message: 'try' });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().errors[0].message).toMatch(/^model\/promoted\.yml:5: /);
+    const mainFiles = async () =>
+      (await call('GET', '/data-model/files')).json().items.map((f: { fileName: string }) => f.fileName);
+    expect(await mainFiles()).not.toContain('model/promoted.yml');
+
+    // What an editor shows as its user types: unsaved contents compiled, nothing stored.
+    const fixedContent = typo.content.replace('cuont', 'count');
+    const draft = await call('POST', '/data-model/validate', {
+      branchName: 'dev-promote',
+      files: [{ path: typo.path, content: fixedContent }],
+    });
+    expect(draft.json()).toMatchObject({ valid: true, errors: [] });
+    expect((await call('GET', '/data-model/validate?branchName=dev-promote')).json().valid).toBe(false);
+
+    await call('PUT', '/data-model/files', {
+      branchName: 'dev-promote',
+      files: [{ path: typo.path, content: fixedContent }],
+    });
+    const merged = await call('POST', '/merge-to-default', {
+      branchName: 'dev-promote',
+      message: 'promote',
+      removeBranchAfterMerge: true,
+    });
+    expect(merged.statusCode, merged.body).toBe(200);
+    expect(merged.json()).toEqual({ merged: true, branchDeleted: true });
+    expect(await mainFiles()).toContain('model/promoted.yml');
+    expect((await call('GET', '/data-model/validate')).json().valid).toBe(true);
   });
 });

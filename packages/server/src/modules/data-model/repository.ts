@@ -27,6 +27,28 @@ export class DataModelRepository {
       .execute();
   }
 
+  /** The branch's files become exactly `files`, in one transaction. */
+  async replaceBranch(
+    deploymentId: number,
+    branch: string,
+    files: readonly { path: string; content: string }[],
+  ) {
+    await this.db.transaction().execute(async (tx) => {
+      await tx
+        .deleteFrom('model_files')
+        .where('deployment_id', '=', deploymentId)
+        .where('branch', '=', branch)
+        .execute();
+      if (files.length > 0)
+        await tx
+          .insertInto('model_files')
+          .values(
+            files.map((f) => ({ deployment_id: deploymentId, branch, path: f.path, content: f.content })),
+          )
+          .execute();
+    });
+  }
+
   async remove(deploymentId: number, branch: string, paths: readonly string[]) {
     const q = this.db
       .deleteFrom('model_files')

@@ -7,11 +7,18 @@ import {
   DevModeBody,
   DevModeResponse,
   FilesResponse,
+  GenerateModelBody,
+  GenerateModelResponse,
   ListFilesQuery,
+  MergeResponse,
+  MergeToDefaultBody,
   RemoveBranchQuery,
   RemoveFilesBody,
   RenameFilesBody,
   UpdateFilesBody,
+  UpdateFilesResponse,
+  ValidateDraftBody,
+  ValidateDraftResponse,
   ValidateQuery,
   ValidateResponse,
 } from './schemas.ts';
@@ -51,7 +58,7 @@ export const dataModelRoutes: FastifyPluginAsyncTypebox<{ dataModel: DataModelSe
         summary: 'Create or overwrite data-model source files',
         params: DeploymentParams,
         body: UpdateFilesBody,
-        response: { 200: Success },
+        response: { 200: UpdateFilesResponse },
       },
       config: write,
     },
@@ -174,5 +181,52 @@ export const dataModelRoutes: FastifyPluginAsyncTypebox<{ dataModel: DataModelSe
       config: write,
     },
     (r) => dataModel.removeBranch(principalOf(r), r.params.deploymentId, r.query.branchName),
+  );
+  app.post(
+    `${base}/data-model/validate`,
+    {
+      schema: {
+        tags,
+        operationId: 'validateDataModelDraft',
+        summary:
+          "Compile unsaved file contents over a branch's files and report the errors (nothing is stored)",
+        params: DeploymentParams,
+        body: ValidateDraftBody,
+        response: { 200: ValidateDraftResponse },
+      },
+      config: write,
+    },
+    (r) => dataModel.validateDraft(principalOf(r), r.params.deploymentId, r.body),
+  );
+  app.post(
+    `${base}/merge-to-default`,
+    {
+      schema: {
+        tags,
+        operationId: 'mergeToDefaultBranch',
+        summary: 'Promote a branch to main: refused while its model has errors',
+        params: DeploymentParams,
+        body: MergeToDefaultBody,
+        response: { 200: MergeResponse },
+      },
+      config: write,
+    },
+    (r) => dataModel.mergeToDefault(principalOf(r), r.params.deploymentId, r.body),
+  );
+  app.post(
+    `${base}/data-model/generate`,
+    {
+      schema: {
+        tags,
+        operationId: 'generateDataModel',
+        summary:
+          "A starting data model (YAML files) from tables of the deployment's data source; stores nothing",
+        params: DeploymentParams,
+        body: GenerateModelBody,
+        response: { 200: GenerateModelResponse },
+      },
+      config: write,
+    },
+    (r) => dataModel.generate(principalOf(r), r.params.deploymentId, r.body),
   );
 };

@@ -35,19 +35,60 @@ export const ValidateQuery = Type.Object({
   branchName: Type.Optional(BranchName),
   devMode: Type.Optional(Type.Boolean()),
 });
+const ModelErrorView = Type.Object({
+  fileName: Type.Union([Type.String(), Type.Null()]),
+  line: Type.Union([Type.Integer(), Type.Null()]),
+  message: Type.String(),
+});
+
+export const UpdateFilesResponse = Type.Object({
+  success: Type.Boolean(),
+  valid: Type.Optional(
+    Type.Boolean({
+      description: "Whether the branch's model compiles with these files; always true on main",
+    }),
+  ),
+  errors: Type.Optional(
+    Type.Array(ModelErrorView, { description: "The branch's model errors after the write" }),
+  ),
+});
+
+export const ValidateDraftBody = Type.Object({
+  branchName: Type.Optional(BranchName),
+  files: Type.Array(Type.Object({ path: FilePath, content: Type.String({ maxLength: 1_000_000 }) }), {
+    maxItems: 500,
+    description: "Unsaved contents, compiled over the branch's stored files",
+  }),
+});
+export const ValidateDraftResponse = Type.Object({
+  deploymentId: Type.Integer(),
+  branchName: Type.String(),
+  valid: Type.Boolean(),
+  errors: Type.Array(ModelErrorView),
+});
+
+export const MergeToDefaultBody = Type.Object({
+  branchName: BranchName,
+  message: Type.Optional(Type.String({ maxLength: 1000 })),
+  removeBranchAfterMerge: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
+});
+export const MergeResponse = Type.Object({ merged: Type.Boolean(), branchDeleted: Type.Boolean() });
+
+const Identifier = Type.String({ minLength: 1, maxLength: 255 });
+export const GenerateModelBody = Type.Object({
+  tables: Type.Array(Type.Object({ schema: Identifier, name: Identifier }), { minItems: 1, maxItems: 200 }),
+});
+export const GenerateModelResponse = Type.Object({
+  files: Type.Array(Type.Object({ path: Type.String(), content: Type.String() })),
+});
+
 export const ValidateResponse = Type.Object({
   deploymentId: Type.Integer(),
   branchName: Type.String(),
   mode: Type.Union([Type.Literal('production'), Type.Literal('dev_mode')]),
   valid: Type.Boolean(),
   cubesCount: Type.Integer(),
-  errors: Type.Array(
-    Type.Object({
-      fileName: Type.Union([Type.String(), Type.Null()]),
-      line: Type.Union([Type.Integer(), Type.Null()]),
-      message: Type.String(),
-    }),
-  ),
+  errors: Type.Array(ModelErrorView),
 });
 
 export const DevModeBody = Type.Object({ branchName: Type.Optional(Type.Union([BranchName, Type.Null()])) });

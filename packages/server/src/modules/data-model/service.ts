@@ -1,7 +1,8 @@
-import { compileModelAsync } from '@tessera/semantic';
+import { compileModelAsync, type ModelError } from '@tessera/semantic';
 import type { Principal } from '../../auth/principal.ts';
-import { ConflictError, ForbiddenError, NotFoundError } from '../../errors/domain-errors.ts';
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../errors/domain-errors.ts';
 import type { DeploymentsService } from '../deployments/service.ts';
+import { generateModel } from './generate-model.ts';
 import { checkModelFiles } from './model-check.ts';
 import type { DataModelRepository } from './repository.ts';
 
@@ -31,6 +32,12 @@ export class DataModelService {
     return { items, data: items, pageInfo: null };
   }
 
+  /**
+   * Writes files on a branch. The main branch is what queries read, so a write that leaves its
+   * model with errors is refused (400, each error with its file and line) and nothing is stored;
+   * a development branch takes any file and answers its model's errors, to be fixed there and
+   * promoted (`mergeToDefault`) once it validates.
+   */
   async updateFiles(
     p: Principal,
     id: number,
@@ -38,8 +45,96 @@ export class DataModelService {
   ) {
     await this.deployment(p, id);
     await checkModelFiles(body.files.map((f, i) => ({ ...f, field: `body/files/${i}/content` })));
-    await this.repository.upsert(id, body.branchName ?? MAIN_BRANCH, body.files);
-    return { success: true };
+    const branch = body.branchName ?? MAIN_BRANCH;
+    const errors = await this.errorsWith(id, branch, body.files);
+    if (branch === MAIN_BRANCH && errors.length > 0) {
+      // A main already broken (files stored before writes were checked) can still be fixed file by
+      // file: what is refused is a write that adds an error.
+      const before = new Set((await this.errorsWith(id, branch, [])).map(where));
+      const added = errors.filter((e) => !before.has(where(e)));
+      if (added.length > 0) throw refusal(added, body.files);
+    }
+    await this.repository.upsert(id, branch, body.files);
+    return { success: true, valid: errors.length === 0, errors };
+  }
+
+  /**
+   * The errors the branch's model would have with `files` written over it, stored nothing: what an
+   * editor shows as its user types.
+   */
+  async validateDraft(
+    p: Principal,
+    id: number,
+    body: { branchName?: string; files: { path: string; content: string }[] },
+  ) {
+    await this.deployment(p, id);
+    const branch = body.branchName ?? MAIN_BRANCH;
+    const errors = await this.errorsWith(id, branch, body.files);
+    return { deploymentId: id, branchName: branch, valid: errors.length === 0, errors };
+  }
+
+  /**
+   * Promotes a development branch: main takes the branch's files (a branch starts as a copy of
+   * main, so this is its merge), in one transaction, only when the branch's model validates.
+   */
+  async mergeToDefault(
+    p: Principal,
+    id: number,
+    body: { branchName: string; removeBranchAfterMerge?: boolean | null },
+  ) {
+    await this.deployment(p, id);
+    const branch = body.branchName;
+    if (branch === MAIN_BRANCH)
+      throw new ValidationError('A branch other than main is promoted to main', [
+        { field: 'body/branchName', message: 'names the main branch itself' },
+      ]);
+    if (!(await this.repository.branches(id)).includes(branch)) throw new NotFoundError(`Branch ${branch}`);
+    const files = await this.repository.files(id, branch);
+    const errors = await this.errorsWith(id, branch, []);
+    if (errors.length > 0) {
+      throw new ValidationError(
+        `Branch ${branch} is not promoted: its model has ${errors.length} error${errors.length > 1 ? 's' : ''}: ${errors
+          .map(where)
+          .join('; ')}`,
+        errors.map((e) => ({ field: 'body/branchName', message: where(e) })),
+      );
+    }
+    await this.repository.replaceBranch(id, MAIN_BRANCH, files);
+    if (body.removeBranchAfterMerge) {
+      await this.repository.remove(id, branch, []);
+      await this.repository.removeDevelopment(id, { branch });
+    }
+    return { merged: true, branchDeleted: body.removeBranchAfterMerge === true };
+  }
+
+  /** A starting model from tables of the deployment's data source (generate-model.ts); stores nothing. */
+  async generate(p: Principal, id: number, body: { tables: { schema: string; name: string }[] }) {
+    await this.deployment(p, id);
+    const { schemas } = await this.deployments.tables(p, id);
+    const all = schemas.flatMap((s) => s.tables);
+    const chosen = body.tables.map((want, i) => {
+      const table = all.find((t) => t.schema === want.schema && t.name === want.name);
+      if (!table)
+        throw new ValidationError(`No table ${want.schema}.${want.name} in the data source`, [
+          {
+            field: `body/tables/${i}`,
+            message: `names no table the data source shows (${want.schema}.${want.name})`,
+          },
+        ]);
+      return table;
+    });
+    return { files: generateModel(chosen) };
+  }
+
+  private async errorsWith(id: number, branch: string, files: readonly { path: string; content: string }[]) {
+    const stored = await this.repository.files(id, branch);
+    const written = new Map(files.map((f) => [f.path, f.content]));
+    const merged = [
+      ...stored.filter((f) => !written.has(f.path)).map((f) => ({ path: f.path, content: f.content })),
+      ...files,
+    ];
+    const { errors } = await compileModelAsync(merged);
+    return errors.map(errorView);
   }
 
   async removeFiles(p: Principal, id: number, body: { branchName?: string; files: { path: string }[] }) {
@@ -84,13 +179,7 @@ export class DataModelService {
       mode: branch === MAIN_BRANCH ? ('production' as const) : ('dev_mode' as const),
       valid: errors.length === 0,
       cubesCount: model.cubes.size + model.views.size,
-      errors: errors.map((e) => ({
-        fileName: e.file,
-        line: e.line,
-        message: [e.cube, e.member].filter(Boolean).join('.')
-          ? `${[e.cube, e.member].filter(Boolean).join('.')}: ${e.message}`
-          : e.message,
-      })),
+      errors: errors.map(errorView),
     };
   }
 
@@ -162,4 +251,29 @@ export class DataModelService {
       throw new ForbiddenError('API key is not scoped to this deployment');
     return this.deployments.require(p.tenantId, id);
   }
+}
+
+interface ErrorView {
+  fileName: string | null;
+  line: number | null;
+  message: string;
+}
+
+function errorView(e: ModelError): ErrorView {
+  const what = [e.cube, e.member].filter(Boolean).join('.');
+  return { fileName: e.file, line: e.line, message: what ? `${what}: ${e.message}` : e.message };
+}
+
+const where = (e: ErrorView) =>
+  `${e.fileName ?? 'model'}${e.line !== null ? `:${e.line}` : ''}: ${e.message}`;
+
+/** A write to main refused: each error under the file of the body it is in, with its line. */
+function refusal(errors: readonly ErrorView[], files: readonly { path: string }[]) {
+  return new ValidationError(
+    `The main branch takes only a model without errors: ${errors.map(where).join('; ')}`,
+    errors.map((e) => {
+      const i = files.findIndex((f) => f.path === e.fileName);
+      return { field: i >= 0 ? `body/files/${i}/content` : 'body/files', message: where(e) };
+    }),
+  );
 }

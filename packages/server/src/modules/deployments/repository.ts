@@ -9,6 +9,7 @@ export interface NewDeployment {
   dataSource: DataSourceSettings;
   apiSecretEnc: string;
   basePath: string;
+  creationStep: string;
 }
 
 export interface DeploymentChanges {
@@ -16,6 +17,7 @@ export interface DeploymentChanges {
   dataSource?: DataSourceSettings;
   apiSecretEnc?: string;
   basePath?: string;
+  creationStep?: string;
 }
 
 /** Deployments and their environments; plain Kysely, no rules. */
@@ -64,6 +66,7 @@ export class DeploymentsRepository {
         data_source: JSON.stringify(input.dataSource),
         api_secret_enc: input.apiSecretEnc,
         base_path: input.basePath,
+        creation_step: input.creationStep,
       })
       .returningAll()
       .executeTakeFirstOrThrow();
@@ -98,6 +101,7 @@ export class DeploymentsRepository {
         ...(changes.dataSource !== undefined ? { data_source: JSON.stringify(changes.dataSource) } : {}),
         ...(changes.apiSecretEnc !== undefined ? { api_secret_enc: changes.apiSecretEnc } : {}),
         ...(changes.basePath !== undefined ? { base_path: changes.basePath } : {}),
+        ...(changes.creationStep !== undefined ? { creation_step: changes.creationStep } : {}),
         updated_at: sql<Date>`now()`,
       })
       .where('tenant_id', '=', tenantId)

@@ -1,7 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
 import { principalOf } from '../../auth/authenticate.ts';
 import {
+  ConnectionTestResult,
   CreateDeploymentBody,
+  DataSourceInput,
+  DataSourceTablesResponse,
   Deployment,
   DeploymentParams,
   DeploymentsListQuery,
@@ -109,5 +113,65 @@ export const deploymentRoutes: FastifyPluginAsyncTypebox<{ deployments: Deployme
       config: { access: { role: 'viewer' } },
     },
     (request) => deployments.environments(principalOf(request), request.params.deploymentId, request.query),
+  );
+};
+
+/**
+ * A deployment's data source: test a connection (saved settings, edits not yet saved, or a new
+ * deployment's before it exists) and read its catalogue for the model generator.
+ */
+export const dataSourceRoutes: FastifyPluginAsyncTypebox<{ deployments: DeploymentsService }> = async (
+  app,
+  { deployments },
+) => {
+  const tags = ['Data Sources'];
+  app.post(
+    '/api/v1/data-sources/test',
+    {
+      schema: {
+        tags,
+        operationId: 'testNewDataSource',
+        summary: 'Test the settings of a data source not saved yet',
+        body: DataSourceInput,
+        response: { 200: ConnectionTestResult },
+      },
+      config: { access: { role: 'admin' } },
+    },
+    (request) => deployments.testNewDataSource(principalOf(request), request.body),
+  );
+
+  app.post(
+    '/api/v1/deployments/:deploymentId/data-source/test',
+    {
+      schema: {
+        tags,
+        operationId: 'testDataSource',
+        summary: "Test a deployment's data source: the saved settings, or edits of them given in the body",
+        params: DeploymentParams,
+        body: Type.Object(
+          { dataSource: Type.Optional(DataSourceInput) },
+          { additionalProperties: false, description: '`{}` tests the saved settings' },
+        ),
+        response: { 200: ConnectionTestResult },
+      },
+      config: { access: { role: 'admin' } },
+    },
+    (request) =>
+      deployments.testDataSource(principalOf(request), request.params.deploymentId, request.body.dataSource),
+  );
+
+  app.get(
+    '/api/v1/deployments/:deploymentId/data-source/tables',
+    {
+      schema: {
+        tags,
+        operationId: 'getDataSourceTables',
+        summary: "The schemas, tables, columns and keys of a deployment's data source",
+        params: DeploymentParams,
+        response: { 200: DataSourceTablesResponse },
+      },
+      config: { access: { role: 'developer' } },
+    },
+    (request) => deployments.tables(principalOf(request), request.params.deploymentId),
   );
 };

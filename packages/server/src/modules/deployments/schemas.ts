@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { connectionProblems } from '../../datasources/connection-test.ts';
 import { CursorQuery, OffsetPaginationSchema, OffsetQuery, PageInfoSchema } from '../../pagination/page.ts';
 
 /** Shapes follow the reference's Deployments and Environments groups where the spec is silent. */
@@ -96,12 +97,29 @@ export const UpdateDeploymentBody = Type.Object(
   { additionalProperties: false },
 );
 
+export const ConnectionTestResult = Type.Object(
+  {
+    ok: Type.Boolean(),
+    problem: Type.Union([Type.Enum(connectionProblems), Type.Null()], {
+      description: 'What stopped the connection; null when it connected',
+    }),
+    message: Type.String({ description: 'What happened, in words a user can act on; never a secret' }),
+    field: Type.Union([Type.String(), Type.Null()], { description: 'The data-source field to look at' }),
+    durationMs: Type.Integer(),
+  },
+  { description: 'The outcome of connecting to a data source and running `SELECT 1`' },
+);
+
 export const Deployment = Type.Object({
   id: Type.Integer(),
   name: Type.String(),
   deploymentUrl: Type.String({ description: "Base URL of this deployment's data API" }),
-  creationStep: Type.Enum(creationSteps),
+  creationStep: Type.Enum(creationSteps, {
+    description:
+      '`ready` once its data source answers; `databases` while it does not (create, update or test it again)',
+  }),
   dataSource: DataSourceView,
+  connection: Type.Optional(ConnectionTestResult),
   basePath: Type.String(),
   createdAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' }),
@@ -148,4 +166,30 @@ export const EnvironmentsListResponse = Type.Object({
   pageInfo: PageInfoSchema,
   data: Type.Array(Environment, { deprecated: true }),
   pagination: OffsetPaginationSchema,
+});
+
+/** A column as the data source's catalogue describes it. */
+const IntrospectedColumn = Type.Object({
+  name: Type.String(),
+  type: Type.String({ description: "The engine's own type name" }),
+  nullable: Type.Boolean(),
+  primaryKey: Type.Boolean(),
+});
+
+const IntrospectedTable = Type.Object({
+  schema: Type.String(),
+  name: Type.String(),
+  columns: Type.Array(IntrospectedColumn),
+  foreignKeys: Type.Array(
+    Type.Object({
+      columns: Type.Array(Type.String()),
+      referencedSchema: Type.String(),
+      referencedTable: Type.String(),
+      referencedColumns: Type.Array(Type.String()),
+    }),
+  ),
+});
+
+export const DataSourceTablesResponse = Type.Object({
+  schemas: Type.Array(Type.Object({ name: Type.String(), tables: Type.Array(IntrospectedTable) })),
 });

@@ -3,11 +3,14 @@ import type { Principal } from '../../auth/principal.ts';
 import type { InvalidationBus } from '../../cache/invalidation-bus.ts';
 import { ReadCache } from '../../cache/read-cache.ts';
 import { randomToken, type SecretBox } from '../../crypto/secrets.ts';
+import type { ConnectionTest } from '../../datasources/connection-test.ts';
+import { WarehouseUnavailableError } from '../../datasources/driver.ts';
 import { duckDbPathProblem } from '../../datasources/duckdb-path.ts';
 import { referencesIn } from '../../datasources/env-references.ts';
+import type { IntrospectedTable } from '../../datasources/introspect.ts';
 import type { Db } from '../../db/database.ts';
 import type { DataSourceSettings, DeploymentRow, EnvironmentRow } from '../../db/schema.ts';
-import { NotFoundError, ValidationError } from '../../errors/domain-errors.ts';
+import { DomainError, NotFoundError, ValidationError } from '../../errors/domain-errors.ts';
 import { type PageQuery, pageWindow, toPage } from '../../pagination/page.ts';
 import type { DeploymentsRepository } from './repository.ts';
 import type {
@@ -30,6 +33,11 @@ export interface DeploymentsServiceDeps {
    * (datasources/env-references.ts); absent: references are not checked.
    */
   variables?: { names(deploymentId: number): Promise<ReadonlySet<string>> };
+  /** Connects to a data source to test it (datasources/registry.ts); absent: nothing is tested. */
+  connections?: {
+    test(deploymentId: number | null, settings: DataSourceSettings): Promise<ConnectionTest>;
+    introspect(deployment: DeploymentRow): Promise<IntrospectedTable[]>;
+  };
 }
 
 export const defaultBasePath = '/cubejs-api';
@@ -96,16 +104,24 @@ export class DeploymentsService {
     return row;
   }
 
-  /** A deployment starts with its production environment on `main`, created in the same transaction. */
+  /**
+   * A deployment starts with its production environment on `main`, created in the same transaction.
+   * A data source given is connected to first: one that answers makes the deployment `ready`, one
+   * that does not is still saved (a warehouse may come up later) as `databases`, the reference's
+   * step for "connect your database", with the failed test in the answer to say what is wrong.
+   */
   async create(principal: Principal, input: Static<typeof CreateDeploymentBody>) {
     // A new deployment has no env variables yet: set them, then reference them in an update.
     if (input.dataSource) await this.checkReferences(input.dataSource, null);
+    const dataSource = this.sealDataSource(input.dataSource ?? { type: 'duckdb', path: ':sample:' });
+    const connection = input.dataSource ? await this.deps.connections?.test(null, dataSource) : undefined;
     const values = {
       tenantId: principal.tenantId,
       name: input.name.trim(),
-      dataSource: this.sealDataSource(input.dataSource ?? { type: 'duckdb', path: ':sample:' }),
+      dataSource,
       apiSecretEnc: this.deps.secrets.seal(randomToken(32)),
       basePath: input.basePath ?? defaultBasePath,
+      creationStep: connection && !connection.ok ? 'databases' : 'ready',
     };
     const row = await this.deps.repository.transaction(async (trx) => {
       const created = await this.deps.repository.insert(values, trx);
@@ -116,27 +132,94 @@ export class DeploymentsService {
       return created;
     });
     this.deps.bus.publish('deployments');
-    return this.view(row);
+    return { ...this.view(row), ...(connection ? { connection } : {}) };
   }
 
   async update(principal: Principal, id: number, input: Static<typeof UpdateDeploymentBody>) {
     const current = await this.require(principal.tenantId, id);
     let dataSource: DataSourceSettings | undefined;
+    let connection: ConnectionTest | undefined;
     if (input.dataSource) {
-      await this.checkReferences(input.dataSource, id);
-      const previous = current.data_source as DataSourceSettings;
-      // Omitting the password keeps the stored one, so a settings form need not echo secrets back.
-      const keep = input.dataSource.password === undefined && previous.type === input.dataSource.type;
-      dataSource = this.sealDataSource(input.dataSource, keep ? previous.passwordEnc : undefined);
+      dataSource = await this.editedDataSource(current, input.dataSource);
+      connection = await this.deps.connections?.test(id, dataSource);
     }
     const row = await this.deps.repository.update(principal.tenantId, id, {
       name: input.name?.trim(),
       dataSource,
       basePath: input.basePath,
+      creationStep: connection ? this.stepAfter(current, connection) : undefined,
     });
     this.deps.bus.publish('deployments');
     if (!row) throw new NotFoundError(`Deployment ${id}`, 'deployment_not_found');
-    return this.view(row);
+    return { ...this.view(row), ...(connection ? { connection } : {}) };
+  }
+
+  /**
+   * Tests a deployment's data source: the saved one, or edits of it not yet saved (`input`, whose
+   * omitted password means the saved one). A passing test of the saved source makes a deployment
+   * waiting at `databases` `ready`.
+   */
+  async testDataSource(principal: Principal, id: number, input?: Static<typeof DataSourceInput>) {
+    const current = await this.require(principal.tenantId, id);
+    const settings = input
+      ? await this.editedDataSource(current, input, 'body/dataSource')
+      : (current.data_source as DataSourceSettings);
+    const result = await this.connections().test(id, settings);
+    const step = input ? undefined : this.stepAfter(current, result);
+    if (step !== undefined && step !== current.creation_step) {
+      await this.deps.repository.update(principal.tenantId, id, { creationStep: step });
+      this.deps.bus.publish('deployments');
+    }
+    return result;
+  }
+
+  /** Tests settings for a deployment not created yet (the "Test connection" step of a new one). */
+  async testNewDataSource(_principal: Principal, input: Static<typeof DataSourceInput>) {
+    await this.checkReferences(input, null, 'body');
+    return this.connections().test(null, this.sealDataSource(input, undefined, 'body'));
+  }
+
+  /** The data source's schemas, tables, columns and keys, as its connection sees them. */
+  async tables(principal: Principal, id: number) {
+    const deployment = await this.require(principal.tenantId, id);
+    const tables = await this.connections()
+      .introspect(deployment)
+      .catch((error) => {
+        if (!(error instanceof WarehouseUnavailableError)) throw error;
+        throw Object.assign(
+          new DomainError(
+            'warehouse_unavailable',
+            "The deployment's data source cannot be reached: test its connection to see why",
+          ),
+          { cause: error },
+        );
+      });
+    const schemas = new Map<string, IntrospectedTable[]>();
+    for (const t of tables) schemas.set(t.schema, [...(schemas.get(t.schema) ?? []), t]);
+    return { schemas: [...schemas].map(([name, list]) => ({ name, tables: list })) };
+  }
+
+  private connections() {
+    if (!this.deps.connections) throw new Error('No connection tester was given to the deployments service');
+    return this.deps.connections;
+  }
+
+  /** The demo keeps its mark (seeding finds it by it); any other follows its last test. */
+  private stepAfter(current: DeploymentRow, test: ConnectionTest): string | undefined {
+    if (current.creation_step === 'demo') return undefined;
+    return test.ok ? 'ready' : 'databases';
+  }
+
+  private async editedDataSource(
+    current: DeploymentRow,
+    input: Static<typeof DataSourceInput>,
+    prefix = 'body/dataSource',
+  ) {
+    await this.checkReferences(input, current.id, prefix);
+    const previous = current.data_source as DataSourceSettings;
+    // Omitting the password keeps the stored one, so a settings form need not echo secrets back.
+    const keep = input.password === undefined && previous.type === input.type;
+    return this.sealDataSource(input, keep ? previous.passwordEnc : undefined, prefix);
   }
 
   async delete(principal: Principal, id: number) {
@@ -175,7 +258,11 @@ export class DeploymentsService {
    * Every `${NAME}` a saved data source uses must name one of the deployment's env variables, so
    * that a typo is a 400 naming it now rather than a failed connection at the first query.
    */
-  private async checkReferences(input: Static<typeof DataSourceInput>, deploymentId: number | null) {
+  private async checkReferences(
+    input: Static<typeof DataSourceInput>,
+    deploymentId: number | null,
+    prefix = 'body/dataSource',
+  ) {
     if (!this.deps.variables) return;
     const used = referencesIn(input);
     if (used.length === 0) return;
@@ -189,7 +276,7 @@ export class DeploymentsService {
     throw new ValidationError(
       `Unknown env variable ${[...new Set(missing.map((m) => m.name))].map((n) => `\${${n}}`).join(', ')}`,
       missing.map((m) => ({
-        field: `body/dataSource/${m.field}`,
+        field: `${prefix}/${m.field}`,
         message: `names env variable ${m.name}, which ${who}`,
       })),
     );
@@ -198,20 +285,21 @@ export class DeploymentsService {
   private sealDataSource(
     input: Static<typeof DataSourceInput>,
     keptPasswordEnc?: string,
+    prefix = 'body/dataSource',
   ): DataSourceSettings {
     if (input.type === 'postgres') {
       const missing = (['host', 'database'] as const).filter((k) => !input[k]);
       if (missing.length > 0) {
         throw new ValidationError(
           'A PostgreSQL data source needs a host and a database',
-          missing.map((k) => ({ field: `body/dataSource/${k}`, message: 'is required for type postgres' })),
+          missing.map((k) => ({ field: `${prefix}/${k}`, message: 'is required for type postgres' })),
         );
       }
     }
     const pathProblem = input.type === 'duckdb' && input.path !== undefined && duckDbPathProblem(input.path);
     if (pathProblem) {
       throw new ValidationError('A DuckDB data source must name a file inside the data directory', [
-        { field: 'body/dataSource/path', message: pathProblem },
+        { field: `${prefix}/path`, message: pathProblem },
       ]);
     }
     const { password, ...rest } = input;

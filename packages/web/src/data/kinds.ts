@@ -1,0 +1,103 @@
+import type { paths } from '@tessera/client';
+
+/** The body of a data source as the API takes it (`DataSourceInput`). */
+export type DataSourceInput =
+  paths['/api/v1/data-sources/test']['post']['requestBody']['content']['application/json'];
+export type KindType = DataSourceInput['type'];
+
+/** One setting of a warehouse kind, as its form shows it. */
+export interface KindField {
+  /** The key in `DataSourceInput`. */
+  name: 'host' | 'port' | 'database' | 'user' | 'password' | 'ssl' | 'path';
+  label: string;
+  input: 'text' | 'number' | 'password' | 'checkbox';
+  required?: boolean;
+  placeholder?: string;
+  /** The value a new form starts with. */
+  initial?: string;
+  /** Write-only: the API never returns it; left empty on an edit, the saved one is kept. */
+  secret?: boolean;
+  hint?: string;
+}
+
+export interface Kind {
+  type: KindType;
+  label: string;
+  description: string;
+  fields: KindField[];
+}
+
+/**
+ * The warehouse kinds the form offers, one entry each: a new kind (issue 24) is a new entry here
+ * and its settings, never a new form.
+ */
+export const kinds: Kind[] = [
+  {
+    type: 'postgres',
+    label: 'PostgreSQL',
+    description: 'A PostgreSQL server (also Amazon RDS, Cloud SQL, Supabase, Neon).',
+    fields: [
+      { name: 'host', label: 'Host', input: 'text', required: true, placeholder: 'db.example.com' },
+      { name: 'port', label: 'Port', input: 'number', initial: '5432' },
+      { name: 'database', label: 'Database', input: 'text', required: true },
+      { name: 'user', label: 'User', input: 'text' },
+      { name: 'password', label: 'Password', input: 'password', secret: true },
+      { name: 'ssl', label: 'Use SSL', input: 'checkbox' },
+    ],
+  },
+  {
+    type: 'duckdb',
+    label: 'DuckDB',
+    description: "A DuckDB file in the server's data directory, or the generated sample data.",
+    fields: [
+      {
+        name: 'path',
+        label: 'File',
+        input: 'text',
+        required: true,
+        placeholder: 'warehouses/shop.duckdb',
+        initial: ':sample:',
+        hint: "A path relative to the server's data directory; :sample: for the sample data.",
+      },
+    ],
+  },
+];
+
+export function kindOf(type: string): Kind {
+  return kinds.find((k) => k.type === type) ?? kinds[0]!;
+}
+
+/** Form values: text per field, `'true'`/`''` for a checkbox. */
+export type KindValues = Partial<Record<KindField['name'], string>>;
+
+export function initialValues(kind: Kind): KindValues {
+  return Object.fromEntries(kind.fields.map((f) => [f.name, f.initial ?? ''])) as KindValues;
+}
+
+/** The values of a saved data source, its secrets left empty (the API never returns them). */
+export function savedValues(kind: Kind, saved: Record<string, unknown>): KindValues {
+  return Object.fromEntries(
+    kind.fields.map((f) => {
+      const v = f.secret ? undefined : saved[f.name];
+      return [
+        f.name,
+        v === undefined || v === null ? '' : v === true ? 'true' : v === false ? '' : String(v),
+      ];
+    }),
+  ) as KindValues;
+}
+
+/** The API body of the form: empty fields left out, numbers and checkboxes as their types. */
+export function toInput(kind: Kind, values: KindValues): DataSourceInput {
+  const body: Record<string, unknown> = { type: kind.type };
+  for (const f of kind.fields) {
+    const v = values[f.name] ?? '';
+    if (f.input === 'checkbox') {
+      if (v === 'true') body[f.name] = true;
+    } else if (v.trim() !== '') {
+      body[f.name] =
+        f.input === 'number' && /^\d+$/.test(v.trim()) ? Number(v.trim()) : f.secret ? v : v.trim();
+    }
+  }
+  return body as DataSourceInput;
+}
