@@ -61,6 +61,7 @@ export function useGetDeployment(
  * - `/api/v1/deployments/{deploymentId}/env-vars`
  * - `/api/v1/deployments/{deploymentId}/dashboards/{publicId}/widgets/{widgetId}/data`
  * - `/api/v1/deployments/{deploymentId}/dashboards/{publicId}/dimension-values`
+ * - `/api/v1/deployments/{deploymentId}/reports/{reportId}/data`
  * - `/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/embed-access`
  * - `/api/v1/deployments/{deploymentId}/embed-tenants/{embedTenantName}/workbooks`
  * - `/api/v1/deployments/{deploymentId}/notifications`
@@ -92,6 +93,7 @@ export function useUpdateDeployment(
       '/api/v1/deployments/{deploymentId}/env-vars',
       '/api/v1/deployments/{deploymentId}/dashboards/{publicId}/widgets/{widgetId}/data',
       '/api/v1/deployments/{deploymentId}/dashboards/{publicId}/dimension-values',
+      '/api/v1/deployments/{deploymentId}/reports/{reportId}/data',
       '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/embed-access',
       '/api/v1/deployments/{deploymentId}/embed-tenants/{embedTenantName}/workbooks',
       '/api/v1/deployments/{deploymentId}/notifications',
@@ -126,6 +128,7 @@ export function useUpdateDeployment(
  * - `/api/v1/deployments/{deploymentId}/env-vars`
  * - `/api/v1/deployments/{deploymentId}/dashboards/{publicId}/widgets/{widgetId}/data`
  * - `/api/v1/deployments/{deploymentId}/dashboards/{publicId}/dimension-values`
+ * - `/api/v1/deployments/{deploymentId}/reports/{reportId}/data`
  * - `/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/embed-access`
  * - `/api/v1/deployments/{deploymentId}/embed-tenants/{embedTenantName}/workbooks`
  * - `/api/v1/deployments/{deploymentId}/notifications`
@@ -157,6 +160,7 @@ export function useDeleteDeployment(
       '/api/v1/deployments/{deploymentId}/env-vars',
       '/api/v1/deployments/{deploymentId}/dashboards/{publicId}/widgets/{widgetId}/data',
       '/api/v1/deployments/{deploymentId}/dashboards/{publicId}/dimension-values',
+      '/api/v1/deployments/{deploymentId}/reports/{reportId}/data',
       '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/embed-access',
       '/api/v1/deployments/{deploymentId}/embed-tenants/{embedTenantName}/workbooks',
       '/api/v1/deployments/{deploymentId}/notifications',
@@ -1002,6 +1006,7 @@ export function useGetReport(
  * On success, invalidates the cached reads of:
  * - `/api/v1/deployments/{deploymentId}/reports`
  * - `/api/v1/deployments/{deploymentId}/reports/{reportId}`
+ * - `/api/v1/deployments/{deploymentId}/reports/{reportId}/data`
  */
 export function useUpdateReport(
   options?: MutationHookOptions<'/api/v1/deployments/{deploymentId}/reports/{reportId}', 'put'>,
@@ -1009,7 +1014,11 @@ export function useUpdateReport(
   return useApiMutation(
     'put',
     '/api/v1/deployments/{deploymentId}/reports/{reportId}',
-    ['/api/v1/deployments/{deploymentId}/reports', '/api/v1/deployments/{deploymentId}/reports/{reportId}'],
+    [
+      '/api/v1/deployments/{deploymentId}/reports',
+      '/api/v1/deployments/{deploymentId}/reports/{reportId}',
+      '/api/v1/deployments/{deploymentId}/reports/{reportId}/data',
+    ],
     options,
   );
 }
@@ -1022,6 +1031,7 @@ export function useUpdateReport(
  * On success, invalidates the cached reads of:
  * - `/api/v1/deployments/{deploymentId}/reports`
  * - `/api/v1/deployments/{deploymentId}/reports/{reportId}`
+ * - `/api/v1/deployments/{deploymentId}/reports/{reportId}/data`
  */
 export function useDeleteReport(
   options?: MutationHookOptions<'/api/v1/deployments/{deploymentId}/reports/{reportId}', 'delete'>,
@@ -1029,7 +1039,11 @@ export function useDeleteReport(
   return useApiMutation(
     'delete',
     '/api/v1/deployments/{deploymentId}/reports/{reportId}',
-    ['/api/v1/deployments/{deploymentId}/reports', '/api/v1/deployments/{deploymentId}/reports/{reportId}'],
+    [
+      '/api/v1/deployments/{deploymentId}/reports',
+      '/api/v1/deployments/{deploymentId}/reports/{reportId}',
+      '/api/v1/deployments/{deploymentId}/reports/{reportId}/data',
+    ],
     options,
   );
 }
@@ -1575,6 +1589,18 @@ export function useGetDashboardDimensionValues(
     init,
     options,
   );
+}
+
+/**
+ * A report's rows, under the caller's security context (view access to the report)
+ *
+ * `POST /api/v1/deployments/{deploymentId}/reports/{reportId}/data`
+ */
+export function useGetReportData(
+  init: QueryHookInit<'/api/v1/deployments/{deploymentId}/reports/{reportId}/data', 'post'>,
+  options?: QueryHookOptions<'/api/v1/deployments/{deploymentId}/reports/{reportId}/data', 'post'>,
+) {
+  return useApiQuery('post', '/api/v1/deployments/{deploymentId}/reports/{reportId}/data', init, options);
 }
 
 /**
