@@ -21,23 +21,11 @@
  * Env: TESSERA_BENCH_ITERATIONS (default 15 runs of each kind), TESSERA_BENCH_EMBED_DIR (data
  * directory holding the generated sample database, reused between runs).
  */
-import os from 'node:os';
-import path from 'node:path';
 import Fastify from 'fastify';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { DEMO_WORKBOOK_NAME, seedDemoDashboard } from '../../packages/server/src/bootstrap/demo-dashboard.ts';
-import { type SeedResult, seed } from '../../packages/server/src/bootstrap/seed.ts';
-import { InvalidationBus } from '../../packages/server/src/cache/invalidation-bus.ts';
-import type { Application } from '../../packages/server/src/composition.ts';
-import { loadConfig } from '../../packages/server/src/config/config.ts';
-import { SecretBox } from '../../packages/server/src/crypto/secrets.ts';
-import { sampleDatabaseFile } from '../../packages/server/src/datasources/registry.ts';
-import { ensureSampleDatabase } from '../../packages/server/src/datasources/sample/generate.ts';
-import { openStore } from '../../packages/server/src/db/database.ts';
-import { migrateToLatest } from '../../packages/server/src/db/migrate.ts';
-import { buildApp } from '../../packages/server/src/http/app.ts';
 import { ensureWebBuild } from '../../packages/web/scripts/ensure-build.ts';
 import { chromiumFlags, chromiumPath } from '../../packages/web/test/chromium.ts';
+import { benchDataDir, startDemoServer } from '../lib/demo-server.ts';
 import { iterations, median } from '../lib/stats.ts';
 
 const widgetCount = 6;
@@ -45,80 +33,6 @@ const widgetCount = 6;
 function p95(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.ceil(0.95 * s.length) - 1)];
-}
-
-interface Tessera {
-  base: string;
-  publicId: string;
-  /** A new embed session's page address, as a host application would put in its iframe. */
-  embedUrl(): Promise<string>;
-  close(): Promise<void>;
-}
-
-async function api(base: string, key: string, method: string, url: string, body?: unknown) {
-  const res = await fetch(`${base}${url}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${key}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json = await res.json();
-  if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${JSON.stringify(json)}`);
-  return json;
-}
-
-/**
- * The demo deployment's "Demo shop" dashboard (bootstrap/demo-dashboard.ts): six widgets on the
- * sample data (a figure, a line, a donut, two bar charts and a table), embedding allowed. Reused
- * when the first start already made it.
- */
-async function demoDashboard(base: string, key: string, services: Application, seeded: SeedResult) {
-  const listed = await api(base, key, 'GET', `/api/v1/embed?deploymentId=${seeded.demoDeploymentId}`);
-  const found = listed.items.find((d: { title: string | null }) => d.title === DEMO_WORKBOOK_NAME);
-  if (found) return found.publicId as string;
-  const board = await seedDemoDashboard(services, {
-    tenantId: seeded.tenantId,
-    userId: seeded.adminUserId,
-    deploymentId: seeded.demoDeploymentId as number,
-  });
-  return board.publicId;
-}
-
-async function startTessera(): Promise<Tessera> {
-  const dataDir = process.env.TESSERA_BENCH_EMBED_DIR ?? path.join(os.tmpdir(), 'tessera-bench-embed');
-  await ensureSampleDatabase(sampleDatabaseFile(dataDir), 1, (line) => process.stderr.write(`\r${line}   `));
-  process.stderr.write('\n');
-  const store = await openStore({ databaseUrl: null });
-  await migrateToLatest(store.db as never);
-  const secrets = new SecretBox('bench');
-  const seeded = await seed(store.db, secrets, { dataDir, adminApiKey: null, skipDemo: false });
-  const config = { ...loadConfig({}), dataDir, rateLimitPerMinute: 0 };
-  const bus = new InvalidationBus();
-  await bus.connect(store);
-  const { app, services } = await buildApp({ config, db: store.db, secrets, bus, logger: false });
-  const base = await app.listen({ host: '127.0.0.1', port: 0 });
-  const key = seeded.createdAdminKey as string;
-  const deploymentId = seeded.demoDeploymentId as number;
-  const publicId = await demoDashboard(base, key, services, seeded);
-  return {
-    base,
-    publicId,
-    embedUrl: async () => {
-      const { sessionId } = await api(base, key, 'POST', '/api/v1/embed/generate-session', {
-        deploymentId,
-        externalId: 'bench-viewer',
-        publicDashboardId: publicId,
-      });
-      return `${base}/embed/dashboard/${publicId}?session=${sessionId}`;
-    },
-    close: async () => {
-      await app.close();
-      await bus.close();
-      await store.close();
-    },
-  };
 }
 
 /** The floor: six inline SVG charts in one static page, no script, from a bare Fastify route. */
@@ -251,7 +165,9 @@ function line(label: string, xs: number[]): string {
 
 async function main() {
   await ensureWebBuild((l) => console.error(l));
-  const tessera = await startTessera();
+  const tessera = await startDemoServer({
+    dataDir: benchDataDir('TESSERA_BENCH_EMBED_DIR', 'tessera-bench-embed'),
+  });
   const baseline = await startBaseline();
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? chromiumPath,

@@ -86,16 +86,29 @@ describe('describeColumns and toTable', () => {
         { name: 'n', column_type: 'Int64' },
         { name: 'avg', column_type: 'Float64' },
         { name: 'total', column_type: 'Decimal(38,2)' },
+        { name: 'month', column_type: 'Timestamp' },
       ],
     };
-    const table = toTable([{ n: '3', status: 'paid', avg: '2.5', total: '10.00' }], meta);
+    const table = toTable(
+      [{ n: '3', status: 'paid', avg: '2.5', total: '10.00', month: '2024-03-01T00:00:00.000' }],
+      meta,
+    );
     expect(table.columns.map((c) => [c.name, c.kind])).toEqual([
       ['status', 'string'],
       ['n', 'number'],
       ['avg', 'number'],
       ['total', 'number'],
+      ['month', 'time'],
     ]);
-    expect(table.rows[0]).toEqual({ n: 3, status: 'paid', avg: 2.5, total: 10 });
+    expect(table.rows[0]).toEqual({
+      n: 3,
+      status: 'paid',
+      avg: 2.5,
+      total: 10,
+      month: '2024-03-01T00:00:00.000',
+    });
+    // Times read as dates, as a time member's do.
+    expect(formatValue(table.rows[0].month, table.columns[4])).toBe('2024-03-01');
   });
 
   it('lists the annotated members when there are no rows, so an empty table keeps its headings', () => {

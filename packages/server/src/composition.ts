@@ -60,9 +60,13 @@ import { composeNotifications } from './modules/notifications/compose.ts';
 import { PermissionsRepository } from './modules/permissions/repository.ts';
 import { AccessResolver } from './modules/permissions/resolver.ts';
 import { PermissionsService } from './modules/permissions/service.ts';
+import { QueryHistoryRepository } from './modules/query-history/repository.ts';
+import { QueryHistoryService } from './modules/query-history/service.ts';
 import { RegionsService } from './modules/regions/service.ts';
 import { ReportsRepository } from './modules/reports/repository.ts';
 import { ReportsService } from './modules/reports/service.ts';
+import { RolesRepository } from './modules/roles/repository.ts';
+import { RolesService } from './modules/roles/service.ts';
 import { scimGroupType } from './modules/scim/group-type.ts';
 import { ScimMembershipsRepository } from './modules/scim/memberships-repository.ts';
 import { ScimResourceRepository } from './modules/scim/resource-repository.ts';
@@ -133,6 +137,8 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     signIn: new SignInRepository(db),
     tenantSettings: new TenantSettingsRepository(db),
     envVariables: new EnvVariablesRepository(db),
+    roles: new RolesRepository(db),
+    queryHistory: new QueryHistoryRepository(db),
   };
   const repos = repositories;
 
@@ -146,7 +152,8 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
   bus.subscribe('credentials', () => credentials.clear());
   const tenantResolver = new TenantResolver(repos.tenants, config.domain);
   const apiKeys = new ApiKeysService(repos.apiKeys, repos.users, bus);
-  const users = new UsersService(db, repos.users, repos.apiKeys, bus, repos.signIn);
+  const users = new UsersService(db, repos.users, repos.apiKeys, bus, repos.signIn, repos.roles);
+  const roles = new RolesService(repos.roles, repos.users, bus);
   const groups = new GroupsService(repos.groups, repos.users);
   // Browser sign-in (DESIGN.md "Web app and sessions"): the session cookie is a credential too.
   const browserSessions = new BrowserSessions(repos.signIn, bus, {
@@ -197,6 +204,8 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     bus,
   });
   const dataModel = new DataModelService(repos.modelFiles, deployments);
+  // The SQL editor's history of runs, each user's own (issue 21 item 2).
+  const queryHistory = new QueryHistoryService(repos.queryHistory, deployments);
   const uploads = new UploadService(repos.uploads, repos.modelFiles, dataModel);
   const tokens = new TokensService({
     deployments,
@@ -395,6 +404,7 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     tenantResolver,
     apiKeys,
     users,
+    roles,
     groups,
     browserSessions,
     signIn,
@@ -416,6 +426,7 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     tenantSettings,
     regions,
     envVariables,
+    queryHistory,
     data,
     dashboardData,
     embedTokens,

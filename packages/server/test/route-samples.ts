@@ -34,6 +34,15 @@ async function post(f: Fixtures, url: string, payload: Record<string, unknown>):
 
 const unique = () => Math.random().toString(36).slice(2, 10);
 
+/** A fresh custom role granting viewer on the target deployment. */
+const role = (f: Fixtures) =>
+  post(f, '/api/v1/roles', {
+    name: `role ${unique()}`,
+    policies: [
+      { resourceType: 'Deployment', actions: ['DeploymentRead'], resources: [String(f.deploymentId)] },
+    ],
+  });
+
 const sampleAgent = (f: Fixtures) =>
   post(f, '/api/v1/agents', { name: `agent ${unique()}`, deploymentId: f.deploymentId });
 
@@ -223,6 +232,37 @@ export const routeSamples: Record<string, SampleFactory> = {
     const email = `d-${unique()}@example.com`;
     return { url: `/api/v1/users/${(await post(f, '/api/v1/users', { email, username: email })).id}` };
   },
+  'POST /api/v1/users/bulk': (f) => ({
+    url: '/api/v1/users/bulk',
+    payload: { action: 'ACTIVATE', userIds: [f.userId] },
+  }),
+  'PATCH /api/v1/users/me/settings': () => ({
+    url: '/api/v1/users/me/settings',
+    payload: { theme: 'dark', sheets: { showAppliedFilters: true } },
+  }),
+  'PATCH /api/v1/users/me': () => ({ url: '/api/v1/users/me', payload: { lastName: 'Admin' } }),
+
+  'GET /api/v1/roles': () => ({ url: '/api/v1/roles?first=5' }),
+  'POST /api/v1/roles': () => ({
+    url: '/api/v1/roles',
+    payload: {
+      name: `role ${unique()}`,
+      policies: [{ resourceType: 'Global', actions: ['AIBIView'], resources: ['All'] }],
+    },
+  }),
+  'GET /api/v1/roles/:roleId': async (f) => ({ url: `/api/v1/roles/${(await role(f)).id}` }),
+  'PUT /api/v1/roles/:roleId': async (f) => ({
+    url: `/api/v1/roles/${(await role(f)).id}`,
+    payload: { description: 'changed' },
+  }),
+  'DELETE /api/v1/roles/:roleId': async (f) => ({ url: `/api/v1/roles/${(await role(f)).id}` }),
+  'PUT /api/v1/roles/:roleId/users/:userId': async (f) => ({
+    url: `/api/v1/roles/${(await role(f)).id}/users/${f.userId}`,
+  }),
+  'DELETE /api/v1/roles/:roleId/users/:userId': async (f) => ({
+    url: `/api/v1/roles/${(await role(f)).id}/users/${f.userId}`,
+  }),
+
   'PUT /api/v1/users/:id/password': (f) => ({
     url: `/api/v1/users/${f.userId}/password`,
     payload: { password: 'correct horse battery staple' },
@@ -561,6 +601,16 @@ export const routeSamples: Record<string, SampleFactory> = {
     payload: { env_variables: [{ name: 'SAMPLE_VARIABLE', value: 'sample value' }] },
   }),
   'GET /api/v1/regions': () => ({ url: '/api/v1/regions?first=10' }),
+  'GET /api/v1/deployments/:deploymentId/query-history': (f) => ({
+    url: `/api/v1/deployments/${f.deploymentId}/query-history?first=10`,
+  }),
+  'POST /api/v1/deployments/:deploymentId/query-history': (f) => ({
+    url: `/api/v1/deployments/${f.deploymentId}/query-history`,
+    payload: { sql: 'SELECT status, MEASURE(count) FROM orders GROUP BY 1', rowCount: 5, durationMs: 12 },
+  }),
+  'DELETE /api/v1/deployments/:deploymentId/query-history': (f) => ({
+    url: `/api/v1/deployments/${f.deploymentId}/query-history`,
+  }),
 };
 
 /** Gives the first admin a known password (whatever earlier requests set) and answers it. */

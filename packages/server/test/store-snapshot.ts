@@ -32,6 +32,9 @@ const tables = [
   'notification_recipients',
   'notification_runs',
   'notification_deliveries',
+  'roles',
+  'user_roles',
+  'query_history',
 ] as const;
 
 /**

@@ -7,7 +7,6 @@ import { FullPageLoading, LoadingState } from './layout/states.tsx';
 import { DashboardsPage } from './pages/dashboards-page.tsx';
 import { ChooseDeployment } from './pages/home-page.tsx';
 import { NotFoundPage } from './pages/not-found-page.tsx';
-import { ReportPage } from './pages/report-page.tsx';
 import { SignInPage } from './pages/sign-in-page.tsx';
 import { WorkbookPage } from './pages/workbook-page.tsx';
 import { SharedWorkspacePage, WorkspacePage } from './pages/workspace-page.tsx';
@@ -17,6 +16,8 @@ import { SettingsLayout, settingsRoutes } from './settings/settings-layout.tsx';
 
 /** The embed page is its own bundle chunk: a framed dashboard loads none of the signed-in app. */
 const EmbedPage = lazy(() => import('./embed/embed-page.tsx').then((m) => ({ default: m.EmbedPage })));
+/** A report draws its chart with Vega: loaded when a report is opened, not with the sign-in page. */
+const ReportPage = lazy(() => import('./pages/report-page.tsx').then((m) => ({ default: m.ReportPage })));
 /** Dashboards load their charting code (Vega) only when one is opened: sign-in stays light. */
 const DashboardPage = lazy(() =>
   import('./dashboard/dashboard-page.tsx').then((m) => ({ default: m.DashboardPage })),
@@ -87,7 +88,14 @@ const router = createBrowserRouter([
           { path: '/workspace/:deploymentId/shared', element: <SharedWorkspacePage /> },
           { path: '/workspace/:deploymentId/folders/:folderId', element: <WorkspacePage /> },
           { path: '/workspace/:deploymentId/workbooks/:workbookId', element: <WorkbookPage /> },
-          { path: '/workspace/:deploymentId/reports/:reportId', element: <ReportPage /> },
+          {
+            path: '/workspace/:deploymentId/reports/:reportId',
+            element: (
+              <Suspense fallback={<LoadingState label="Loading the report…" />}>
+                <ReportPage />
+              </Suspense>
+            ),
+          },
           { path: '/dashboards', element: <ChooseDeployment section="dashboards" /> },
           { path: '/dashboards/:deploymentId', element: <DashboardsPage /> },
           {
@@ -109,6 +117,9 @@ const router = createBrowserRouter([
           },
           { path: '/chat', element: <ChooseDeployment section="chat" /> },
           { path: '/chat/:deploymentId', lazy: () => import('./chat/chat-page.tsx') },
+          { path: '/sql', element: <ChooseDeployment section="sql" /> },
+          // The SQL editor loads CodeMirror only when it is opened: sign-in stays light.
+          { path: '/sql/:deploymentId', lazy: () => import('./sql/sql-page.tsx') },
           { path: '/settings', element: <SettingsLayout />, children: settingsRoutes() },
           { path: '*', element: <NotFoundPage /> },
         ],

@@ -62,6 +62,8 @@ export interface RowsMeta {
 /** SQL-API column types that hold numbers (Arrow's names, as `/v1/cubesql` and the SQL widgets send). */
 const numericSqlType =
   /^(u?int|integer|bigint|smallint|tinyint|hugeint|float|double|decimal|number|numeric|real)/i;
+/** SQL-API column types that hold times (`Timestamp`, as `/v1/cubesql` sends a time member or a DATE_TRUNC). */
+const timeSqlType = /^(timestamp|date)/i;
 const numericText = /^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
 
 /** A member's heading: its short title, else its title, else its name. */
@@ -85,7 +87,11 @@ export function describeColumns(rows: readonly Row[], meta: RowsMeta): Column[] 
       return sqlColumns.map((c) => ({
         name: c.name,
         title: c.name,
-        kind: numericSqlType.test(c.column_type) ? 'number' : 'string',
+        kind: numericSqlType.test(c.column_type)
+          ? 'number'
+          : timeSqlType.test(c.column_type)
+            ? 'time'
+            : 'string',
         annotated: false,
       }));
   }

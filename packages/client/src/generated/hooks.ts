@@ -59,6 +59,7 @@ export function useGetDeployment(
  * - `/api/v1/deployments/{deploymentId}/shared-workspace`
  * - `/api/v1/deployments/{deploymentId}/permissions`
  * - `/api/v1/deployments/{deploymentId}/env-vars`
+ * - `/api/v1/deployments/{deploymentId}/query-history`
  * - `/api/v1/deployments/{deploymentId}/dashboards/{publicId}/widgets/{widgetId}/data`
  * - `/api/v1/deployments/{deploymentId}/dashboards/{publicId}/dimension-values`
  * - `/api/v1/deployments/{deploymentId}/reports/{reportId}/data`
@@ -91,6 +92,7 @@ export function useUpdateDeployment(
       '/api/v1/deployments/{deploymentId}/shared-workspace',
       '/api/v1/deployments/{deploymentId}/permissions',
       '/api/v1/deployments/{deploymentId}/env-vars',
+      '/api/v1/deployments/{deploymentId}/query-history',
       '/api/v1/deployments/{deploymentId}/dashboards/{publicId}/widgets/{widgetId}/data',
       '/api/v1/deployments/{deploymentId}/dashboards/{publicId}/dimension-values',
       '/api/v1/deployments/{deploymentId}/reports/{reportId}/data',
@@ -126,6 +128,7 @@ export function useUpdateDeployment(
  * - `/api/v1/deployments/{deploymentId}/shared-workspace`
  * - `/api/v1/deployments/{deploymentId}/permissions`
  * - `/api/v1/deployments/{deploymentId}/env-vars`
+ * - `/api/v1/deployments/{deploymentId}/query-history`
  * - `/api/v1/deployments/{deploymentId}/dashboards/{publicId}/widgets/{widgetId}/data`
  * - `/api/v1/deployments/{deploymentId}/dashboards/{publicId}/dimension-values`
  * - `/api/v1/deployments/{deploymentId}/reports/{reportId}/data`
@@ -158,6 +161,7 @@ export function useDeleteDeployment(
       '/api/v1/deployments/{deploymentId}/shared-workspace',
       '/api/v1/deployments/{deploymentId}/permissions',
       '/api/v1/deployments/{deploymentId}/env-vars',
+      '/api/v1/deployments/{deploymentId}/query-history',
       '/api/v1/deployments/{deploymentId}/dashboards/{publicId}/widgets/{widgetId}/data',
       '/api/v1/deployments/{deploymentId}/dashboards/{publicId}/dimension-values',
       '/api/v1/deployments/{deploymentId}/reports/{reportId}/data',
@@ -500,6 +504,42 @@ export function useGetMe(
 }
 
 /**
+ * Update my profile
+ *
+ * `PATCH /api/v1/users/me`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/users/me`
+ */
+export function useUpdateMyProfile(options?: MutationHookOptions<'/api/v1/users/me', 'patch'>) {
+  return useApiMutation('patch', '/api/v1/users/me', ['/api/v1/users/me'], options);
+}
+
+/**
+ * Update my settings
+ *
+ * `PATCH /api/v1/users/me/settings`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/users/me`
+ */
+export function useUpdateMySettings(options?: MutationHookOptions<'/api/v1/users/me/settings', 'patch'>) {
+  return useApiMutation('patch', '/api/v1/users/me/settings', ['/api/v1/users/me'], options);
+}
+
+/**
+ * Apply an action to many users
+ *
+ * `POST /api/v1/users/bulk`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/users`
+ */
+export function useBulkUserAction(options?: MutationHookOptions<'/api/v1/users/bulk', 'post'>) {
+  return useApiMutation('post', '/api/v1/users/bulk', ['/api/v1/users'], options);
+}
+
+/**
  * Get user
  *
  * `GET /api/v1/users/{id}`
@@ -697,6 +737,118 @@ export function useRemoveGroupMember(
     'delete',
     '/api/v1/groups/{groupId}/members/{userId}',
     ['/api/v1/groups/{groupId}/members'],
+    options,
+  );
+}
+
+/**
+ * List custom roles
+ *
+ * `GET /api/v1/roles`
+ */
+export function useGetRoles(
+  init?: QueryHookInit<'/api/v1/roles', 'get'>,
+  options?: QueryHookOptions<'/api/v1/roles', 'get'>,
+) {
+  return useApiQuery('get', '/api/v1/roles', init, options);
+}
+
+/**
+ * Create a custom role
+ *
+ * `POST /api/v1/roles`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/roles`
+ */
+export function useCreateRole(options?: MutationHookOptions<'/api/v1/roles', 'post'>) {
+  return useApiMutation('post', '/api/v1/roles', ['/api/v1/roles'], options);
+}
+
+/**
+ * Get a role
+ *
+ * `GET /api/v1/roles/{roleId}`
+ */
+export function useGetRole(
+  init: QueryHookInit<'/api/v1/roles/{roleId}', 'get'>,
+  options?: QueryHookOptions<'/api/v1/roles/{roleId}', 'get'>,
+) {
+  return useApiQuery('get', '/api/v1/roles/{roleId}', init, options);
+}
+
+/**
+ * Update a custom role
+ *
+ * `PUT /api/v1/roles/{roleId}`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/roles`
+ * - `/api/v1/roles/{roleId}`
+ */
+export function useUpdateRole(options?: MutationHookOptions<'/api/v1/roles/{roleId}', 'put'>) {
+  return useApiMutation(
+    'put',
+    '/api/v1/roles/{roleId}',
+    ['/api/v1/roles', '/api/v1/roles/{roleId}'],
+    options,
+  );
+}
+
+/**
+ * Delete a custom role
+ *
+ * `DELETE /api/v1/roles/{roleId}`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/roles`
+ * - `/api/v1/roles/{roleId}`
+ */
+export function useDeleteRole(options?: MutationHookOptions<'/api/v1/roles/{roleId}', 'delete'>) {
+  return useApiMutation(
+    'delete',
+    '/api/v1/roles/{roleId}',
+    ['/api/v1/roles', '/api/v1/roles/{roleId}'],
+    options,
+  );
+}
+
+/**
+ * Assign a role to a user
+ *
+ * `PUT /api/v1/roles/{roleId}/users/{userId}`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/roles`
+ * - `/api/v1/roles/{roleId}`
+ */
+export function useAssignRoleToUser(
+  options?: MutationHookOptions<'/api/v1/roles/{roleId}/users/{userId}', 'put'>,
+) {
+  return useApiMutation(
+    'put',
+    '/api/v1/roles/{roleId}/users/{userId}',
+    ['/api/v1/roles', '/api/v1/roles/{roleId}'],
+    options,
+  );
+}
+
+/**
+ * Remove a role from a user
+ *
+ * `DELETE /api/v1/roles/{roleId}/users/{userId}`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/roles`
+ * - `/api/v1/roles/{roleId}`
+ */
+export function useRemoveRoleFromUser(
+  options?: MutationHookOptions<'/api/v1/roles/{roleId}/users/{userId}', 'delete'>,
+) {
+  return useApiMutation(
+    'delete',
+    '/api/v1/roles/{roleId}/users/{userId}',
+    ['/api/v1/roles', '/api/v1/roles/{roleId}'],
     options,
   );
 }
@@ -1216,6 +1368,56 @@ export function useSetEnvVariables(
     'put',
     '/api/v1/deployments/{deploymentId}/env-vars',
     ['/api/v1/deployments/{deploymentId}/env-vars'],
+    options,
+  );
+}
+
+/**
+ * The caller's own SQL queries run on a deployment, newest first
+ *
+ * `GET /api/v1/deployments/{deploymentId}/query-history`
+ */
+export function useGetQueryHistory(
+  init: QueryHookInit<'/api/v1/deployments/{deploymentId}/query-history', 'get'>,
+  options?: QueryHookOptions<'/api/v1/deployments/{deploymentId}/query-history', 'get'>,
+) {
+  return useApiQuery('get', '/api/v1/deployments/{deploymentId}/query-history', init, options);
+}
+
+/**
+ * Add a run to the caller's query history; only the newest 100 per deployment are kept
+ *
+ * `POST /api/v1/deployments/{deploymentId}/query-history`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/deployments/{deploymentId}/query-history`
+ */
+export function useRecordQuery(
+  options?: MutationHookOptions<'/api/v1/deployments/{deploymentId}/query-history', 'post'>,
+) {
+  return useApiMutation(
+    'post',
+    '/api/v1/deployments/{deploymentId}/query-history',
+    ['/api/v1/deployments/{deploymentId}/query-history'],
+    options,
+  );
+}
+
+/**
+ * Clear the caller's query history on a deployment
+ *
+ * `DELETE /api/v1/deployments/{deploymentId}/query-history`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/deployments/{deploymentId}/query-history`
+ */
+export function useClearQueryHistory(
+  options?: MutationHookOptions<'/api/v1/deployments/{deploymentId}/query-history', 'delete'>,
+) {
+  return useApiMutation(
+    'delete',
+    '/api/v1/deployments/{deploymentId}/query-history',
+    ['/api/v1/deployments/{deploymentId}/query-history'],
     options,
   );
 }

@@ -449,6 +449,50 @@ export interface paths {
     delete?: never;
     options?: never;
     head?: never;
+    /**
+     * Update my profile
+     * @description The caller's own names and email, the address notifications reach them at (409 `user_exists` when another user has it).
+     */
+    patch: operations['updateMyProfile'];
+    trace?: never;
+  };
+  '/api/v1/users/me/settings': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /**
+     * Update my settings
+     * @description Merges a partial patch into the caller's own settings: omitted fields stay, `null` clears one, `sheets` merges field by field. `lastSeenChangelogId` is accepted and ignored.
+     */
+    patch: operations['updateMySettings'];
+    trace?: never;
+  };
+  '/api/v1/users/bulk': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Apply an action to many users
+     * @description DEACTIVATE (revokes their keys and ends their sessions), ACTIVATE or DELETE up to 100 users, each in its own transaction, in order; repeated ids once. 200 whenever the request is well formed: `failed` lists each user the action was not applied to with the status and message the single-user call answers (404 unknown, 403 yourself or the last admin when deactivating, 400 deleting yourself).
+     */
+    post: operations['bulkUserAction'];
+    delete?: never;
+    options?: never;
+    head?: never;
     patch?: never;
     trace?: never;
   };
@@ -461,10 +505,16 @@ export interface paths {
     };
     /** Get user */
     get: operations['getUser'];
-    /** Update user; deactivating revokes their credentials */
+    /**
+     * Update user; deactivating revokes their credentials
+     * @description Deactivating revokes every API key and ends every session of the user at once, on every replica; a new `password` ends their sessions. Deactivating yourself, or the last active admin: 403.
+     */
     put: operations['updateUser'];
     post?: never;
-    /** Delete user */
+    /**
+     * Delete user
+     * @description Revokes the user's keys and sessions; what they made or own (workbooks, reports, folders, dashboards, notifications, chat threads) passes to the admin who deletes them. Yourself: 400; the last active admin: 403.
+     */
     delete: operations['deleteUser'];
     options?: never;
     head?: never;
@@ -606,6 +656,79 @@ export interface paths {
     post?: never;
     /** Remove a user from a group */
     delete: operations['removeGroupMember'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/roles': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List custom roles
+     * @description The tenant's custom roles, newest first. The built-in roles are not listed.
+     */
+    get: operations['getRoles'];
+    put?: never;
+    /**
+     * Create a custom role
+     * @description Names are unique regardless of case (409 `role_exists`); the built-in names are refused (400). A `Global` policy with `AIBIDevelop` grants developer everywhere, with `AIBIView` or `AIBIExplore` viewer; a `Deployment` policy grants on the deployments it names (ids as strings, or `All`): developer unless it holds only read actions. No role makes a user an admin.
+     */
+    post: operations['createRole'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/roles/{roleId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Get a role */
+    get: operations['getRole'];
+    /**
+     * Update a custom role
+     * @description Changes the fields present; `policies` replaces the policies outright. Built-in roles: 403.
+     */
+    put: operations['updateRole'];
+    post?: never;
+    /**
+     * Delete a custom role
+     * @description And every assignment of it. Built-in roles: 403.
+     */
+    delete: operations['deleteRole'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/roles/{roleId}/users/{userId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Assign a role to a user
+     * @description Idempotent. A built-in role may be assigned too, but Admin (404): no call here makes an admin.
+     */
+    put: operations['assignRoleToUser'];
+    post?: never;
+    /**
+     * Remove a role from a user
+     * @description Idempotent; 404 when the user is unknown.
+     */
+    delete: operations['removeRoleFromUser'];
     options?: never;
     head?: never;
     patch?: never;
@@ -942,6 +1065,25 @@ export interface paths {
     put: operations['setEnvVariables'];
     post?: never;
     delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/deployments/{deploymentId}/query-history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The caller's own SQL queries run on a deployment, newest first */
+    get: operations['getQueryHistory'];
+    put?: never;
+    /** Add a run to the caller's query history; only the newest 100 per deployment are kept */
+    post: operations['recordQuery'];
+    /** Clear the caller's query history on a deployment */
+    delete: operations['clearQueryHistory'];
     options?: never;
     head?: never;
     patch?: never;
@@ -2062,9 +2204,15 @@ export interface components {
         | 'upload_too_large'
         | 'user_exists'
         | 'group_exists'
-        | 'last_admin'
-        | 'cannot_delete_self'
         | 'report_public_id_taken'
+        | 'last_admin'
+        | 'cannot_deactivate_self'
+        | 'cannot_delete_self'
+        | 'role_name_reserved'
+        | 'invalid_policy'
+        | 'built_in_role'
+        | 'role_not_found'
+        | 'role_exists'
         | 'sign_in_failed'
         | 'sign_in_throttled'
         | 'csrf_token_invalid'
@@ -2259,7 +2407,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -2288,7 +2436,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -2309,7 +2460,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2323,13 +2474,16 @@ export interface operations {
               | 'insufficient_role'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -2353,6 +2507,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -2360,7 +2515,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -2377,9 +2532,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -2490,7 +2644,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -2520,7 +2674,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -2541,7 +2698,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2556,13 +2713,16 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -2586,6 +2746,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -2593,7 +2754,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -2610,9 +2771,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -2724,7 +2884,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -2753,7 +2913,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -2774,7 +2937,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2789,13 +2952,16 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -2819,6 +2985,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -2826,7 +2993,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -2843,9 +3010,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -2970,7 +3136,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3000,7 +3166,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -3021,7 +3190,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3036,13 +3205,16 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3066,6 +3238,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -3073,7 +3246,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -3090,9 +3263,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -3195,7 +3367,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3225,7 +3397,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -3246,7 +3421,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3261,13 +3436,16 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3291,6 +3469,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -3298,7 +3477,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -3315,9 +3494,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -3471,7 +3649,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3500,7 +3678,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -3521,7 +3702,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3536,13 +3717,16 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3566,6 +3750,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -3573,7 +3758,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -3590,9 +3775,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -3680,7 +3864,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3709,7 +3893,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -3730,7 +3917,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3745,13 +3932,16 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3775,6 +3965,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -3782,7 +3973,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -3799,9 +3990,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -3890,7 +4080,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3920,7 +4110,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -3941,7 +4134,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3956,13 +4149,16 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3986,6 +4182,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -3993,7 +4190,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -4010,9 +4207,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -4124,7 +4320,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4154,7 +4350,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -4175,7 +4374,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4190,13 +4389,16 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -4220,6 +4422,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -4227,7 +4430,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -4244,9 +4447,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -4359,7 +4561,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4389,7 +4591,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -4410,7 +4615,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4425,13 +4630,16 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -4455,6 +4663,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -4462,7 +4671,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -4479,9 +4688,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -4596,7 +4804,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4625,7 +4833,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -4646,7 +4857,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4661,13 +4872,16 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -4691,6 +4905,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -4698,7 +4913,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -4715,9 +4930,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -4804,7 +5018,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4834,7 +5048,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -4855,7 +5072,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4870,13 +5087,16 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -4900,6 +5120,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -4907,7 +5128,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -4924,9 +5145,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -5029,7 +5249,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5059,7 +5279,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -5080,7 +5303,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5095,13 +5318,16 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -5125,6 +5351,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -5132,7 +5359,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -5149,9 +5376,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -5268,7 +5494,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5297,7 +5523,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -5318,7 +5547,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5333,13 +5562,16 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -5363,6 +5595,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -5370,7 +5603,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -5387,9 +5620,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -5478,7 +5710,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5508,7 +5740,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -5529,7 +5764,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5544,13 +5779,16 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -5574,6 +5812,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -5581,7 +5820,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -5598,9 +5837,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -5705,7 +5943,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5735,7 +5973,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -5756,7 +5997,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5771,13 +6012,16 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -5801,6 +6045,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -5808,7 +6053,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -5825,9 +6070,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -5936,7 +6180,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5965,7 +6209,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -5986,7 +6233,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6001,13 +6248,16 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -6031,6 +6281,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -6038,7 +6289,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -6055,9 +6306,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -6143,7 +6393,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -6173,7 +6423,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -6194,7 +6447,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6209,13 +6462,16 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -6239,6 +6495,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -6246,7 +6503,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -6263,9 +6520,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -6381,7 +6637,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -6411,7 +6667,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -6432,7 +6691,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6447,13 +6706,16 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -6477,6 +6739,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -6484,7 +6747,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -6501,9 +6764,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -6627,7 +6889,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -6657,7 +6919,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -6678,7 +6943,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6693,13 +6958,16 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -6723,6 +6991,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -6730,7 +6999,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -6747,9 +7016,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -6876,7 +7144,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -6905,7 +7173,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -6926,7 +7197,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6941,13 +7212,16 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -6971,6 +7245,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -6978,7 +7253,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -6995,9 +7270,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -7093,7 +7367,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -7123,7 +7397,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -7144,7 +7421,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7159,13 +7436,16 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -7189,6 +7469,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -7196,7 +7477,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -7213,9 +7494,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -7318,7 +7598,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -7347,7 +7627,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -7368,7 +7651,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7383,13 +7666,16 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -7413,6 +7699,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -7420,7 +7707,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -7437,9 +7724,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -7530,7 +7816,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -7560,7 +7846,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -7581,7 +7870,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7596,13 +7885,16 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -7626,6 +7918,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -7633,7 +7926,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -7650,9 +7943,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -7769,6 +8061,15 @@ export interface operations {
               notifications: {
                 [key: string]: unknown;
               };
+              /** @description The reference's UserSettingsInput */
+              settings: {
+                [key: string]: unknown;
+              };
+              /** @description The roles assigned to the user (PUT /api/v1/roles/{roleId}/users/{userId}) */
+              roles?: {
+                id: number;
+                name: string;
+              }[];
               /** Format: date-time */
               createdAt: string;
               /** Format: date-time */
@@ -7783,7 +8084,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -7812,7 +8113,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -7833,7 +8137,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7848,13 +8152,16 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -7878,6 +8185,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -7885,7 +8193,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -7902,9 +8210,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -7972,6 +8279,22 @@ export interface operations {
            * @enum {unknown}
            */
           role?: 'admin' | 'developer' | 'viewer';
+          password?: string | null;
+          settings?: {
+            alternatingRowColors?: boolean | null;
+            defaultDeploymentId?: number | null;
+            lastSeenChangelogId?: number | null;
+            locale?: string | null;
+            sheets?: {
+              autoRunQueryOnChange?: boolean | null;
+              openExplorationFromSheet?: boolean | null;
+              revealSheetOnOpen?: boolean | null;
+              showAppliedFilters?: boolean | null;
+              suppressDuplicateValues?: boolean | null;
+            } | null;
+            theme?: string | null;
+            timezone?: string | null;
+          } | null;
         };
       };
     };
@@ -7997,6 +8320,15 @@ export interface operations {
             notifications: {
               [key: string]: unknown;
             };
+            /** @description The reference's UserSettingsInput */
+            settings: {
+              [key: string]: unknown;
+            };
+            /** @description The roles assigned to the user (PUT /api/v1/roles/{roleId}/users/{userId}) */
+            roles?: {
+              id: number;
+              name: string;
+            }[];
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -8004,7 +8336,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -8034,7 +8366,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -8055,7 +8390,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8070,13 +8405,16 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -8100,6 +8438,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -8107,7 +8446,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -8124,9 +8463,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -8225,6 +8563,15 @@ export interface operations {
             notifications: {
               [key: string]: unknown;
             };
+            /** @description The reference's UserSettingsInput */
+            settings: {
+              [key: string]: unknown;
+            };
+            /** @description The roles assigned to the user (PUT /api/v1/roles/{roleId}/users/{userId}) */
+            roles?: {
+              id: number;
+              name: string;
+            }[];
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -8232,7 +8579,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -8261,7 +8608,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -8282,7 +8632,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8296,13 +8646,16 @@ export interface operations {
               | 'insufficient_role'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -8326,6 +8679,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -8333,7 +8687,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -8350,12 +8704,759 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+    };
+  };
+  updateMyProfile: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * Format: email
+           * @description An address mail can reach (its domain has a dot: not `admin@localhost`)
+           */
+          email?: string;
+          firstName?: string | null;
+          lastName?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: number;
+            email: string;
+            username: string;
+            firstName: string | null;
+            lastName: string | null;
+            picture: string | null;
+            externalId: string | null;
+            isAdmin: boolean;
+            /** @enum {unknown} */
+            role: 'admin' | 'developer' | 'viewer';
+            isDeactivated: boolean;
+            notifications: {
+              [key: string]: unknown;
+            };
+            /** @description The reference's UserSettingsInput */
+            settings: {
+              [key: string]: unknown;
+            };
+            /** @description The roles assigned to the user (PUT /api/v1/roles/{roleId}/users/{userId}) */
+            roles?: {
+              id: number;
+              name: string;
+            }[];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'malformed_body'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'report_public_id_taken'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready';
+          };
+        };
+      };
+      /** @description Payload Too Large: `body_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'body_too_large';
+          };
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'unsupported_media_type';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+    };
+  };
+  updateMySettings: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          alternatingRowColors?: boolean | null;
+          defaultDeploymentId?: number | null;
+          lastSeenChangelogId?: number | null;
+          locale?: string | null;
+          sheets?: {
+            autoRunQueryOnChange?: boolean | null;
+            openExplorationFromSheet?: boolean | null;
+            revealSheetOnOpen?: boolean | null;
+            showAppliedFilters?: boolean | null;
+            suppressDuplicateValues?: boolean | null;
+          } | null;
+          theme?: string | null;
+          timezone?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: number;
+            email: string;
+            username: string;
+            firstName: string | null;
+            lastName: string | null;
+            picture: string | null;
+            externalId: string | null;
+            isAdmin: boolean;
+            /** @enum {unknown} */
+            role: 'admin' | 'developer' | 'viewer';
+            isDeactivated: boolean;
+            notifications: {
+              [key: string]: unknown;
+            };
+            /** @description The reference's UserSettingsInput */
+            settings: {
+              [key: string]: unknown;
+            };
+            /** @description The roles assigned to the user (PUT /api/v1/roles/{roleId}/users/{userId}) */
+            roles?: {
+              id: number;
+              name: string;
+            }[];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'malformed_body'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'report_public_id_taken'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready';
+          };
+        };
+      };
+      /** @description Payload Too Large: `body_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'body_too_large';
+          };
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'unsupported_media_type';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+    };
+  };
+  bulkUserAction: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @enum {unknown} */
+          action: 'DEACTIVATE' | 'ACTIVATE' | 'DELETE';
+          userIds: number[];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            action: 'DEACTIVATE' | 'ACTIVATE' | 'DELETE';
+            succeeded: number[];
+            failed: {
+              userId: number;
+              error: {
+                status: number;
+                message: string;
+              };
+            }[];
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'malformed_body'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_scoped_credential'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'report_public_id_taken'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready';
+          };
+        };
+      };
+      /** @description Payload Too Large: `body_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'body_too_large';
+          };
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'unsupported_media_type';
           };
         };
       };
@@ -8429,6 +9530,15 @@ export interface operations {
             notifications: {
               [key: string]: unknown;
             };
+            /** @description The reference's UserSettingsInput */
+            settings: {
+              [key: string]: unknown;
+            };
+            /** @description The roles assigned to the user (PUT /api/v1/roles/{roleId}/users/{userId}) */
+            roles?: {
+              id: number;
+              name: string;
+            }[];
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -8436,7 +9546,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -8465,7 +9575,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -8486,7 +9599,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8501,13 +9614,16 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -8531,6 +9647,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -8538,7 +9655,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -8555,9 +9672,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -8626,6 +9742,27 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
+          /**
+           * Format: email
+           * @description An address mail can reach (its domain has a dot: not `admin@localhost`)
+           */
+          email?: string;
+          password?: string | null;
+          settings?: {
+            alternatingRowColors?: boolean | null;
+            defaultDeploymentId?: number | null;
+            lastSeenChangelogId?: number | null;
+            locale?: string | null;
+            sheets?: {
+              autoRunQueryOnChange?: boolean | null;
+              openExplorationFromSheet?: boolean | null;
+              revealSheetOnOpen?: boolean | null;
+              showAppliedFilters?: boolean | null;
+              suppressDuplicateValues?: boolean | null;
+            } | null;
+            theme?: string | null;
+            timezone?: string | null;
+          } | null;
           firstName?: string | null;
           lastName?: string | null;
           picture?: string | null;
@@ -8658,6 +9795,15 @@ export interface operations {
             notifications: {
               [key: string]: unknown;
             };
+            /** @description The reference's UserSettingsInput */
+            settings: {
+              [key: string]: unknown;
+            };
+            /** @description The roles assigned to the user (PUT /api/v1/roles/{roleId}/users/{userId}) */
+            roles?: {
+              id: number;
+              name: string;
+            }[];
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -8665,7 +9811,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -8695,7 +9841,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -8716,7 +9865,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8731,13 +9880,16 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -8761,6 +9913,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -8768,7 +9921,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -8785,9 +9938,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -8890,7 +10042,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -8920,7 +10072,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -8941,7 +10096,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8956,13 +10111,16 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -8986,6 +10144,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -8993,7 +10152,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -9010,9 +10169,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -9124,6 +10282,15 @@ export interface operations {
               notifications: {
                 [key: string]: unknown;
               };
+              /** @description The reference's UserSettingsInput */
+              settings: {
+                [key: string]: unknown;
+              };
+              /** @description The roles assigned to the user (PUT /api/v1/roles/{roleId}/users/{userId}) */
+              roles?: {
+                id: number;
+                name: string;
+              }[];
               /** Format: date-time */
               createdAt: string;
               /** Format: date-time */
@@ -9134,7 +10301,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -9163,7 +10330,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -9185,7 +10355,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9199,13 +10369,16 @@ export interface operations {
               | 'insufficient_role'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -9229,6 +10402,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -9236,7 +10410,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -9253,9 +10427,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -9338,6 +10511,15 @@ export interface operations {
               notifications: {
                 [key: string]: unknown;
               };
+              /** @description The reference's UserSettingsInput */
+              settings: {
+                [key: string]: unknown;
+              };
+              /** @description The roles assigned to the user (PUT /api/v1/roles/{roleId}/users/{userId}) */
+              roles?: {
+                id: number;
+                name: string;
+              }[];
               /** Format: date-time */
               createdAt: string;
               /** Format: date-time */
@@ -9560,7 +10742,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -9590,7 +10772,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -9612,7 +10797,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9627,13 +10812,16 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -9657,6 +10845,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -9664,7 +10853,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -9681,9 +10870,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -9777,7 +10965,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -9807,7 +10995,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -9828,7 +11019,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9843,13 +11034,16 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -9873,6 +11067,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -9880,7 +11075,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -9897,9 +11092,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -10016,7 +11210,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -10045,7 +11239,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -10066,7 +11263,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10081,13 +11278,16 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -10111,6 +11311,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -10118,7 +11319,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -10135,9 +11336,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -10212,7 +11412,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -10242,7 +11442,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -10263,7 +11466,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10278,13 +11481,16 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -10308,6 +11514,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -10315,7 +11522,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -10332,9 +11539,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -10428,7 +11634,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -10457,7 +11663,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -10478,7 +11687,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10493,13 +11702,16 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -10523,6 +11735,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -10530,7 +11743,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -10547,9 +11760,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -10638,7 +11850,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -10668,7 +11880,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -10689,7 +11904,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10704,13 +11919,16 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -10734,6 +11952,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -10741,7 +11960,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -10758,9 +11977,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -10863,7 +12081,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -10893,7 +12111,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -10914,7 +12135,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10929,13 +12150,16 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -10959,6 +12183,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -10966,7 +12191,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -10983,9 +12208,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -11090,7 +12314,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -11119,7 +12343,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -11140,7 +12367,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11155,13 +12382,16 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -11185,6 +12415,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -11192,7 +12423,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -11209,9 +12440,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -11298,7 +12528,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -11328,7 +12558,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -11349,7 +12582,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11364,13 +12597,16 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -11394,6 +12630,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -11401,7 +12638,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -11418,9 +12655,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -11526,7 +12762,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -11556,7 +12792,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -11577,7 +12816,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11592,13 +12831,16 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -11622,6 +12864,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -11629,7 +12872,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -11646,9 +12889,2008 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready';
+          };
+        };
+      };
+      /** @description Payload Too Large: `body_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'body_too_large';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'unsupported_media_type';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+    };
+  };
+  getRoles: {
+    parameters: {
+      query?: {
+        /** @description Page size for cursor pagination */
+        first?: number;
+        /** @description Opaque cursor: the `endCursor` of the previous page */
+        after?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: {
+              id: number;
+              name: string;
+              description: string | null;
+              policies: {
+                /** @enum {unknown} */
+                resourceType:
+                  | 'Global'
+                  | 'Deployment'
+                  | 'Report'
+                  | 'ReportFolder'
+                  | 'Agent'
+                  | 'AgentSpace'
+                  | 'Workbook'
+                  | 'Dashboard'
+                  | 'Folder'
+                  | 'ChatThread';
+                actions: (
+                  | 'All'
+                  | 'DeploymentsManage'
+                  | 'DeploymentCreate'
+                  | 'DeploymentRead'
+                  | 'DeploymentUpdate'
+                  | 'DeploymentDelete'
+                  | 'SecretsManage'
+                  | 'DownloadData'
+                  | 'PlaygroundRead'
+                  | 'SchemaRead'
+                  | 'SchemaUpdate'
+                  | 'SchemaUpdateDevBranches'
+                  | 'APMRead'
+                  | 'ChatHistoryRead'
+                  | 'PreAggregationBuild'
+                  | 'AlertsCreate'
+                  | 'AlertsRead'
+                  | 'AlertsUpdate'
+                  | 'AlertsDelete'
+                  | 'AuditLogManage'
+                  | 'BillingRead'
+                  | 'SqlRunnerRead'
+                  | 'DataAssetsRead'
+                  | 'DataAssetsManage'
+                  | 'CubeNetworkConnect'
+                  | 'ReportRead'
+                  | 'ReportEdit'
+                  | 'ReportManage'
+                  | 'WorkbookManage'
+                  | 'WorkbookRead'
+                  | 'WorkbookEdit'
+                  | 'ChatThreadRead'
+                  | 'AgentManage'
+                  | 'AgentRead'
+                  | 'AgentSpaceManage'
+                  | 'AgentAdmin'
+                  | 'DeploymentAgentRead'
+                  | 'OAuthIntegrationsManage'
+                  | 'OAuthIntegrationsIssueTokens'
+                  | 'McpToolsManage'
+                  | 'AIBIDevelop'
+                  | 'AIBIExplore'
+                  | 'AIBIView'
+                  | 'ChartPalettesManage'
+                  | 'DashboardThemesManage'
+                  | 'AIBIDeveloper'
+                  | 'AIBIUser'
+                  | 'AIBIViewer'
+                  | 'EmbedDeploymentRead'
+                  | 'EmbedDashboardRead'
+                  | 'FolderRead'
+                  | 'FolderEdit'
+                  | 'FolderManage'
+                )[];
+                /** @description Deployment ids as strings for a `Deployment` policy, or `["All"]` */
+                resources: string[];
+              }[];
+              /** @description A built-in role (Admin, Developer, Viewer): read-only */
+              builtIn: boolean;
+            }[];
+            pageInfo: {
+              hasNextPage: boolean;
+              hasPreviousPage: boolean;
+              startCursor: string | null;
+              endCursor: string | null;
+            };
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_scoped_credential'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'report_public_id_taken'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+    };
+  };
+  createRole: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description Unique role name; the built-in role names are refused */
+          name: string;
+          description?: string | null;
+          policies: {
+            /** @enum {unknown} */
+            resourceType:
+              | 'Global'
+              | 'Deployment'
+              | 'Report'
+              | 'ReportFolder'
+              | 'Agent'
+              | 'AgentSpace'
+              | 'Workbook'
+              | 'Dashboard'
+              | 'Folder'
+              | 'ChatThread';
+            actions: (
+              | 'All'
+              | 'DeploymentsManage'
+              | 'DeploymentCreate'
+              | 'DeploymentRead'
+              | 'DeploymentUpdate'
+              | 'DeploymentDelete'
+              | 'SecretsManage'
+              | 'DownloadData'
+              | 'PlaygroundRead'
+              | 'SchemaRead'
+              | 'SchemaUpdate'
+              | 'SchemaUpdateDevBranches'
+              | 'APMRead'
+              | 'ChatHistoryRead'
+              | 'PreAggregationBuild'
+              | 'AlertsCreate'
+              | 'AlertsRead'
+              | 'AlertsUpdate'
+              | 'AlertsDelete'
+              | 'AuditLogManage'
+              | 'BillingRead'
+              | 'SqlRunnerRead'
+              | 'DataAssetsRead'
+              | 'DataAssetsManage'
+              | 'CubeNetworkConnect'
+              | 'ReportRead'
+              | 'ReportEdit'
+              | 'ReportManage'
+              | 'WorkbookManage'
+              | 'WorkbookRead'
+              | 'WorkbookEdit'
+              | 'ChatThreadRead'
+              | 'AgentManage'
+              | 'AgentRead'
+              | 'AgentSpaceManage'
+              | 'AgentAdmin'
+              | 'DeploymentAgentRead'
+              | 'OAuthIntegrationsManage'
+              | 'OAuthIntegrationsIssueTokens'
+              | 'McpToolsManage'
+              | 'AIBIDevelop'
+              | 'AIBIExplore'
+              | 'AIBIView'
+              | 'ChartPalettesManage'
+              | 'DashboardThemesManage'
+              | 'AIBIDeveloper'
+              | 'AIBIUser'
+              | 'AIBIViewer'
+              | 'EmbedDeploymentRead'
+              | 'EmbedDashboardRead'
+              | 'FolderRead'
+              | 'FolderEdit'
+              | 'FolderManage'
+            )[];
+            /** @description Deployment ids as strings for a `Deployment` policy, or `["All"]` */
+            resources: string[];
+          }[];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: number;
+            name: string;
+            description: string | null;
+            policies: {
+              /** @enum {unknown} */
+              resourceType:
+                | 'Global'
+                | 'Deployment'
+                | 'Report'
+                | 'ReportFolder'
+                | 'Agent'
+                | 'AgentSpace'
+                | 'Workbook'
+                | 'Dashboard'
+                | 'Folder'
+                | 'ChatThread';
+              actions: (
+                | 'All'
+                | 'DeploymentsManage'
+                | 'DeploymentCreate'
+                | 'DeploymentRead'
+                | 'DeploymentUpdate'
+                | 'DeploymentDelete'
+                | 'SecretsManage'
+                | 'DownloadData'
+                | 'PlaygroundRead'
+                | 'SchemaRead'
+                | 'SchemaUpdate'
+                | 'SchemaUpdateDevBranches'
+                | 'APMRead'
+                | 'ChatHistoryRead'
+                | 'PreAggregationBuild'
+                | 'AlertsCreate'
+                | 'AlertsRead'
+                | 'AlertsUpdate'
+                | 'AlertsDelete'
+                | 'AuditLogManage'
+                | 'BillingRead'
+                | 'SqlRunnerRead'
+                | 'DataAssetsRead'
+                | 'DataAssetsManage'
+                | 'CubeNetworkConnect'
+                | 'ReportRead'
+                | 'ReportEdit'
+                | 'ReportManage'
+                | 'WorkbookManage'
+                | 'WorkbookRead'
+                | 'WorkbookEdit'
+                | 'ChatThreadRead'
+                | 'AgentManage'
+                | 'AgentRead'
+                | 'AgentSpaceManage'
+                | 'AgentAdmin'
+                | 'DeploymentAgentRead'
+                | 'OAuthIntegrationsManage'
+                | 'OAuthIntegrationsIssueTokens'
+                | 'McpToolsManage'
+                | 'AIBIDevelop'
+                | 'AIBIExplore'
+                | 'AIBIView'
+                | 'ChartPalettesManage'
+                | 'DashboardThemesManage'
+                | 'AIBIDeveloper'
+                | 'AIBIUser'
+                | 'AIBIViewer'
+                | 'EmbedDeploymentRead'
+                | 'EmbedDashboardRead'
+                | 'FolderRead'
+                | 'FolderEdit'
+                | 'FolderManage'
+              )[];
+              /** @description Deployment ids as strings for a `Deployment` policy, or `["All"]` */
+              resources: string[];
+            }[];
+            /** @description A built-in role (Admin, Developer, Viewer): read-only */
+            builtIn: boolean;
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'malformed_body'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_scoped_credential'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'report_public_id_taken'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready';
+          };
+        };
+      };
+      /** @description Payload Too Large: `body_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'body_too_large';
+          };
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'unsupported_media_type';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+    };
+  };
+  getRole: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        roleId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: number;
+            name: string;
+            description: string | null;
+            policies: {
+              /** @enum {unknown} */
+              resourceType:
+                | 'Global'
+                | 'Deployment'
+                | 'Report'
+                | 'ReportFolder'
+                | 'Agent'
+                | 'AgentSpace'
+                | 'Workbook'
+                | 'Dashboard'
+                | 'Folder'
+                | 'ChatThread';
+              actions: (
+                | 'All'
+                | 'DeploymentsManage'
+                | 'DeploymentCreate'
+                | 'DeploymentRead'
+                | 'DeploymentUpdate'
+                | 'DeploymentDelete'
+                | 'SecretsManage'
+                | 'DownloadData'
+                | 'PlaygroundRead'
+                | 'SchemaRead'
+                | 'SchemaUpdate'
+                | 'SchemaUpdateDevBranches'
+                | 'APMRead'
+                | 'ChatHistoryRead'
+                | 'PreAggregationBuild'
+                | 'AlertsCreate'
+                | 'AlertsRead'
+                | 'AlertsUpdate'
+                | 'AlertsDelete'
+                | 'AuditLogManage'
+                | 'BillingRead'
+                | 'SqlRunnerRead'
+                | 'DataAssetsRead'
+                | 'DataAssetsManage'
+                | 'CubeNetworkConnect'
+                | 'ReportRead'
+                | 'ReportEdit'
+                | 'ReportManage'
+                | 'WorkbookManage'
+                | 'WorkbookRead'
+                | 'WorkbookEdit'
+                | 'ChatThreadRead'
+                | 'AgentManage'
+                | 'AgentRead'
+                | 'AgentSpaceManage'
+                | 'AgentAdmin'
+                | 'DeploymentAgentRead'
+                | 'OAuthIntegrationsManage'
+                | 'OAuthIntegrationsIssueTokens'
+                | 'McpToolsManage'
+                | 'AIBIDevelop'
+                | 'AIBIExplore'
+                | 'AIBIView'
+                | 'ChartPalettesManage'
+                | 'DashboardThemesManage'
+                | 'AIBIDeveloper'
+                | 'AIBIUser'
+                | 'AIBIViewer'
+                | 'EmbedDeploymentRead'
+                | 'EmbedDashboardRead'
+                | 'FolderRead'
+                | 'FolderEdit'
+                | 'FolderManage'
+              )[];
+              /** @description Deployment ids as strings for a `Deployment` policy, or `["All"]` */
+              resources: string[];
+            }[];
+            /** @description A built-in role (Admin, Developer, Viewer): read-only */
+            builtIn: boolean;
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_scoped_credential'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'report_public_id_taken'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+    };
+  };
+  updateRole: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        roleId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description Unique role name; the built-in role names are refused */
+          name?: string;
+          description?: string | null;
+          policies?: {
+            /** @enum {unknown} */
+            resourceType:
+              | 'Global'
+              | 'Deployment'
+              | 'Report'
+              | 'ReportFolder'
+              | 'Agent'
+              | 'AgentSpace'
+              | 'Workbook'
+              | 'Dashboard'
+              | 'Folder'
+              | 'ChatThread';
+            actions: (
+              | 'All'
+              | 'DeploymentsManage'
+              | 'DeploymentCreate'
+              | 'DeploymentRead'
+              | 'DeploymentUpdate'
+              | 'DeploymentDelete'
+              | 'SecretsManage'
+              | 'DownloadData'
+              | 'PlaygroundRead'
+              | 'SchemaRead'
+              | 'SchemaUpdate'
+              | 'SchemaUpdateDevBranches'
+              | 'APMRead'
+              | 'ChatHistoryRead'
+              | 'PreAggregationBuild'
+              | 'AlertsCreate'
+              | 'AlertsRead'
+              | 'AlertsUpdate'
+              | 'AlertsDelete'
+              | 'AuditLogManage'
+              | 'BillingRead'
+              | 'SqlRunnerRead'
+              | 'DataAssetsRead'
+              | 'DataAssetsManage'
+              | 'CubeNetworkConnect'
+              | 'ReportRead'
+              | 'ReportEdit'
+              | 'ReportManage'
+              | 'WorkbookManage'
+              | 'WorkbookRead'
+              | 'WorkbookEdit'
+              | 'ChatThreadRead'
+              | 'AgentManage'
+              | 'AgentRead'
+              | 'AgentSpaceManage'
+              | 'AgentAdmin'
+              | 'DeploymentAgentRead'
+              | 'OAuthIntegrationsManage'
+              | 'OAuthIntegrationsIssueTokens'
+              | 'McpToolsManage'
+              | 'AIBIDevelop'
+              | 'AIBIExplore'
+              | 'AIBIView'
+              | 'ChartPalettesManage'
+              | 'DashboardThemesManage'
+              | 'AIBIDeveloper'
+              | 'AIBIUser'
+              | 'AIBIViewer'
+              | 'EmbedDeploymentRead'
+              | 'EmbedDashboardRead'
+              | 'FolderRead'
+              | 'FolderEdit'
+              | 'FolderManage'
+            )[];
+            /** @description Deployment ids as strings for a `Deployment` policy, or `["All"]` */
+            resources: string[];
+          }[];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: number;
+            name: string;
+            description: string | null;
+            policies: {
+              /** @enum {unknown} */
+              resourceType:
+                | 'Global'
+                | 'Deployment'
+                | 'Report'
+                | 'ReportFolder'
+                | 'Agent'
+                | 'AgentSpace'
+                | 'Workbook'
+                | 'Dashboard'
+                | 'Folder'
+                | 'ChatThread';
+              actions: (
+                | 'All'
+                | 'DeploymentsManage'
+                | 'DeploymentCreate'
+                | 'DeploymentRead'
+                | 'DeploymentUpdate'
+                | 'DeploymentDelete'
+                | 'SecretsManage'
+                | 'DownloadData'
+                | 'PlaygroundRead'
+                | 'SchemaRead'
+                | 'SchemaUpdate'
+                | 'SchemaUpdateDevBranches'
+                | 'APMRead'
+                | 'ChatHistoryRead'
+                | 'PreAggregationBuild'
+                | 'AlertsCreate'
+                | 'AlertsRead'
+                | 'AlertsUpdate'
+                | 'AlertsDelete'
+                | 'AuditLogManage'
+                | 'BillingRead'
+                | 'SqlRunnerRead'
+                | 'DataAssetsRead'
+                | 'DataAssetsManage'
+                | 'CubeNetworkConnect'
+                | 'ReportRead'
+                | 'ReportEdit'
+                | 'ReportManage'
+                | 'WorkbookManage'
+                | 'WorkbookRead'
+                | 'WorkbookEdit'
+                | 'ChatThreadRead'
+                | 'AgentManage'
+                | 'AgentRead'
+                | 'AgentSpaceManage'
+                | 'AgentAdmin'
+                | 'DeploymentAgentRead'
+                | 'OAuthIntegrationsManage'
+                | 'OAuthIntegrationsIssueTokens'
+                | 'McpToolsManage'
+                | 'AIBIDevelop'
+                | 'AIBIExplore'
+                | 'AIBIView'
+                | 'ChartPalettesManage'
+                | 'DashboardThemesManage'
+                | 'AIBIDeveloper'
+                | 'AIBIUser'
+                | 'AIBIViewer'
+                | 'EmbedDeploymentRead'
+                | 'EmbedDashboardRead'
+                | 'FolderRead'
+                | 'FolderEdit'
+                | 'FolderManage'
+              )[];
+              /** @description Deployment ids as strings for a `Deployment` policy, or `["All"]` */
+              resources: string[];
+            }[];
+            /** @description A built-in role (Admin, Developer, Viewer): read-only */
+            builtIn: boolean;
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'malformed_body'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_scoped_credential'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'report_public_id_taken'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready';
+          };
+        };
+      };
+      /** @description Payload Too Large: `body_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'body_too_large';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'unsupported_media_type';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+    };
+  };
+  deleteRole: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        roleId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'malformed_body'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_scoped_credential'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'report_public_id_taken'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready';
+          };
+        };
+      };
+      /** @description Payload Too Large: `body_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'body_too_large';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'unsupported_media_type';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+    };
+  };
+  assignRoleToUser: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        roleId: number;
+        userId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'malformed_body'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_scoped_credential'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'report_public_id_taken'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready';
+          };
+        };
+      };
+      /** @description Payload Too Large: `body_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'body_too_large';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'unsupported_media_type';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+    };
+  };
+  removeRoleFromUser: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        roleId: number;
+        userId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'malformed_body'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_scoped_credential'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -11822,7 +15064,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -11851,7 +15093,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -11872,7 +15117,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11887,13 +15132,16 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -11917,6 +15165,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -11924,7 +15173,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -11941,9 +15190,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -12052,7 +15300,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -12082,7 +15330,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -12103,7 +15354,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -12118,13 +15369,16 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -12148,6 +15402,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -12155,7 +15410,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -12172,9 +15427,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -12307,7 +15561,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -12337,7 +15591,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -12358,7 +15615,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -12373,13 +15630,16 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -12403,6 +15663,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -12410,7 +15671,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -12427,9 +15688,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -12529,7 +15789,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -12559,7 +15819,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -12580,7 +15843,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -12595,13 +15858,16 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -12625,6 +15891,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -12632,7 +15899,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -12649,9 +15916,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -12777,7 +16043,7 @@ export interface operations {
           }[];
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -12806,7 +16072,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -12827,7 +16096,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -12842,13 +16111,16 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -12872,6 +16144,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -12879,7 +16152,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -12896,9 +16169,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -13178,7 +16450,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -13208,6 +16480,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -13235,7 +16510,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -13250,6 +16525,9 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
@@ -13260,7 +16538,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -13284,6 +16562,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -13294,7 +16573,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -13311,9 +16590,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -13629,7 +16907,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -13660,6 +16938,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -13687,7 +16968,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -13702,6 +16983,9 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
@@ -13712,7 +16996,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -13736,6 +17020,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -13746,7 +17031,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -13763,9 +17048,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -13956,7 +17240,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -13986,6 +17270,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -14013,7 +17300,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -14028,6 +17315,9 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
@@ -14038,7 +17328,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -14062,6 +17352,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -14072,7 +17363,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -14089,9 +17380,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -14406,7 +17696,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -14437,6 +17727,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -14464,7 +17757,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -14479,6 +17772,9 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
@@ -14489,7 +17785,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -14513,6 +17809,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -14523,7 +17820,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -14540,9 +17837,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -14646,7 +17942,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -14677,6 +17973,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -14704,7 +18003,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -14719,6 +18018,9 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
@@ -14729,7 +18031,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -14753,6 +18055,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -14763,7 +18066,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -14780,9 +18083,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -14979,7 +18281,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -15010,6 +18312,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -15037,7 +18342,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -15052,6 +18357,9 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
@@ -15062,7 +18370,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -15086,6 +18394,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -15096,7 +18405,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -15113,9 +18422,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -15366,7 +18674,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -15397,6 +18705,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -15424,7 +18735,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -15439,6 +18750,9 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
@@ -15449,7 +18763,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -15473,6 +18787,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -15483,7 +18798,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -15500,9 +18815,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -15668,7 +18982,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -15699,6 +19013,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -15726,7 +19043,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -15741,6 +19058,9 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
@@ -15751,7 +19071,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -15775,6 +19095,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -15785,7 +19106,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -15802,9 +19123,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -16036,7 +19356,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -16066,6 +19386,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -16093,7 +19416,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -16108,6 +19431,9 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
@@ -16118,7 +19444,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -16142,6 +19468,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -16152,7 +19479,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -16169,9 +19496,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -16334,7 +19660,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -16365,6 +19691,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -16392,7 +19721,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -16407,6 +19736,9 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
@@ -16417,7 +19749,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -16441,6 +19773,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -16451,7 +19784,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -16468,9 +19801,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -16621,7 +19953,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -16651,6 +19983,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -16678,7 +20013,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -16693,6 +20028,9 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
@@ -16703,7 +20041,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -16727,6 +20065,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -16737,7 +20076,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -16754,9 +20093,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -16920,7 +20258,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -16951,6 +20289,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -16978,7 +20319,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -16993,6 +20334,9 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
@@ -17003,7 +20347,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -17027,6 +20371,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -17037,7 +20382,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -17054,9 +20399,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -17160,7 +20504,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -17191,6 +20535,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -17218,7 +20565,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -17233,6 +20580,9 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
@@ -17243,7 +20593,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -17267,6 +20617,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -17277,7 +20628,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -17294,9 +20645,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -17505,7 +20855,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -17534,7 +20884,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -17555,7 +20908,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -17570,13 +20923,16 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -17600,6 +20956,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -17607,7 +20964,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -17624,9 +20981,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -17811,7 +21167,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -17841,6 +21197,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -17868,7 +21227,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -17883,6 +21242,9 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
@@ -17893,7 +21255,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -17917,6 +21279,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -17927,7 +21290,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -17944,9 +21307,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -18121,7 +21483,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -18151,7 +21513,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -18172,7 +21537,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -18187,13 +21552,16 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -18217,6 +21585,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -18224,7 +21593,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -18241,9 +21610,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -18367,7 +21735,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -18397,6 +21765,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -18424,7 +21795,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -18439,6 +21810,9 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
@@ -18449,7 +21823,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -18473,6 +21847,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -18483,7 +21858,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -18500,9 +21875,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -18614,7 +21988,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -18645,6 +22019,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -18672,7 +22049,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -18687,6 +22064,9 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
@@ -18697,7 +22077,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -18721,6 +22101,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -18731,7 +22112,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -18748,9 +22129,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -18854,7 +22234,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -18885,6 +22265,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -18912,7 +22295,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -18927,6 +22310,9 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
@@ -18937,7 +22323,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -18961,6 +22347,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -18971,7 +22358,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -18988,9 +22375,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -19120,7 +22506,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -19149,7 +22535,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -19170,7 +22559,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -19184,13 +22573,16 @@ export interface operations {
               | 'insufficient_role'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -19214,6 +22606,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -19221,7 +22614,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -19238,9 +22631,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -19369,7 +22761,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -19399,7 +22791,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -19420,7 +22815,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -19435,13 +22830,16 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -19465,6 +22863,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -19472,7 +22871,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -19489,9 +22888,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -19599,7 +22997,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -19628,7 +23026,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -19649,7 +23050,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -19663,13 +23064,16 @@ export interface operations {
               | 'insufficient_role'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -19693,6 +23097,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -19700,7 +23105,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -19717,9 +23122,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -19817,7 +23221,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -19847,7 +23251,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -19868,7 +23275,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -19883,13 +23290,16 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -19913,6 +23323,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -19920,7 +23331,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -19937,9 +23348,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -20054,7 +23464,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -20083,7 +23493,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -20104,7 +23517,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -20119,13 +23532,16 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -20149,6 +23565,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -20156,7 +23573,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -20173,9 +23590,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -20284,7 +23700,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -20314,7 +23730,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -20335,7 +23754,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -20350,13 +23769,16 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -20380,6 +23802,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -20387,7 +23810,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -20404,9 +23827,710 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready';
+          };
+        };
+      };
+      /** @description Payload Too Large: `body_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'body_too_large';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'unsupported_media_type';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+    };
+  };
+  getQueryHistory: {
+    parameters: {
+      query?: {
+        /** @description Page size for cursor pagination */
+        first?: number;
+        /** @description Opaque cursor: the `endCursor` of the previous page */
+        after?: string;
+      };
+      header?: never;
+      path: {
+        deploymentId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Newest first */
+            items: {
+              id: number;
+              deploymentId: number;
+              sql: string;
+              rowCount: number | null;
+              durationMs: number | null;
+              error: string | null;
+              /** Format: date-time */
+              createdAt: string;
+            }[];
+            pageInfo: {
+              hasNextPage: boolean;
+              hasPreviousPage: boolean;
+              startCursor: string | null;
+              endCursor: string | null;
+            };
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_out_of_scope'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'report_public_id_taken'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+    };
+  };
+  recordQuery: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        deploymentId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description The SQL-API query as it was run (`POST /v1/cubesql`) */
+          sql: string;
+          rowCount?: number | null;
+          durationMs?: number | null;
+          error?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: number;
+            deploymentId: number;
+            sql: string;
+            rowCount: number | null;
+            durationMs: number | null;
+            error: string | null;
+            /** Format: date-time */
+            createdAt: string;
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'malformed_body'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_out_of_scope'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'report_public_id_taken'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready';
+          };
+        };
+      };
+      /** @description Payload Too Large: `body_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'body_too_large';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'unsupported_media_type';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+    };
+  };
+  clearQueryHistory: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        deploymentId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'malformed_body'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_out_of_scope'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -20543,7 +24667,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -20572,7 +24696,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -20593,7 +24720,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -20607,13 +24734,16 @@ export interface operations {
               | 'insufficient_role'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -20637,6 +24767,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -20644,7 +24775,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -20661,9 +24792,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -20744,7 +24874,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -20774,7 +24904,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -20795,7 +24928,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -20810,13 +24943,16 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -20840,6 +24976,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -20847,7 +24984,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -20864,9 +25001,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -20969,7 +25105,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -20999,7 +25135,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -21020,7 +25159,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -21035,13 +25174,16 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -21065,6 +25207,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -21072,7 +25215,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -21089,9 +25232,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -27927,7 +32069,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -27958,6 +32100,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -27985,7 +32130,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -28000,6 +32145,9 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
@@ -28010,7 +32158,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -28034,6 +32182,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -28044,7 +32193,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -28061,9 +32210,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -28220,7 +32368,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -28251,6 +32399,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -28278,7 +32429,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -28293,6 +32444,9 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
@@ -28303,7 +32457,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -28327,6 +32481,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -28337,7 +32492,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -28354,9 +32509,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -28480,7 +32634,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -28510,7 +32664,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -28531,7 +32688,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -28546,13 +32703,16 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -28576,6 +32736,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -28583,7 +32744,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -28600,9 +32761,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -28777,7 +32937,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -28808,6 +32968,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -28835,7 +32998,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -28850,6 +33013,9 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
@@ -28860,7 +33026,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -28884,6 +33050,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -28894,7 +33061,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -28911,9 +33078,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -29131,7 +33297,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -29162,6 +33328,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -29189,7 +33358,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -29204,6 +33373,9 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
@@ -29214,7 +33386,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -29238,6 +33410,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -29248,7 +33421,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -29265,9 +33438,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -29377,7 +33549,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -29407,6 +33579,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -29434,7 +33609,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -29448,6 +33623,9 @@ export interface operations {
               | 'insufficient_role'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
@@ -29458,7 +33636,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -29482,6 +33660,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -29492,7 +33671,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -29509,9 +33688,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -29626,7 +33804,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -29656,6 +33834,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -29683,7 +33864,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -29698,6 +33879,9 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
@@ -29708,7 +33892,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -29732,6 +33916,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -29742,7 +33927,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -29759,9 +33944,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -29847,7 +34031,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -29878,6 +34062,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -29905,7 +34092,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -29920,6 +34107,9 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
@@ -29930,7 +34120,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -29954,6 +34144,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -29964,7 +34155,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -29981,9 +34172,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -30089,7 +34279,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -30119,6 +34309,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -30146,7 +34339,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -30161,6 +34354,9 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
@@ -30171,7 +34367,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -30195,6 +34391,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -30205,7 +34402,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -30222,9 +34419,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -30302,7 +34498,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -30333,6 +34529,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -30360,7 +34559,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -30375,6 +34574,9 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
@@ -30385,7 +34587,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -30409,6 +34611,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -30419,7 +34622,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -30436,9 +34639,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -30546,7 +34748,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -30576,6 +34778,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -30603,7 +34808,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -30618,6 +34823,9 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
@@ -30628,7 +34836,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -30652,6 +34860,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -30662,7 +34871,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -30679,9 +34888,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -30757,7 +34965,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -30788,6 +34996,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -30815,7 +35026,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -30830,6 +35041,9 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
@@ -30840,7 +35054,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -30864,6 +35078,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -30874,7 +35089,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -30891,9 +35106,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -30988,7 +35202,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -31018,6 +35232,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -31045,7 +35262,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -31060,6 +35277,9 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
@@ -31070,7 +35290,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -31094,6 +35314,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -31104,7 +35325,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -31121,9 +35342,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -31198,7 +35418,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -31229,6 +35449,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -31256,7 +35479,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -31271,6 +35494,9 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
@@ -31281,7 +35507,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -31305,6 +35531,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -31315,7 +35542,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -31332,9 +35559,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -31453,7 +35679,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -31483,6 +35709,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -31510,7 +35739,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -31525,6 +35754,9 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
@@ -31535,7 +35767,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -31559,6 +35791,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -31569,7 +35802,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -31586,9 +35819,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -31678,7 +35910,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -31709,6 +35941,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -31736,7 +35971,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -31751,6 +35986,9 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
@@ -31761,7 +35999,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -31785,6 +36023,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -31795,7 +36034,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -31812,9 +36051,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -31921,7 +36159,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -31951,6 +36189,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -31978,7 +36219,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -31993,6 +36234,9 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
@@ -32003,7 +36247,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -32027,6 +36271,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -32037,7 +36282,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -32054,9 +36299,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -32132,7 +36376,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -32163,6 +36407,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -32190,7 +36437,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -32205,6 +36452,9 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
@@ -32215,7 +36465,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -32239,6 +36489,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -32249,7 +36500,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -32266,9 +36517,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -32381,7 +36631,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -32412,6 +36662,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -32439,7 +36692,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -32454,6 +36707,9 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
@@ -32464,7 +36720,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -32488,6 +36744,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -32498,7 +36755,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -32515,9 +36772,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -32640,7 +36896,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -32670,6 +36926,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -32697,7 +36956,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -32712,6 +36971,9 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
@@ -32722,7 +36984,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -32746,6 +37008,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -32756,7 +37019,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -32773,9 +37036,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -32881,7 +37143,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -32912,6 +37174,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -32939,7 +37204,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -32954,6 +37219,9 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
@@ -32964,7 +37232,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -32988,6 +37256,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -32998,7 +37267,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -33015,9 +37284,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -33126,7 +37394,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -33157,6 +37425,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -33184,7 +37455,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -33199,6 +37470,9 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
@@ -33209,7 +37483,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -33233,6 +37507,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -33243,7 +37518,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -33260,9 +37535,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -33386,7 +37660,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -33416,6 +37690,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -33443,7 +37720,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -33458,6 +37735,9 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
@@ -33468,7 +37748,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -33492,6 +37772,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -33502,7 +37783,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -33519,9 +37800,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -33630,7 +37910,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -33661,6 +37941,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -33688,7 +37971,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -33703,6 +37986,9 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
@@ -33713,7 +37999,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -33737,6 +38023,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -33747,7 +38034,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -33764,9 +38051,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -33888,7 +38174,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -33919,6 +38205,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -33946,7 +38235,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -33961,6 +38250,9 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
@@ -33971,7 +38263,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -33995,6 +38287,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -34005,7 +38298,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -34022,9 +38315,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -34141,7 +38433,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -34171,6 +38463,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -34198,7 +38493,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -34213,6 +38508,9 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
@@ -34223,7 +38521,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -34247,6 +38545,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -34257,7 +38556,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -34274,9 +38573,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -34378,7 +38676,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -34409,6 +38707,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -34436,7 +38737,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -34451,6 +38752,9 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
@@ -34461,7 +38765,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -34485,6 +38789,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -34495,7 +38800,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -34512,9 +38817,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -34719,7 +39023,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -34749,6 +39053,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -34776,7 +39083,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -34791,6 +39098,9 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
@@ -34801,7 +39111,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -34825,6 +39135,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -34835,7 +39146,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -34852,9 +39163,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -35025,7 +39335,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -35054,7 +39364,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -35075,7 +39388,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -35090,13 +39403,16 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -35120,6 +39436,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -35127,7 +39444,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -35144,9 +39461,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -35365,7 +39681,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -35395,7 +39711,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -35416,7 +39735,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -35431,13 +39750,16 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -35461,6 +39783,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -35468,7 +39791,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -35485,9 +39808,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -35664,7 +39986,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -35693,7 +40015,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -35714,7 +40039,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -35729,13 +40054,16 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -35759,6 +40087,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -35766,7 +40095,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -35783,9 +40112,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -36002,7 +40330,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -36032,7 +40360,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -36053,7 +40384,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -36068,13 +40399,16 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -36098,6 +40432,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -36105,7 +40440,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -36122,9 +40457,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -36224,7 +40558,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -36254,7 +40588,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -36275,7 +40612,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -36290,13 +40627,16 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -36320,6 +40660,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -36327,7 +40668,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -36344,9 +40685,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -36478,7 +40818,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -36507,7 +40847,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -36528,7 +40871,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -36543,13 +40886,16 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -36573,6 +40919,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -36580,7 +40927,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -36597,9 +40944,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -36760,7 +41106,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -36790,7 +41136,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -36811,7 +41160,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -36826,13 +41175,16 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -36856,6 +41208,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -36863,7 +41216,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -36880,9 +41233,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -36994,7 +41346,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -37024,7 +41376,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -37045,7 +41400,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -37060,13 +41415,16 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -37090,6 +41448,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -37097,7 +41456,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -37114,9 +41473,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -37258,7 +41616,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -37287,7 +41645,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -37308,7 +41669,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -37323,13 +41684,16 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -37353,6 +41717,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -37360,7 +41725,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -37377,9 +41742,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -37486,7 +41850,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -37516,7 +41880,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -37537,7 +41904,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -37552,13 +41919,16 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -37582,6 +41952,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -37589,7 +41960,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -37606,9 +41977,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -37787,7 +42157,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -37817,7 +42187,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -37838,7 +42211,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -37853,13 +42226,16 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -37883,6 +42259,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -37890,7 +42267,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -37907,9 +42284,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -38017,7 +42393,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -38046,7 +42422,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -38067,7 +42446,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -38082,13 +42461,16 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -38112,6 +42494,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -38119,7 +42502,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -38136,9 +42519,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -38220,7 +42602,7 @@ export interface operations {
           'application/pdf': string;
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -38249,7 +42631,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -38270,7 +42655,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -38285,13 +42670,16 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -38315,6 +42703,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -38322,7 +42711,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -38339,9 +42728,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -38451,7 +42839,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -38480,7 +42868,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -38501,7 +42892,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -38516,13 +42907,16 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -38546,6 +42940,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -38553,7 +42948,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -38570,9 +42965,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -38678,7 +43072,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -38708,7 +43102,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -38729,7 +43126,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -38744,13 +43141,16 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -38774,6 +43174,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -38781,7 +43182,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -38798,9 +43199,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -38911,7 +43311,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -38940,7 +43340,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -38961,7 +43364,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -38976,13 +43379,16 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -39006,6 +43412,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -39013,7 +43420,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -39030,9 +43437,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -39107,7 +43513,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -39137,7 +43543,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -39158,7 +43567,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -39173,13 +43582,16 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -39203,6 +43615,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -39210,7 +43623,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -39227,9 +43640,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -39372,7 +43784,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -39402,7 +43814,10 @@ export interface operations {
               | 'report_without_query'
               | 'nothing_to_publish'
               | 'not_published'
-              | 'upload_incomplete';
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
           };
         };
       };
@@ -39423,7 +43838,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -39438,13 +43853,16 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
               | 'chat_thread_forbidden';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -39468,6 +43886,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
@@ -39475,7 +43894,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -39492,9 +43911,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -39598,7 +44016,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -39628,6 +44046,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -39655,7 +44076,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -39670,6 +44091,9 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
               | 'chat_disabled'
@@ -39679,7 +44103,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -39703,6 +44127,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -39713,7 +44138,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -39730,9 +44155,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -39822,7 +44246,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -39853,6 +44277,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -39880,7 +44307,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -39895,6 +44322,9 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
@@ -39905,7 +44335,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -39929,6 +44359,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -39939,7 +44370,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -39956,9 +44387,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';
@@ -40082,7 +44512,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -40113,6 +44543,9 @@ export interface operations {
               | 'nothing_to_publish'
               | 'not_published'
               | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
               | 'unknown_group'
               | 'embed_group_name_unavailable'
               | 'embed_group_not_empty';
@@ -40140,7 +44573,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -40155,6 +44588,9 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
               | 'csrf_token_invalid'
               | 'embedding_disabled'
               | 'embedding_not_allowed'
@@ -40165,7 +44601,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -40189,6 +44625,7 @@ export interface operations {
               | 'widget_not_found'
               | 'widget_without_report'
               | 'workbook_not_found'
+              | 'role_not_found'
               | 'embed_tenant_not_found'
               | 'embed_group_not_found'
               | 'embed_user_not_found'
@@ -40199,7 +44636,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `last_admin`, `cannot_delete_self`, `report_public_id_taken`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -40216,9 +44653,8 @@ export interface operations {
               | 'upload_too_large'
               | 'user_exists'
               | 'group_exists'
-              | 'last_admin'
-              | 'cannot_delete_self'
               | 'report_public_id_taken'
+              | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
               | 'export_not_ready';

@@ -15,6 +15,7 @@ import {
   hasRole,
   type Principal,
 } from './principal.ts';
+import { effectiveAccess } from './roles.ts';
 import {
   csrfHeaderName,
   type SessionVerifier,
@@ -77,9 +78,9 @@ export function registerAuthentication(app: FastifyInstance, deps: AuthDeps) {
     const tenant = await deps.tenants.resolve(request.headers.host);
     request.tenant = tenant;
     const resolved = await resolveCredential(request, access, tenant.id, deps, lastTouched);
-    authorize(request, access, resolved.principal);
+    const principal = authorize(request, access, resolved.principal);
     resolved.verify?.();
-    request.principal = resolved.principal;
+    request.principal = principal;
     resolved.touch?.();
   });
 }
@@ -121,6 +122,7 @@ async function sessionCredential(
       credentialId: grant.id,
       credentialKind: 'session',
       deploymentIds: null,
+      deploymentRoles: grant.deploymentRoles,
     },
     // A browser sends the cookie with requests other sites make it send: a write must prove it
     // comes from our own page with the token only that page could read (OWASP CSRF cheat sheet).
@@ -193,13 +195,15 @@ async function apiKeyCredential(
   if (found.expires_at !== null && found.expires_at.getTime() <= Date.now()) {
     throw new UnauthorizedError('credential_expired', 'The credential has expired');
   }
+  const { role, deploymentRoles } = effectiveAccess(found.role, found.held_roles);
   const principal: Principal = {
     tenantId: found.tenant_id,
     userId: found.user_id,
-    role: found.role,
+    role,
     credentialId: found.id,
     credentialKind: found.kind,
     deploymentIds: found.deployment_ids,
+    deploymentRoles,
   };
   return {
     principal,
@@ -215,14 +219,19 @@ async function apiKeyCredential(
   };
 }
 
-/** Checks a resolved principal against what the route declares (403s). */
-function authorize(request: FastifyRequest, access: CredentialedAccess, principal: Principal): void {
-  if (principal.embed) {
-    authorizeEmbedLevel(access.embed, principal.embed);
+/**
+ * Checks a resolved principal against what the route declares (403s), and answers the principal
+ * the request acts as: on a deployment where a role assigned to the user gives more than their
+ * account role, that role (auth/roles.ts).
+ */
+function authorize(request: FastifyRequest, access: CredentialedAccess, resolved: Principal): Principal {
+  if (resolved.embed) {
+    authorizeEmbedLevel(access.embed, resolved.embed);
     // An embed token acts only on its session's deployment; its level, not a role, is its limit.
-    checkDeploymentParam(request, principal);
-    return;
+    checkDeploymentParam(request, resolved);
+    return resolved;
   }
+  let principal = resolved;
   const kind = principal.credentialKind;
   const wanted = access.credential ?? 'api';
   // SCIM tokens only provision; an unscoped admin API key may also call SCIM (spec 5 rule 2). A
@@ -241,6 +250,9 @@ function authorize(request: FastifyRequest, access: CredentialedAccess, principa
     );
 
   const raw = checkDeploymentParam(request, principal);
+  const deploymentRole = raw === undefined ? undefined : principal.deploymentRoles?.[String(raw)];
+  if (deploymentRole && !hasRole(principal, deploymentRole))
+    principal = { ...principal, role: deploymentRole };
   const serviceChecksScope = access.scopedKeys === 'filter' || access.scopedKeys === 'service';
   if (raw === undefined && principal.deploymentIds !== null && !serviceChecksScope) {
     throw new ForbiddenError(
@@ -251,6 +263,7 @@ function authorize(request: FastifyRequest, access: CredentialedAccess, principa
   if (!hasRole(principal, access.role)) {
     throw new ForbiddenError(`This operation needs the ${access.role} role`, 'insufficient_role');
   }
+  return principal;
 }
 
 /** An embed token's grant against the route's `embed` level. */

@@ -15,6 +15,11 @@ export interface Principal {
   credentialKind: CredentialKind | 'embed' | 'session';
   /** null: the credential may act on every deployment of the tenant (spec section 5 rule 1). */
   deploymentIds: number[] | null;
+  /**
+   * Deployments where a role assigned to the user (auth/roles.ts) gives more than `role`: on a
+   * route of such a deployment, the request acts with that role (authenticate.ts `authorize`).
+   */
+  deploymentRoles?: Record<string, AccountRole>;
   /** Set for an embed token only (DESIGN.md "Identity and access"): what its session granted. */
   embed?: EmbedGrant;
 }

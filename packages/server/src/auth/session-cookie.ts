@@ -15,7 +15,9 @@ export interface SessionGrant {
   id: number;
   tenantId: number;
   userId: number;
+  /** The user's account-wide role, their assigned roles included (auth/roles.ts). */
   role: AccountRole;
+  deploymentRoles?: Record<string, AccountRole>;
 }
 
 /**

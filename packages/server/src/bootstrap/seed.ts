@@ -10,6 +10,12 @@ import { writePrivateFile } from './secret-key.ts';
 export interface SeedOptions {
   dataDir: string;
   adminApiKey: string | null;
+  /**
+   * The first admin's email, when the operator gave one (TESSERA_ADMIN_EMAIL); without it the
+   * admin is `admin@localhost`, which no mail reaches, and the web app asks them for an address on
+   * first sign-in (PATCH /api/v1/users/me).
+   */
+  adminEmail?: string | null;
   skipDemo: boolean;
   /**
    * Generate (and print) the first admin key when the tenant has none, and the first admin's
@@ -66,9 +72,11 @@ export async function seed(db: Db, secrets: SecretBox, options: SeedOptions): Pr
       .insertInto('users')
       .values({
         tenant_id: tenant.id,
-        email: 'admin@localhost',
+        email: options.adminEmail ?? 'admin@localhost',
         username: 'admin',
-        first_name: 'Admin',
+        // Identity providers (SCIM, Okta imports) expect a given and a family name.
+        first_name: 'Tessera',
+        last_name: 'Admin',
         role: 'admin',
       })
       .returningAll()

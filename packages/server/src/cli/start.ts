@@ -30,6 +30,7 @@ export async function startServer(
   const seeded = await seed(store.db, secrets, {
     dataDir: config.dataDir,
     adminApiKey: config.adminApiKey,
+    adminEmail: config.adminEmail,
     skipDemo: config.skipDemo,
   });
   if (!config.skipDemo) {

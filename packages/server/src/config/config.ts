@@ -19,6 +19,8 @@ export interface Config {
   publicUrl: string | null;
   /** Bootstrap admin API key (automation, containers). */
   adminApiKey: string | null;
+  /** TESSERA_ADMIN_EMAIL: the first admin's address (else they are asked for one on first sign-in). */
+  adminEmail: string | null;
   /** Key for secrets at rest; generated into dataDir when unset. */
   secretKey: string | null;
   tlsCertFile: string | null;
@@ -142,6 +144,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     domain: nonEmpty(env.TESSERA_DOMAIN),
     publicUrl: nonEmpty(env.TESSERA_PUBLIC_URL),
     adminApiKey: nonEmpty(env.TESSERA_ADMIN_API_KEY),
+    adminEmail: nonEmpty(env.TESSERA_ADMIN_EMAIL),
     secretKey: nonEmpty(env.TESSERA_SECRET_KEY),
     tlsCertFile: nonEmpty(env.TESSERA_TLS_CERT),
     tlsKeyFile: nonEmpty(env.TESSERA_TLS_KEY),

@@ -27,7 +27,7 @@ export interface TenantsTable {
   created_at: CreatedAt;
 }
 
-export interface UsersTable {
+export interface UsersTable extends UsersSettingsColumn {
   id: Generated<number>;
   tenant_id: number;
   email: string;
@@ -702,3 +702,59 @@ export interface Database {
 }
 
 export type EnvVariableRow = Selectable<EnvVariablesTable>;
+
+/* Roles and users' own settings (migration 0020, modules/roles, modules/users). */
+export interface RolesTable {
+  id: Generated<number>;
+  /** null: a built-in role, the same for every tenant. */
+  tenant_id: number | null;
+  name: string;
+  description: string | null;
+  /** The reference's Policy objects (auth/roles.ts `Policy`). */
+  policies: Json<StoredPolicy[]>;
+  /** The account role a built-in role is; null for a custom one. */
+  built_in: AccountRole | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export interface StoredPolicy {
+  resourceType: string;
+  actions: string[];
+  resources: string[];
+}
+
+export interface UserRolesTable {
+  user_id: number;
+  role_id: number;
+  created_at: CreatedAt;
+}
+
+export interface UsersSettingsColumn {
+  /** `PATCH /api/v1/users/me/settings` (the reference's UserSettingsInput). */
+  settings: ColumnType<Record<string, unknown>, string | undefined, string>;
+}
+
+export interface Database {
+  roles: RolesTable;
+  user_roles: UserRolesTable;
+}
+
+export type RoleRow = Selectable<RolesTable>;
+/* The SQL editor's query history, per user and deployment (migration 0018, modules/query-history). */
+export interface QueryHistoryTable {
+  id: Generated<number>;
+  user_id: number;
+  deployment_id: number;
+  sql: string;
+  row_count: number | null;
+  duration_ms: number | null;
+  error: string | null;
+  created_at: CreatedAt;
+}
+
+export interface Database {
+  query_history: QueryHistoryTable;
+}
+
+export type QueryHistoryRow = Selectable<QueryHistoryTable>;

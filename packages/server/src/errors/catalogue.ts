@@ -128,9 +128,17 @@ export const errorCatalogue = {
   upload_too_large: { status: 409, title: 'Upload too large', on: 'management' },
   user_exists: { status: 409, title: 'User exists', on: 'management' },
   group_exists: { status: 409, title: 'Group exists', on: 'management' },
-  last_admin: { status: 409, title: 'Last admin', on: 'management' },
-  cannot_delete_self: { status: 409, title: 'Cannot delete yourself', on: 'management' },
   report_public_id_taken: { status: 409, title: 'Report public id taken', on: 'management' },
+
+  // Users and roles (issue 22 items 1 and 2; modules/users, modules/roles): the reference's statuses.
+  last_admin: { status: 403, title: 'Last admin', on: 'management' },
+  cannot_deactivate_self: { status: 403, title: 'Cannot deactivate yourself', on: 'management' },
+  cannot_delete_self: { status: 400, title: 'Cannot delete yourself', on: 'management' },
+  role_name_reserved: { status: 400, title: 'Role name reserved', on: 'management' },
+  invalid_policy: { status: 400, title: 'Invalid policy', on: 'management' },
+  built_in_role: { status: 403, title: 'Built-in role', on: 'management' },
+  role_not_found: { status: 404, title: 'Role not found', on: 'management' },
+  role_exists: { status: 409, title: 'Role exists', on: 'management' },
 
   // Browser sign-in (DESIGN.md "Web app and sessions", modules/sign-in).
   sign_in_failed: { status: 401, title: 'Email or password incorrect', on: 'sign-in' },

@@ -33,8 +33,10 @@ import { groupRoutes } from '../modules/groups/routes.ts';
 import { dashboardExportRoutes, notificationRoutes } from '../modules/notifications/routes.ts';
 import { notificationSchedulerPlugin } from '../modules/notifications/scheduler.ts';
 import { permissionRoutes } from '../modules/permissions/routes.ts';
+import { queryHistoryRoutes } from '../modules/query-history/routes.ts';
 import { regionRoutes } from '../modules/regions/routes.ts';
 import { reportRoutes } from '../modules/reports/routes.ts';
+import { roleRoutes } from '../modules/roles/routes.ts';
 import { scimPrefix } from '../modules/scim/constants.ts';
 import { scimRoutes } from '../modules/scim/routes.ts';
 import { signInRoutes } from '../modules/sign-in/routes.ts';
@@ -170,6 +172,7 @@ export async function buildApp(
   await app.register(userRoutes, { users: services.users });
   await app.register(signInRoutes, { signIn: services.signIn, secureCookie: config.env === 'production' });
   await app.register(groupRoutes, { groups: services.groups });
+  await app.register(roleRoutes, { roles: services.roles });
   await app.register(folderRoutes, { folders: services.folders });
   await app.register(workbookRoutes, { workbooks: services.workbooks, duplicator: services.duplicator });
   await app.register(dashboardRoutes, { dashboards: services.dashboards });
@@ -179,6 +182,7 @@ export async function buildApp(
   await app.register(appConfigRoutes, { appConfig: services.appConfig });
   await app.register(tenantSettingsRoutes, { tenantSettings: services.tenantSettings });
   await app.register(envVariableRoutes, { envVariables: services.envVariables });
+  await app.register(queryHistoryRoutes, { queryHistory: services.queryHistory });
   await app.register(regionRoutes, { regions: services.regions });
   await app.register(tokenRoutes, { tokens: services.tokens });
   await app.register(scimRoutes, {

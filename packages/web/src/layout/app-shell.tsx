@@ -2,11 +2,12 @@ import { useGetDeployments } from '@tessera/client/react';
 import { type ReactNode, useEffect, useState } from 'react';
 import { Link, NavLink, Outlet, useMatch, useNavigate } from 'react-router';
 import { useSession, useSignedInUser } from '../session/session.tsx';
+import { EmailPrompt } from '../settings/email-prompt.tsx';
 import { idParam, rememberDeployment } from './deployment.ts';
 import { LogoMark } from './icons.tsx';
 
 /** The sections of the signed-in app; each shows one deployment at a time. */
-export type Section = 'workspace' | 'dashboards' | 'explore' | 'chat';
+export type Section = 'workspace' | 'dashboards' | 'explore' | 'chat' | 'sql';
 
 /** The deployment in the address, and which section shows it. */
 export function useCurrentDeployment(): { deploymentId: number | null; section: Section } {
@@ -14,10 +15,11 @@ export function useCurrentDeployment(): { deploymentId: number | null; section: 
   const dashboards = useMatch('/dashboards/:deploymentId/*');
   const explore = useMatch('/explore/:deploymentId/*');
   const chat = useMatch('/chat/:deploymentId/*');
-  const match = workspace ?? dashboards ?? explore ?? chat;
+  const sql = useMatch('/sql/:deploymentId/*');
+  const match = workspace ?? dashboards ?? explore ?? chat ?? sql;
   return {
     deploymentId: idParam(match?.params.deploymentId),
-    section: dashboards ? 'dashboards' : explore ? 'explore' : chat ? 'chat' : 'workspace',
+    section: dashboards ? 'dashboards' : explore ? 'explore' : chat ? 'chat' : sql ? 'sql' : 'workspace',
   };
 }
 
@@ -95,6 +97,8 @@ function UserMenu() {
 export function AppShell({ children }: { children?: ReactNode }) {
   const { deploymentId } = useCurrentDeployment();
   const suffix = deploymentId === null ? '' : `/${deploymentId}`;
+  // The SQL editor runs queries with a data-API token, which viewers do not get.
+  const developer = useSignedInUser().role !== 'viewer';
   // A dashboard takes the whole window, so that its grid reaches the wide breakpoints of its
   // layout (spec 2.2: `lg` from 1200px of grid); text pages keep a readable measure.
   // Explore too: the model's tree beside the question and its chart.
@@ -117,6 +121,7 @@ export function AppShell({ children }: { children?: ReactNode }) {
             <NavLink to={`/dashboards${suffix}`}>Dashboards</NavLink>
             <NavLink to={`/explore${suffix}`}>Explore</NavLink>
             <NavLink to={`/chat${suffix}`}>Chat</NavLink>
+            {developer && <NavLink to={`/sql${suffix}`}>SQL</NavLink>}
             <NavLink to="/settings">Settings</NavLink>
           </nav>
           <div className="topbar-end">
@@ -126,6 +131,7 @@ export function AppShell({ children }: { children?: ReactNode }) {
         </div>
       </header>
       <main id="main" className="main" tabIndex={-1}>
+        <EmailPrompt />
         {children ?? <Outlet />}
       </main>
       <footer className="footer">

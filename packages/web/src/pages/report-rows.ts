@@ -1,8 +1,12 @@
-import { keepPreviousData, type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type Client, type CubeQuery, createDataApi, type DataApi, unwrap } from '@tessera/client';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type Client, type CubeQuery, type DataApi, unwrap } from '@tessera/client';
 import { useClient } from '@tessera/client/react';
+import { dataApiFor } from '../api/data-api.ts';
 import { type Table, toTable } from '../dashboard/rows.ts';
 import { useSignedInUser } from '../session/session.tsx';
+import type { Catalogue } from '../sql/catalogue.ts';
+import { sqlResultTable } from '../sql/result-table.ts';
+import { fetchCatalogue } from '../sql/use-sql.ts';
 
 /** What the report page needs of a report to ask for its rows. */
 export interface ReportQuery {
@@ -11,14 +15,11 @@ export interface ReportQuery {
   sqlQuery: string | null;
 }
 
-/** A data-API token lives an hour; the page asks for a new one well before it ends. */
-const tokenLifetime = 3600;
-const tokenStaleAfter = 30 * 60_000;
-
 /**
  * The report's rows from the data API (DESIGN.md "Addresses"), as the analyst's own session may
- * read them: a data-API token from `POST /api/v1/deployments/{id}/token` (kept for half an hour),
- * then `/v1/load` for a semantic query or `/v1/cubesql` for a SQL one. The previous rows stay
+ * read them (api/data-api.ts): `/v1/load` for a semantic query, `/v1/cubesql` for a SQL one,
+ * whose columns are described by the model as the SQL editor describes them (`/v1/meta`: a
+ * column that is a member gets its title and format). The previous rows stay
  * while new ones load (`isPlaceholderData`, or `isFetching` on a refresh), so the page can dim them.
  */
 export function useReportRows(deploymentId: number, report: ReportQuery) {
@@ -39,30 +40,13 @@ export function useReportRows(deploymentId: number, report: ReportQuery) {
       const { api } = await dataApiFor(queryClient, client, deploymentId);
       return report.jsonQuery !== null
         ? loadRows(api, parseQuery(report.jsonQuery), signal)
-        : sqlRows(api, report.sqlQuery ?? '', signal);
+        : sqlRows(api, report.sqlQuery ?? '', signal, await fetchCatalogue(queryClient, api, deploymentId));
     },
   });
 }
 
-/**
- * The data API of a deployment as the signed-in user may call it: a data-API token (one per
- * deployment in the query cache, renewed after half an hour) and the client's helpers with it.
- */
-export async function dataApiFor(
-  queryClient: QueryClient,
-  client: Client,
-  deploymentId: number,
-): Promise<{ api: DataApi; token: string }> {
-  const token = await queryClient.fetchQuery({
-    queryKey: ['data-api-token', deploymentId],
-    queryFn: () => issueToken(client, deploymentId),
-    staleTime: tokenStaleAfter,
-  });
-  return {
-    api: createDataApi({ baseUrl: window.location.origin, deploymentId, token, retry: false }),
-    token,
-  };
-}
+/** Explore reads the data API as the report page does (api/data-api.ts). */
+export { dataApiFor };
 
 /** `POST .../reports/{id}/data`: the report's rows as its viewer may read them. */
 async function reportData(
@@ -87,16 +71,6 @@ async function reportData(
   });
 }
 
-async function issueToken(client: Client, deploymentId: number): Promise<string> {
-  const answer = unwrap(
-    await client.POST('/api/v1/deployments/{deploymentId}/token', {
-      params: { path: { deploymentId } },
-      body: { expiresIn: tokenLifetime },
-    }),
-  );
-  return answer.serviceApiToken;
-}
-
 function parseQuery(text: string): CubeQuery {
   let value: unknown;
   try {
@@ -119,21 +93,27 @@ async function loadRows(api: DataApi, query: CubeQuery, signal: AbortSignal): Pr
   });
 }
 
-async function sqlRows(api: DataApi, sql: string, signal: AbortSignal): Promise<Table> {
+async function sqlRows(
+  api: DataApi,
+  sql: string,
+  signal: AbortSignal,
+  catalogue: Catalogue | null,
+): Promise<Table> {
   let columns: { name: string; column_type: string }[] = [];
-  const data: Record<string, unknown>[] = [];
+  const rows: unknown[][] = [];
   for await (const event of api.cubesql(sql, { signal })) {
     if (event.type === 'schema')
       columns = event.schema.map((c) => ({ name: c.name, column_type: c.column_type }));
-    else data.push(rowObject(event.row as unknown, columns));
+    else rows.push(rowArray(event.row as unknown, columns));
   }
-  return toTable({ kind: 'sql', columns, data, totalRows: null });
+  return sqlResultTable(columns, rows, sql, catalogue);
 }
 
-/** A SQL-API row comes as an array of values in the schema's order. */
-function rowObject(row: unknown, columns: readonly { name: string }[]): Record<string, unknown> {
-  if (!Array.isArray(row)) return (row ?? {}) as Record<string, unknown>;
-  return Object.fromEntries(columns.map((c, i) => [c.name, row[i]]));
+/** A SQL-API row comes as an array of values in the schema's order (an object, by name, is read so). */
+function rowArray(row: unknown, columns: readonly { name: string }[]): unknown[] {
+  if (Array.isArray(row)) return row;
+  const byName = (row ?? {}) as Record<string, unknown>;
+  return columns.map((c) => byName[c.name]);
 }
 
 export function isFinal(error: unknown): boolean {

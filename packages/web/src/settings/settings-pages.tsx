@@ -1,4 +1,10 @@
 import type { ReactNode } from 'react';
+import { ApiKeysPage } from './api-keys-page.tsx';
+import { GroupsPage } from './groups-page.tsx';
+import { ProfilePage } from './profile-page.tsx';
+import { RolesPage } from './roles-page.tsx';
+import { UsersPage } from './users-page.tsx';
+import './settings-pages.css';
 
 /**
  * One page of the Settings area (issue 22 item 8): its address under `/settings/`, its label in the
@@ -16,4 +22,10 @@ export interface SettingsPage {
   element: ReactNode;
 }
 
-export const settingsPages: SettingsPage[] = [];
+export const settingsPages: SettingsPage[] = [
+  { path: 'profile', label: 'Profile', adminOnly: false, group: 'account', element: <ProfilePage /> },
+  { path: 'api-keys', label: 'API keys', adminOnly: false, group: 'account', element: <ApiKeysPage /> },
+  { path: 'users', label: 'Users', adminOnly: true, group: 'administration', element: <UsersPage /> },
+  { path: 'groups', label: 'Groups', adminOnly: true, group: 'administration', element: <GroupsPage /> },
+  { path: 'roles', label: 'Roles', adminOnly: true, group: 'administration', element: <RolesPage /> },
+];

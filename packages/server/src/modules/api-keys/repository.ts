@@ -1,7 +1,9 @@
 import { sql } from 'kysely';
+import type { HeldRole } from '../../auth/roles.ts';
 import type { Db } from '../../db/database.ts';
 import type { AccountRole, ApiKeyRow, CredentialKind } from '../../db/schema.ts';
 import { type PageWindow, pageById } from '../../pagination/page.ts';
+import { heldRolesOf } from '../roles/repository.ts';
 
 export interface CredentialLookup {
   id: number;
@@ -13,6 +15,8 @@ export interface CredentialLookup {
   revoked_at: Date | null;
   role: AccountRole;
   is_deactivated: boolean;
+  /** The roles assigned to the key's user (modules/roles), folded in by auth/roles.ts. */
+  held_roles: HeldRole[];
 }
 
 export interface NewApiKey {
@@ -44,6 +48,7 @@ export class ApiKeysRepository {
         'k.revoked_at',
         'u.role',
         'u.is_deactivated',
+        heldRolesOf('u.id').as('held_roles'),
       ])
       .where('k.key_hash', '=', hash)
       .executeTakeFirst();

@@ -99,7 +99,12 @@ export function scimUserType(deps: {
       }
       return current.id;
     },
-    beforeDelete: keepAnAdmin,
+    // Deprovisioning loses no content: what the user made passes to the account's first active admin.
+    async beforeDelete(ctx, row, tx) {
+      await keepAnAdmin(ctx, row, tx);
+      const heir = await deps.users.firstActiveAdmin(ctx.tenantId, row.id, tx);
+      if (heir !== undefined) await deps.users.transferContent(row.id, heir, tx);
+    },
     // Activation is read by authentication: drop cached credentials after the commit.
     afterChange: () => deps.bus.publish('credentials'),
     // The email went to another user between the check and the insert: fall back as if it had been taken.

@@ -1,6 +1,8 @@
 import { sql } from 'kysely';
+import type { HeldRole } from '../../auth/roles.ts';
 import type { Db } from '../../db/database.ts';
 import type { AccountRole, BrowserSessionRow } from '../../db/schema.ts';
+import { heldRolesOf } from '../roles/repository.ts';
 
 /** A session with what authentication needs of its user, in one round trip. */
 export interface SessionLookup {
@@ -12,6 +14,7 @@ export interface SessionLookup {
   revoked_at: Date | null;
   role: AccountRole;
   is_deactivated: boolean;
+  held_roles: HeldRole[];
 }
 
 export interface NewSession {
@@ -38,6 +41,7 @@ export class SignInRepository {
         's.revoked_at',
         'u.role',
         'u.is_deactivated',
+        heldRolesOf('u.id').as('held_roles'),
       ])
       .where('s.session_hash', '=', hash)
       .executeTakeFirst();

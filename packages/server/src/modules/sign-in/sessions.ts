@@ -1,3 +1,4 @@
+import { effectiveAccess } from '../../auth/roles.ts';
 import type { SessionGrant, SessionVerifier } from '../../auth/session-cookie.ts';
 import type { InvalidationBus } from '../../cache/invalidation-bus.ts';
 import { ReadCache } from '../../cache/read-cache.ts';
@@ -50,7 +51,8 @@ export class BrowserSessions implements SessionVerifier {
     const lastSeen = Math.max(found.last_seen_at.getTime(), this.lastTouched.get(found.id) ?? 0);
     if (found.expires_at.getTime() <= now || lastSeen + this.limits.idleMs <= now)
       throw new UnauthorizedError('credential_expired', 'The session has expired: sign in again');
-    return { id: found.id, tenantId: found.tenant_id, userId: found.user_id, role: found.role };
+    const { role, deploymentRoles } = effectiveAccess(found.role, found.held_roles);
+    return { id: found.id, tenantId: found.tenant_id, userId: found.user_id, role, deploymentRoles };
   }
 
   csrfTokenMatches(sessionId: string, token: unknown): boolean {

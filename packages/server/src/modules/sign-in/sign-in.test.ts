@@ -121,7 +121,8 @@ describe('browser sign-in', () => {
     expect(res.body.user).toMatchObject({
       id: server.adminUserId,
       email: 'admin@localhost',
-      firstName: 'Admin',
+      firstName: 'Tessera',
+      lastName: 'Admin',
       role: 'admin',
       isAdmin: true,
     });

@@ -11,9 +11,14 @@ export interface UserInput {
   picture?: string | null;
   role: AccountRole;
   externalId?: string | null;
+  passwordHash?: string | null;
+  settings?: Record<string, unknown>;
 }
 
 export interface UserChanges {
+  email?: string;
+  passwordHash?: string;
+  settings?: Record<string, unknown>;
   firstName?: string | null;
   lastName?: string | null;
   picture?: string | null;
@@ -59,6 +64,8 @@ export class UsersRepository {
         picture: input.picture ?? null,
         role: input.role,
         external_id: input.externalId ?? null,
+        password_hash: input.passwordHash ?? null,
+        settings: JSON.stringify(input.settings ?? {}),
       })
       .returningAll()
       .executeTakeFirstOrThrow();
@@ -68,6 +75,9 @@ export class UsersRepository {
     return db
       .updateTable('users')
       .set({
+        ...(changes.email !== undefined ? { email: changes.email } : {}),
+        ...(changes.passwordHash !== undefined ? { password_hash: changes.passwordHash } : {}),
+        ...(changes.settings !== undefined ? { settings: JSON.stringify(changes.settings) } : {}),
         ...(changes.firstName !== undefined ? { first_name: changes.firstName } : {}),
         ...(changes.lastName !== undefined ? { last_name: changes.lastName } : {}),
         ...(changes.picture !== undefined ? { picture: changes.picture } : {}),
@@ -81,8 +91,8 @@ export class UsersRepository {
       .executeTakeFirst();
   }
 
-  async delete(tenantId: number, id: number): Promise<boolean> {
-    const r = await this.db
+  async delete(tenantId: number, id: number, db: Db = this.db): Promise<boolean> {
+    const r = await db
       .deleteFrom('users')
       .where('tenant_id', '=', tenantId)
       .where('id', '=', id)
@@ -99,5 +109,40 @@ export class UsersRepository {
       .where('is_deactivated', '=', false)
       .executeTakeFirstOrThrow();
     return row.n;
+  }
+
+  /** The longest-standing active admin of the tenant other than `exceptId`: who inherits content. */
+  async firstActiveAdmin(tenantId: number, exceptId: number, db: Db = this.db): Promise<number | undefined> {
+    const row = await db
+      .selectFrom('users')
+      .select('id')
+      .where('tenant_id', '=', tenantId)
+      .where('role', '=', 'admin')
+      .where('is_deactivated', '=', false)
+      .where('id', '<>', exceptId)
+      .orderBy('id')
+      .executeTakeFirst();
+    return row?.id;
+  }
+
+  /**
+   * Hands everything a user made or owns to another user before the user is deleted, so that
+   * none of it is lost: every column that refers to users and would be set null on deletion
+   * (found in the catalog, so content added by later migrations is covered too), and the user's
+   * chat threads, which would be deleted with them.
+   */
+  async transferContent(fromUserId: number, toUserId: number, db: Db = this.db): Promise<void> {
+    const { rows } = await sql<{ table: string; column: string }>`
+      SELECT cl.relname AS table, a.attname AS column
+      FROM pg_constraint c
+      JOIN pg_class cl ON cl.oid = c.conrelid
+      JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = ANY (c.conkey)
+      WHERE c.contype = 'f' AND c.confrelid = 'users'::regclass AND c.confdeltype = 'n'
+      ORDER BY 1, 2`.execute(db);
+    for (const { table, column } of [...rows, { table: 'chat_threads', column: 'user_id' }]) {
+      await sql`UPDATE ${sql.table(table)} SET ${sql.ref(column)} = ${toUserId} WHERE ${sql.ref(column)} = ${fromUserId}`.execute(
+        db,
+      );
+    }
   }
 }

@@ -3,13 +3,38 @@ import type { Principal } from '../../auth/principal.ts';
 import type { InvalidationBus } from '../../cache/invalidation-bus.ts';
 import type { Db } from '../../db/database.ts';
 import type { AccountRole, UserRow } from '../../db/schema.ts';
-import { ConflictError, NotFoundError, ValidationError } from '../../errors/domain-errors.ts';
+import {
+  ConflictError,
+  DomainError,
+  ForbiddenError,
+  NotFoundError,
+  ValidationError,
+} from '../../errors/domain-errors.ts';
 import { type PageQuery, pageWindow, toPage } from '../../pagination/page.ts';
 import type { ApiKeysRepository } from '../api-keys/repository.ts';
+import type { RolesRepository } from '../roles/repository.ts';
+import { hashPassword } from '../sign-in/passwords.ts';
 import type { SignInRepository } from '../sign-in/repository.ts';
 import type { UsersRepository } from './repository.ts';
-import type { CreateUserBody, UpdateUserBody, User } from './schemas.ts';
+import type {
+  BulkUserActionInput,
+  BulkUserActionPayload,
+  CreateUserBody,
+  MyProfileBody,
+  UpdateUserBody,
+  User,
+  UserSettingsInput,
+} from './schemas.ts';
 
+type Settings = Record<string, unknown>;
+type RoleRef = { id: number; name: string };
+
+/**
+ * The reference's Users Admin and Users groups (issue 22 item 1). Deactivating or deleting a user
+ * revokes every credential they hold (API keys, browser sessions) in the same transaction; the
+ * store announces the change to every replica's credential cache (migration 0003), so it bites
+ * on the next request everywhere. A deleted user's content passes to the admin who deleted them.
+ */
 export class UsersService {
   constructor(
     private readonly db: Db,
@@ -17,17 +42,25 @@ export class UsersService {
     private readonly apiKeys: ApiKeysRepository,
     private readonly bus: InvalidationBus,
     private readonly sessions: SignInRepository,
+    private readonly roles: RolesRepository,
   ) {}
 
   async list(principal: Principal, query: PageQuery) {
     const window = pageWindow(query, 1);
-    return toPage(await this.repository.list(principal.tenantId, window), window, (r) => [r.id], userView);
+    const rows = await this.repository.list(principal.tenantId, window);
+    const roles = await this.roles.ofUsers(rows.map((r) => r.id));
+    return toPage(
+      rows,
+      window,
+      (r) => [r.id],
+      (r) => userView(r, roles.get(r.id) ?? []),
+    );
   }
 
   async get(principal: Principal, id: number) {
     const row = await this.repository.find(principal.tenantId, id);
     if (!row) throw new NotFoundError(`User ${id}`, 'user_not_found');
-    return userView(row);
+    return this.view(row);
   }
 
   async create(principal: Principal, input: Static<typeof CreateUserBody>) {
@@ -42,57 +75,186 @@ export class UsersService {
         { field: 'body/isAdmin', message: 'contradicts role' },
       ]);
     }
+    const passwordHash = input.password ? await hashPassword(input.password) : null;
     try {
-      return userView(await this.repository.insert(principal.tenantId, { ...input, role }));
+      const row = await this.repository.insert(principal.tenantId, {
+        ...input,
+        role,
+        passwordHash,
+        settings: mergeSettings({}, input.settings ?? {}),
+      });
+      return userView(row, []);
     } catch (error) {
-      if ((error as { code?: string }).code === '23505') {
-        throw new ConflictError('A user with this email or username already exists', 'user_exists');
-      }
-      throw error;
+      throw conflictOr(error);
     }
   }
 
-  /** Deactivating a user revokes every credential they hold (API keys, browser sessions), in the same transaction. */
+  /**
+   * Deactivating a user revokes every credential they hold (API keys, browser sessions), in the
+   * same transaction; a new password ends their sessions (but the caller's own). The account
+   * keeps one active admin (403 `last_admin`); nobody deactivates themselves (403).
+   */
   async update(principal: Principal, id: number, input: Static<typeof UpdateUserBody>) {
+    if (input.email !== undefined) checkDeliverable(input.email);
+    if (input.isDeactivated === true && id === principal.userId)
+      throw new ForbiddenError('You cannot deactivate your own user', 'cannot_deactivate_self');
     const role: AccountRole | undefined = input.role ?? (input.isAdmin === true ? 'admin' : undefined);
-    const updated = await this.db.transaction().execute(async (trx) => {
-      const current = await this.repository.find(principal.tenantId, id, trx);
-      if (!current) throw new NotFoundError(`User ${id}`, 'user_not_found');
-      const demoted = input.isAdmin === false && current.role === 'admin' ? 'developer' : undefined;
-      const row = await this.repository.update(
-        principal.tenantId,
-        id,
-        { ...input, role: role ?? demoted, isDeactivated: input.isDeactivated ?? undefined },
-        trx,
-      );
-      if (!row) throw new NotFoundError(`User ${id}`, 'user_not_found');
-      if (current.role === 'admin' && (row.role !== 'admin' || row.is_deactivated)) {
-        if ((await this.repository.countActiveAdmins(principal.tenantId, trx)) === 0) {
-          throw new ConflictError('The account must keep at least one active admin', 'last_admin');
+    const passwordHash = input.password ? await hashPassword(input.password) : undefined;
+    const updated = await this.db
+      .transaction()
+      .execute(async (trx) => {
+        const current = await this.repository.find(principal.tenantId, id, trx);
+        if (!current) throw new NotFoundError(`User ${id}`, 'user_not_found');
+        const demoted = input.isAdmin === false && current.role === 'admin' ? 'developer' : undefined;
+        const row = await this.repository.update(
+          principal.tenantId,
+          id,
+          {
+            firstName: input.firstName,
+            lastName: input.lastName,
+            picture: input.picture,
+            email: input.email,
+            passwordHash,
+            settings:
+              input.settings === undefined
+                ? undefined
+                : input.settings === null
+                  ? {}
+                  : mergeSettings(current.settings, input.settings),
+            role: role ?? demoted,
+            isDeactivated: input.isDeactivated ?? undefined,
+          },
+          trx,
+        );
+        if (!row) throw new NotFoundError(`User ${id}`, 'user_not_found');
+        if (current.role === 'admin' && (row.role !== 'admin' || row.is_deactivated))
+          await this.keepAnAdmin(principal.tenantId, trx);
+        if (row.is_deactivated) {
+          await this.apiKeys.revokeAllOfUser(id, trx);
+          await this.sessions.revokeAllOfUser(id, trx);
+        } else if (passwordHash !== undefined) {
+          const keep =
+            principal.credentialKind === 'session' && principal.userId === id
+              ? principal.credentialId
+              : undefined;
+          await this.sessions.revokeAllOfUser(id, trx, keep);
         }
-      }
-      if (row.is_deactivated) {
-        await this.apiKeys.revokeAllOfUser(id, trx);
-        await this.sessions.revokeAllOfUser(id, trx);
-      }
-      return userView(row);
-    });
+        return row;
+      })
+      .catch((error) => {
+        throw conflictOr(error);
+      });
     // Role and activation are read by authentication: drop cached credentials after the commit.
     this.bus.publish('credentials');
-    return updated;
+    return this.view(updated);
   }
 
+  /** Deletes a user; their content passes to the admin who deletes them (never lost). */
   async delete(principal: Principal, id: number) {
     if (id === principal.userId)
-      throw new ConflictError('You cannot delete your own user', 'cannot_delete_self');
-    if (!(await this.repository.delete(principal.tenantId, id)))
-      throw new NotFoundError(`User ${id}`, 'user_not_found');
+      throw new ValidationError('You cannot delete your own user', [], 'cannot_delete_self');
+    await this.db.transaction().execute(async (trx) => {
+      const current = await this.repository.find(principal.tenantId, id, trx);
+      if (!current) throw new NotFoundError(`User ${id}`, 'user_not_found');
+      await this.repository.transferContent(id, principal.userId, trx);
+      await this.repository.delete(principal.tenantId, id, trx);
+      if (current.role === 'admin') await this.keepAnAdmin(principal.tenantId, trx);
+    });
     this.bus.publish('credentials');
     return { success: true };
   }
+
+  /**
+   * The reference's bulkUserAction: one action on up to 100 users, each in its own transaction, in
+   * the order given (repeated ids once); each failure carries what the single-user call answered.
+   */
+  async bulk(
+    principal: Principal,
+    input: Static<typeof BulkUserActionInput>,
+  ): Promise<Static<typeof BulkUserActionPayload>> {
+    const succeeded: number[] = [];
+    const failed: Static<typeof BulkUserActionPayload>['failed'] = [];
+    for (const userId of [...new Set(input.userIds)]) {
+      try {
+        if (input.action === 'DELETE') await this.delete(principal, userId);
+        else await this.update(principal, userId, { isDeactivated: input.action === 'DEACTIVATE' });
+        succeeded.push(userId);
+      } catch (error) {
+        if (!(error instanceof DomainError)) throw error;
+        failed.push({ userId, error: { status: error.status, message: error.message } });
+      }
+    }
+    return { action: input.action, succeeded, failed };
+  }
+
+  /** The reference's updateMySettings: omitted fields stay, `null` clears, `sheets` merges by field. */
+  async updateMySettings(principal: Principal, input: Static<typeof UserSettingsInput>) {
+    const row = await this.db.transaction().execute(async (trx) => {
+      const current = await this.repository.find(principal.tenantId, principal.userId, trx);
+      if (!current) throw new NotFoundError(`User ${principal.userId}`, 'user_not_found');
+      const settings = mergeSettings(current.settings, input);
+      return this.repository.update(principal.tenantId, principal.userId, { settings }, trx);
+    });
+    if (!row) throw new NotFoundError(`User ${principal.userId}`, 'user_not_found');
+    return this.view(row);
+  }
+
+  /** The caller's own names and email (the address their notifications go to). */
+  async updateMyProfile(principal: Principal, input: Static<typeof MyProfileBody>) {
+    if (input.email !== undefined) checkDeliverable(input.email);
+    const row = await this.repository.update(principal.tenantId, principal.userId, input).catch((error) => {
+      throw conflictOr(error);
+    });
+    if (!row) throw new NotFoundError(`User ${principal.userId}`, 'user_not_found');
+    return this.view(row);
+  }
+
+  private async keepAnAdmin(tenantId: number, trx: Db) {
+    if ((await this.repository.countActiveAdmins(tenantId, trx)) === 0)
+      throw new ForbiddenError('The account must keep at least one active admin', 'last_admin');
+  }
+
+  private async view(row: UserRow) {
+    return userView(row, (await this.roles.ofUsers([row.id])).get(row.id) ?? []);
+  }
 }
 
-export function userView(row: UserRow): Static<typeof User> {
+/** Notifications refuse an address whose domain has no dot (`admin@localhost`): so does a user's own. */
+function checkDeliverable(email: string) {
+  if (!/@[^@\s]+\.[^@\s]+$/.test(email))
+    throw new ValidationError('No mail can reach this address', [
+      { field: 'body/email', message: 'must be an address mail can reach, such as name@example.com' },
+    ]);
+}
+
+function conflictOr(error: unknown): unknown {
+  if ((error as { code?: string }).code === '23505')
+    return new ConflictError('A user with this email or username already exists', 'user_exists');
+  return error;
+}
+
+/**
+ * Merges a settings patch: omitted fields stay, `null` removes a field, `sheets` merges field by
+ * field (and `null` clears it all). `lastSeenChangelogId` is deprecated and never stored.
+ */
+export function mergeSettings(current: Settings, patch: Static<typeof UserSettingsInput>): Settings {
+  const next: Settings = { ...current };
+  for (const [key, value] of Object.entries(patch)) {
+    if (key === 'lastSeenChangelogId' || value === undefined) continue;
+    if (value === null) delete next[key];
+    else if (key === 'sheets') {
+      const sheets: Settings = { ...((current.sheets as Settings | undefined) ?? {}) };
+      for (const [field, v] of Object.entries(value as Settings)) {
+        if (v === null) delete sheets[field];
+        else if (v !== undefined) sheets[field] = v;
+      }
+      next.sheets = sheets;
+    } else next[key] = value;
+  }
+  return next;
+}
+
+export function userView(row: UserRow, roles?: RoleRef[]): Static<typeof User> {
   return {
     id: row.id,
     email: row.email,
@@ -105,6 +267,8 @@ export function userView(row: UserRow): Static<typeof User> {
     role: row.role,
     isDeactivated: row.is_deactivated,
     notifications: {},
+    settings: row.settings ?? {},
+    ...(roles ? { roles } : {}),
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
   };

@@ -1,0 +1,163 @@
+import type { Static } from 'typebox';
+import type { Principal } from '../../auth/principal.ts';
+import type { Policy } from '../../auth/roles.ts';
+import type { InvalidationBus } from '../../cache/invalidation-bus.ts';
+import type { RoleRow } from '../../db/schema.ts';
+import {
+  ConflictError,
+  type FieldProblem,
+  ForbiddenError,
+  NotFoundError,
+  ValidationError,
+} from '../../errors/domain-errors.ts';
+import { type PageQuery, pageWindow, toPage } from '../../pagination/page.ts';
+import type { UsersRepository } from '../users/repository.ts';
+import type { RolesRepository } from './repository.ts';
+import type { Role, RoleCreateBody, RoleUpdateBody } from './schemas.ts';
+
+/** Names a custom role may not take (the reference's built-in names, and ours). */
+const reservedNames = new Set(
+  [
+    'Admin',
+    'Developer',
+    'Viewer',
+    'AIBIDeveloper',
+    'D3User',
+    'AIBIUser',
+    'AIBIViewer',
+    'Guest',
+    'EmbedUser',
+  ].map((n) => n.toLowerCase()),
+);
+
+/**
+ * The reference's Roles group (issue 22 item 2): custom roles with policies, assigned to users.
+ * What a role grants is enforced by authentication (auth/roles.ts) through each route's access
+ * declaration; every change here is announced on the credentials topic, which the store also
+ * announces to every replica (migration 0020's triggers).
+ */
+export class RolesService {
+  constructor(
+    private readonly repository: RolesRepository,
+    private readonly users: UsersRepository,
+    private readonly bus: InvalidationBus,
+  ) {}
+
+  async list(principal: Principal, query: PageQuery) {
+    const window = pageWindow(query, 1);
+    return toPage(await this.repository.list(principal.tenantId, window), window, (r) => [r.id], roleView);
+  }
+
+  async get(principal: Principal, id: number) {
+    return roleView(await this.found(principal, id));
+  }
+
+  async create(principal: Principal, input: Static<typeof RoleCreateBody>) {
+    checkName(input.name);
+    checkPolicies(input.policies);
+    try {
+      return roleView(await this.repository.insert(principal.tenantId, input));
+    } catch (error) {
+      throw conflictOr(error);
+    }
+  }
+
+  async update(principal: Principal, id: number, input: Static<typeof RoleUpdateBody>) {
+    await this.custom(principal, id);
+    if (input.name !== undefined) checkName(input.name);
+    if (input.policies !== undefined) checkPolicies(input.policies);
+    let row: RoleRow | undefined;
+    try {
+      row = await this.repository.update(principal.tenantId, id, input);
+    } catch (error) {
+      throw conflictOr(error);
+    }
+    if (!row) throw new NotFoundError(`Role ${id}`, 'role_not_found');
+    this.bus.publish('credentials');
+    return roleView(row);
+  }
+
+  async delete(principal: Principal, id: number) {
+    await this.custom(principal, id);
+    if (!(await this.repository.delete(principal.tenantId, id)))
+      throw new NotFoundError(`Role ${id}`, 'role_not_found');
+    this.bus.publish('credentials');
+  }
+
+  /** Idempotent; a built-in role but Admin may be assigned too (no call here makes an admin). */
+  async assign(principal: Principal, roleId: number, userId: number) {
+    await this.user(principal, userId);
+    const role = await this.repository.find(principal.tenantId, roleId);
+    if (!role || role.built_in === 'admin') throw new NotFoundError(`Role ${roleId}`, 'role_not_found');
+    await this.repository.assign(userId, roleId);
+    this.bus.publish('credentials');
+  }
+
+  /** Idempotent: removing a role the user does not hold changes nothing. */
+  async unassign(principal: Principal, roleId: number, userId: number) {
+    await this.user(principal, userId);
+    const role = await this.repository.find(principal.tenantId, roleId);
+    if (role) await this.repository.unassign(userId, roleId);
+    this.bus.publish('credentials');
+  }
+
+  private async found(principal: Principal, id: number): Promise<RoleRow> {
+    const row = await this.repository.find(principal.tenantId, id);
+    if (!row) throw new NotFoundError(`Role ${id}`, 'role_not_found');
+    return row;
+  }
+
+  private async custom(principal: Principal, id: number): Promise<RoleRow> {
+    const row = await this.found(principal, id);
+    if (row.built_in !== null)
+      throw new ForbiddenError(`${row.name} is a built-in role and cannot be changed`, 'built_in_role');
+    return row;
+  }
+
+  private async user(principal: Principal, userId: number) {
+    if (!(await this.users.find(principal.tenantId, userId)))
+      throw new NotFoundError(`User ${userId}`, 'user_not_found');
+  }
+}
+
+function checkName(name: string) {
+  if (reservedNames.has(name.toLowerCase()))
+    throw new ValidationError(
+      `${name} is the name of a built-in role`,
+      [{ field: 'body/name', message: 'is the name of a built-in role' }],
+      'role_name_reserved',
+    );
+}
+
+/** A `Deployment` policy names deployments by id (shape only: a deleted one simply grants nothing). */
+function checkPolicies(policies: Policy[]) {
+  const problems: FieldProblem[] = [];
+  policies.forEach((p, i) => {
+    if (p.resourceType !== 'Deployment') return;
+    p.resources.forEach((r, j) => {
+      if (r !== 'All' && !/^[1-9]\d{0,9}$/.test(r))
+        problems.push({
+          field: `body/policies/${i}/resources/${j}`,
+          message: 'is not a deployment id nor "All"',
+        });
+    });
+  });
+  if (problems.length > 0)
+    throw new ValidationError('A Deployment policy names deployments by id', problems, 'invalid_policy');
+}
+
+function conflictOr(error: unknown): unknown {
+  if ((error as { code?: string }).code === '23505')
+    return new ConflictError('A role with that name already exists', 'role_exists');
+  return error;
+}
+
+export function roleView(row: RoleRow): Static<typeof Role> {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    policies: row.policies as Policy[],
+    builtIn: row.built_in !== null,
+  };
+}
