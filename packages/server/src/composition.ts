@@ -360,6 +360,7 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     dashboards: repos.publishedDashboards,
     viewers,
     data,
+    reports: repos.reports,
   });
 
   // The chat agent (DESIGN.md "Chat agent"): agents, and turns run over the data service.

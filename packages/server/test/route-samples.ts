@@ -397,6 +397,10 @@ export const routeSamples: Record<string, SampleFactory> = {
   'GET /api/v1/deployments/:deploymentId/reports/:reportId': async (f) => ({
     url: `${ws(f)}/reports/${(await report(f)).id}`,
   }),
+  'POST /api/v1/deployments/:deploymentId/reports/:reportId/data': async (f) => ({
+    url: `${ws(f)}/reports/${(await report(f)).id}/data`,
+    payload: { limit: 10 },
+  }),
   'PUT /api/v1/deployments/:deploymentId/reports/:reportId': async (f) => ({
     url: `${ws(f)}/reports/${(await report(f)).id}`,
     payload: { title: 'Revenue', sqlQuery: 'SELECT 2' },

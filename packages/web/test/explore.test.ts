@@ -277,6 +277,38 @@ describeInBrowser('Explore in the browser (issue 21)', () => {
     await results(page);
   });
 
+  it('draws a Vega-Lite spec edited by hand, refuses one that is not JSON, and keeps it in the address', async () => {
+    const { page } = browser;
+    await page.getByRole('button', { name: 'Bar', exact: true }).click();
+    await chartDrawn(page);
+    const chart = page.locator('section[aria-label="Chart"]');
+    expect(await chart.locator('.rs-chart-box').getAttribute('data-kind')).toBe('bar');
+    await page.getByRole('button', { name: 'Edit as Vega-Lite' }).click();
+    const editor = chart.getByLabel('Vega-Lite spec');
+    const spec = JSON.parse(await editor.inputValue());
+    expect(spec.mark).toEqual({ type: 'bar' });
+    await editor.fill('{"mark": ');
+    await chart.getByRole('button', { name: 'Apply' }).click();
+    await expect.poll(() => editor.getAttribute('aria-invalid')).toBe('true');
+    const problem = await page
+      .locator(`[id="${await editor.getAttribute('aria-describedby')}"]`)
+      .textContent();
+    expect(problem).toMatch(/^Not JSON/);
+    // Points instead of bars: one per row and measure (the measures folded into one column).
+    await editor.fill(JSON.stringify({ ...spec, mark: { type: 'point', filled: true } }));
+    await chart.getByRole('button', { name: 'Apply' }).click();
+    await page.locator('.rs-chart-box[data-kind="custom"][data-state="drawn"]').waitFor();
+    const rows = (await load(question)).rows.length;
+    expect(await chart.locator('svg .mark-symbol.role-mark path').count()).toBe(rows * 2);
+    expect(new URL(page.url()).searchParams.get('spec')).toContain('mark:(type:point,filled:!t)');
+    await browser.screenshot('explore-06-spec');
+    // Back to the chart chosen for the data.
+    await page.getByRole('button', { name: 'Line', exact: true }).click();
+    await chartDrawn(page);
+    expect(new URL(page.url()).searchParams.get('spec')).toBeNull();
+    expect(browser.errors).toEqual([]);
+  });
+
   it('works at phone width, from the address alone', async () => {
     const phone = await browser.context.newPage();
     try {

@@ -63,6 +63,7 @@ export function useGetDeployment(
  * - `/api/v1/deployments/{deploymentId}/query-history`
  * - `/api/v1/deployments/{deploymentId}/dashboards/{publicId}/widgets/{widgetId}/data`
  * - `/api/v1/deployments/{deploymentId}/dashboards/{publicId}/dimension-values`
+ * - `/api/v1/deployments/{deploymentId}/reports/{reportId}/data`
  * - `/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/embed-access`
  * - `/api/v1/deployments/{deploymentId}/embed-tenants/{embedTenantName}/workbooks`
  * - `/api/v1/deployments/{deploymentId}/notifications`
@@ -96,6 +97,7 @@ export function useUpdateDeployment(
       '/api/v1/deployments/{deploymentId}/query-history',
       '/api/v1/deployments/{deploymentId}/dashboards/{publicId}/widgets/{widgetId}/data',
       '/api/v1/deployments/{deploymentId}/dashboards/{publicId}/dimension-values',
+      '/api/v1/deployments/{deploymentId}/reports/{reportId}/data',
       '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/embed-access',
       '/api/v1/deployments/{deploymentId}/embed-tenants/{embedTenantName}/workbooks',
       '/api/v1/deployments/{deploymentId}/notifications',
@@ -132,6 +134,7 @@ export function useUpdateDeployment(
  * - `/api/v1/deployments/{deploymentId}/query-history`
  * - `/api/v1/deployments/{deploymentId}/dashboards/{publicId}/widgets/{widgetId}/data`
  * - `/api/v1/deployments/{deploymentId}/dashboards/{publicId}/dimension-values`
+ * - `/api/v1/deployments/{deploymentId}/reports/{reportId}/data`
  * - `/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/embed-access`
  * - `/api/v1/deployments/{deploymentId}/embed-tenants/{embedTenantName}/workbooks`
  * - `/api/v1/deployments/{deploymentId}/notifications`
@@ -165,6 +168,7 @@ export function useDeleteDeployment(
       '/api/v1/deployments/{deploymentId}/query-history',
       '/api/v1/deployments/{deploymentId}/dashboards/{publicId}/widgets/{widgetId}/data',
       '/api/v1/deployments/{deploymentId}/dashboards/{publicId}/dimension-values',
+      '/api/v1/deployments/{deploymentId}/reports/{reportId}/data',
       '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/embed-access',
       '/api/v1/deployments/{deploymentId}/embed-tenants/{embedTenantName}/workbooks',
       '/api/v1/deployments/{deploymentId}/notifications',
@@ -1246,6 +1250,7 @@ export function useGetReport(
  * On success, invalidates the cached reads of:
  * - `/api/v1/deployments/{deploymentId}/reports`
  * - `/api/v1/deployments/{deploymentId}/reports/{reportId}`
+ * - `/api/v1/deployments/{deploymentId}/reports/{reportId}/data`
  */
 export function useUpdateReport(
   options?: MutationHookOptions<'/api/v1/deployments/{deploymentId}/reports/{reportId}', 'put'>,
@@ -1253,7 +1258,11 @@ export function useUpdateReport(
   return useApiMutation(
     'put',
     '/api/v1/deployments/{deploymentId}/reports/{reportId}',
-    ['/api/v1/deployments/{deploymentId}/reports', '/api/v1/deployments/{deploymentId}/reports/{reportId}'],
+    [
+      '/api/v1/deployments/{deploymentId}/reports',
+      '/api/v1/deployments/{deploymentId}/reports/{reportId}',
+      '/api/v1/deployments/{deploymentId}/reports/{reportId}/data',
+    ],
     options,
   );
 }
@@ -1266,6 +1275,7 @@ export function useUpdateReport(
  * On success, invalidates the cached reads of:
  * - `/api/v1/deployments/{deploymentId}/reports`
  * - `/api/v1/deployments/{deploymentId}/reports/{reportId}`
+ * - `/api/v1/deployments/{deploymentId}/reports/{reportId}/data`
  */
 export function useDeleteReport(
   options?: MutationHookOptions<'/api/v1/deployments/{deploymentId}/reports/{reportId}', 'delete'>,
@@ -1273,7 +1283,11 @@ export function useDeleteReport(
   return useApiMutation(
     'delete',
     '/api/v1/deployments/{deploymentId}/reports/{reportId}',
-    ['/api/v1/deployments/{deploymentId}/reports', '/api/v1/deployments/{deploymentId}/reports/{reportId}'],
+    [
+      '/api/v1/deployments/{deploymentId}/reports',
+      '/api/v1/deployments/{deploymentId}/reports/{reportId}',
+      '/api/v1/deployments/{deploymentId}/reports/{reportId}/data',
+    ],
     options,
   );
 }
@@ -1869,6 +1883,18 @@ export function useGetDashboardDimensionValues(
     init,
     options,
   );
+}
+
+/**
+ * A report's rows, under the caller's security context (view access to the report)
+ *
+ * `POST /api/v1/deployments/{deploymentId}/reports/{reportId}/data`
+ */
+export function useGetReportData(
+  init: QueryHookInit<'/api/v1/deployments/{deploymentId}/reports/{reportId}/data', 'post'>,
+  options?: QueryHookOptions<'/api/v1/deployments/{deploymentId}/reports/{reportId}/data', 'post'>,
+) {
+  return useApiQuery('post', '/api/v1/deployments/{deploymentId}/reports/{reportId}/data', init, options);
 }
 
 /**

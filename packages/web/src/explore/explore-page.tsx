@@ -31,9 +31,24 @@ import './explore.css';
 /** `/explore/:deploymentId`: build a question from the model, see its rows, chart and SQL. */
 export function ExplorePage() {
   const deploymentId = idParam(useParams().deploymentId);
+  const viewer = useSignedInUser().role === 'viewer';
+  if (viewer) return <ViewerExplore />;
   if (deploymentId === null)
     return <ErrorState title="Not found" message="This address does not name a deployment." />;
   return <Explore key={deploymentId} deploymentId={deploymentId} />;
+}
+
+/** A viewer reads reports and dashboards; asking the data API its own questions is a developer's. */
+function ViewerExplore() {
+  return (
+    <>
+      <PageHeader title="Explore" />
+      <EmptyState title="Explore needs the developer role">
+        Explore asks the data API questions of your own, with a data-API token, which the developer role
+        grants. Reports and dashboards shared with you show their rows in the workspace.
+      </EmptyState>
+    </>
+  );
 }
 
 /** For the router's `lazy`. */
@@ -53,11 +68,12 @@ function Explore({ deploymentId }: { deploymentId: number }) {
   const [drill, setDrill] = useState<Drill | null>(null);
   const [saving, setSaving] = useState(false);
   const [saved, setSaved] = useState<{ id: number; name: string } | null>(null);
-  const developer = useSignedInUser().role !== 'viewer';
 
   const go = useCallback(
     (next: ExploreQuery, nextChart: ChartKind | null = chart, nextSpec = customSpec) =>
-      navigate({ search: writeState(next, nextChart, nextSpec) }),
+      // Rendered at once (not in a transition): the next click or key builds on this question,
+      // not on the one before it.
+      navigate({ search: writeState(next, nextChart, nextSpec) }, { flushSync: true }),
     [navigate, chart, customSpec],
   );
   const toggle = (member: Member) => go(toggled(query, member));
@@ -101,21 +117,19 @@ function Explore({ deploymentId }: { deploymentId: number }) {
         subtitle="Pick measures and dimensions from the model; the address keeps the question."
         actions={
           <>
-            {developer && (
-              <button
-                type="button"
-                className="button button-primary"
-                disabled={!table || !cubeQuery}
-                onClick={() => setSaving(true)}
-              >
-                Save as report
-              </button>
-            )}
+            <button
+              type="button"
+              className="button button-primary"
+              disabled={!table || !cubeQuery}
+              onClick={() => setSaving(true)}
+            >
+              Save as report
+            </button>
             <button
               type="button"
               className="button button-secondary"
               disabled={!runnable(query) && !chart}
-              onClick={() => navigate({ search: '' })}
+              onClick={() => navigate({ search: '' }, { flushSync: true })}
             >
               Start over
             </button>

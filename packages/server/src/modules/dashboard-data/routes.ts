@@ -4,6 +4,9 @@ import {
   DimensionValues,
   DimensionValuesBody,
   DimensionValuesParams,
+  ReportData,
+  ReportDataBody,
+  ReportDataParams,
   WidgetData,
   WidgetDataBody,
   WidgetDataParams,
@@ -89,5 +92,30 @@ export const dashboardDataRoutes: FastifyPluginAsyncTypebox<{ dashboardData: Das
       },
     },
     (r) => dashboardData.dimensionValues(principalOf(r), r.params.deploymentId, r.params.publicId, r.body),
+  );
+  app.post(
+    '/api/v1/deployments/:deploymentId/reports/:reportId/data',
+    {
+      schema: {
+        tags: ['Reports'],
+        operationId: 'getReportData',
+        summary: "A report's rows, under the caller's security context (view access to the report)",
+        description:
+          "Runs the report's saved query (`jsonQuery` through the data API's compile path, or `sqlQuery` " +
+          "through the SQL API's) under the CALLER's security context, as the widget-data endpoint does for a " +
+          "dashboard's widgets, so that a user with view access to the report reads its rows without a " +
+          'data-API token (a viewer cannot get one) and row- and member-level access policies apply to them. ' +
+          '`limit` and `offset` page the rows. 404 for an unknown report or one of another deployment, 403 ' +
+          'without view access, 400 `report_without_query` for a report that has no query.',
+        params: ReportDataParams,
+        body: ReportDataBody,
+        response: { 200: ReportData },
+      },
+      config: { access: { role: 'viewer' as const } },
+      preValidation: async (request) => {
+        request.body ??= {};
+      },
+    },
+    (r) => dashboardData.reportData(principalOf(r), r.params.deploymentId, r.params.reportId, r.body),
   );
 };

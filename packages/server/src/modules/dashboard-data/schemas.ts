@@ -126,3 +126,29 @@ export const DimensionValues = Type.Object({
     }),
   ),
 });
+
+// --- a report's rows (the report page's, for a user with view access) -------------------------
+
+export const ReportDataParams = Type.Object({
+  deploymentId: Type.Integer(int32),
+  reportId: Type.Integer(int32),
+});
+
+export const ReportDataBody = Type.Object(
+  {
+    limit: Type.Optional(nullable(Type.Integer({ minimum: 1, maximum: 50_000 }))),
+    offset: Type.Optional(nullable(Type.Integer({ minimum: 0, maximum: 10_000_000 }))),
+  },
+  strict,
+);
+
+export const ReportData = Type.Object({
+  reportId: Type.Integer(),
+  kind: Type.Union([Type.Literal('semantic'), Type.Literal('sql')]),
+  query: Type.Unknown({ description: 'The Cube query as normalised and run, or the SQL-API text as run.' }),
+  annotation: Type.Optional(Type.Unknown()),
+  columns: Type.Optional(Type.Array(Type.Object({ name: Type.String(), column_type: Type.String() }))),
+  data: Type.Array(Type.Record(Type.String(), Type.Unknown())),
+  lastRefreshTime: Type.String(),
+  totalRows: nullable(Type.Integer()),
+});

@@ -8,12 +8,20 @@ import type { CompiledLoad } from '../data/compile.ts';
 import { settled } from '../data/outcome.ts';
 import type { DataService } from '../data/service.ts';
 import type { DeploymentsService } from '../deployments/service.ts';
-import { dashboardSubject } from '../permissions/access.ts';
+import { contentSubject, dashboardSubject } from '../permissions/access.ts';
 import type { AccessResolver } from '../permissions/resolver.ts';
+import type { ReportsRepository } from '../reports/repository.ts';
 import type { WorkbooksRepository } from '../workbooks/repository.ts';
 import { type FillSpec, fillMissingRows } from './fill-missing-rows.ts';
 import type { DashboardDataRepository, DashboardVersion } from './repository.ts';
-import type { DimensionValues, DimensionValuesBody, WidgetData, WidgetDataBody } from './schemas.ts';
+import type {
+  DimensionValues,
+  DimensionValuesBody,
+  ReportData,
+  ReportDataBody,
+  WidgetData,
+  WidgetDataBody,
+} from './schemas.ts';
 import type { ViewerResolver } from './security-context.ts';
 import { applyDashboardState, dimensionTypes, type Filter, memberNames } from './semantic-query.ts';
 import { groupedGrain, type NotApplied, type Projection, regrain, wrapSql } from './sql-widget.ts';
@@ -25,6 +33,7 @@ export interface DashboardDataDeps {
   dashboards: DashboardDataRepository;
   viewers: ViewerResolver;
   data: DataService;
+  reports: Pick<ReportsRepository, 'find'>;
 }
 
 type Body = Static<typeof WidgetDataBody>;
@@ -58,6 +67,55 @@ export class DashboardDataService {
   ): Promise<Answer> {
     const opened = await this.openDashboard(principal, deploymentId, publicId, body.versionNumber ?? null);
     return opened.widget(widgetId, body);
+  }
+
+  /**
+   * A report's rows as its page shows them, for anyone with view access to the report (viewers
+   * included: they cannot get a data-API token). The report's saved query (its current version,
+   * not a published snapshot) runs through the same compile path and executor as `/v1/load`
+   * under the CALLER's security context, so row- and member-level policies apply as for them.
+   * 404 for an unknown report or one of another deployment, 403 without view access, 400
+   * `report_without_query` for a report with no query yet.
+   */
+  async reportData(
+    principal: Principal,
+    deploymentId: number,
+    reportId: number,
+    body: Static<typeof ReportDataBody>,
+  ): Promise<Static<typeof ReportData>> {
+    // An embed token reads the dashboards its session was given, never a workspace's reports.
+    if (principal.embed) throw new NotFoundError(`Report ${reportId}`, 'report_not_found');
+    const ctx = await this.deps.access.resolve(principal, deploymentId);
+    const row = await this.deps.reports.find(deploymentId, reportId, principal.userId);
+    if (!row) throw new NotFoundError(`Report ${reportId}`, 'report_not_found');
+    ctx.require(ctx.item('REPORT', row), 'view', contentSubject('REPORT', reportId));
+    const caller: DataCaller = {
+      deployment: await this.deps.deployments.require(principal.tenantId, deploymentId),
+      securityContext: await this.deps.viewers.securityContext(principal.tenantId, principal.userId),
+      branch: 'main',
+    };
+    const paging = { limit: body.limit ?? null, offset: body.offset ?? null };
+    if (row.json_query) {
+      let query: unknown;
+      try {
+        query = JSON.parse(row.json_query);
+      } catch {
+        query = null;
+      }
+      if (!query || typeof query !== 'object' || Array.isArray(query))
+        throw new ValidationError(
+          `Report ${reportId} has a query that is not a JSON object`,
+          [],
+          'invalid_widget_query',
+        );
+      const answer = await this.semantic(caller, query as CubeQuery, paging, row.fill_missing_rows);
+      return { reportId, ...answer };
+    }
+    if (row.sql_query) {
+      const { notApplied: _none, ...answer } = await this.sql(caller, row.sql_query, paging);
+      return { reportId, ...answer };
+    }
+    throw new ValidationError(`Report ${reportId} has no query`, [], 'report_without_query');
   }
 
   /**
