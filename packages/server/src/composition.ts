@@ -57,6 +57,15 @@ import { FoldersService } from './modules/folders/service.ts';
 import { GroupsRepository } from './modules/groups/repository.ts';
 import { GroupsService } from './modules/groups/service.ts';
 import { composeNotifications } from './modules/notifications/compose.ts';
+import { OAuthIntegrationsService } from './modules/oauth/integrations-service.ts';
+import { OAuthRepository } from './modules/oauth/repository.ts';
+import { UserOAuthTokensService } from './modules/oauth/tokens-service.ts';
+import { ExternalProvider } from './modules/oidc/external/provider.ts';
+import { OidcIdentitiesRepository } from './modules/oidc/external/repository.ts';
+import { OidcSignInService } from './modules/oidc/external/service.ts';
+import { SigningKeys } from './modules/oidc/issuer/keys.ts';
+import { OidcIssuerRepository } from './modules/oidc/issuer/repository.ts';
+import { OidcIssuerService } from './modules/oidc/issuer/service.ts';
 import { PermissionsRepository } from './modules/permissions/repository.ts';
 import { AccessResolver } from './modules/permissions/resolver.ts';
 import { PermissionsService } from './modules/permissions/service.ts';
@@ -387,6 +396,40 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     publicUrl: () => publicUrl(config),
   });
 
+  // OAuth integrations and users' connections through them (spec 4.1; modules/oauth).
+  const oauthRepository = new OAuthRepository(db);
+  const oauthIntegrations = new OAuthIntegrationsService(oauthRepository, secrets);
+  const userOAuthTokens = new UserOAuthTokensService({
+    repository: oauthRepository,
+    integrations: oauthIntegrations,
+    secrets,
+  });
+
+  // Sign-in with an external OpenID provider, and its access tokens as credentials (modules/oidc/external).
+  const oidcSignIn = config.oidc
+    ? new OidcSignInService({
+        provider: new ExternalProvider(config.oidc),
+        identities: new OidcIdentitiesRepository(db),
+        users: repos.users,
+        groups: repos.groups,
+        signIn: repos.signIn,
+        sessions: browserSessions,
+        tenants: tenantResolver,
+        secrets,
+        bus,
+      })
+    : null;
+
+  // Tessera as an OpenID issuer for its deployments (modules/oidc/issuer).
+  const oidcIssuerRepository = new OidcIssuerRepository(db);
+  const oidcIssuer = new OidcIssuerService({
+    repository: oidcIssuerRepository,
+    keys: new SigningKeys(oidcIssuerRepository, secrets),
+    deployments,
+    issuer: () => publicUrl(config).replace(/\/+$/, ''),
+    region: config.regions[0]?.name ?? 'local',
+  });
+
   return {
     bus,
     credentials,
@@ -429,6 +472,11 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     chat,
     notifications: notificationsModule,
     preAggregations,
+    oauthRepository,
+    oauthIntegrations,
+    userOAuthTokens,
+    oidcSignIn,
+    oidcIssuer,
     /** Releases what the application opened (data-source connections); the store is the caller's. */
     close: async () => {
       await shared?.close();

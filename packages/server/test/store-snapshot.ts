@@ -32,6 +32,11 @@ const tables = [
   'notification_recipients',
   'notification_runs',
   'notification_deliveries',
+  'oauth_integrations',
+  'user_oauth_tokens',
+  'oauth_flows',
+  'oidc_token_configs',
+  'oidc_signing_keys',
 ] as const;
 
 /**
