@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { exportJWK, generateKeyPair } from 'jose';
+import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import Provider, { type ClientMetadata } from 'oidc-provider';
 
 /** A user of the test provider: the claims it answers for them. */
@@ -20,6 +20,11 @@ export interface TestOidcProvider {
   signInAs(sub: string): void;
   /** Lifetime of access tokens issued from now on, in seconds. */
   accessTokenTtl(seconds: number): void;
+  /**
+   * A JWT access token (RFC 9068) signed with the provider's own key, as a provider configured for
+   * JWT access tokens issues them; `expiresIn` may be negative (already expired).
+   */
+  jwtAccessToken(sub: string, audience: string, expiresIn: number): Promise<string>;
   /** An access token for `sub`, as the provider would issue to `clientId` (client credentials aside). */
   accessTokenFor(sub: string, clientId: string, scope?: string): Promise<string>;
   close(): Promise<void>;
@@ -126,6 +131,18 @@ export async function startOidcProvider(clients: ClientMetadata[]): Promise<Test
     },
     accessTokenTtl: (seconds) => {
       ttl = seconds;
+    },
+    jwtAccessToken: (sub, audience, expiresIn) => {
+      const now = Math.floor(Date.now() / 1000);
+      return new SignJWT({ client_id: audience, scope: 'openid email' })
+        .setProtectedHeader({ alg: 'RS256', kid: jwk.kid, typ: 'at+jwt' })
+        .setIssuer(issuer)
+        .setSubject(sub)
+        .setAudience(audience)
+        .setIssuedAt(now - 120)
+        .setExpirationTime(now + expiresIn)
+        .setJti(Math.random().toString(36).slice(2))
+        .sign(privateKey);
     },
     accessTokenFor: async (sub, clientId, scope = 'openid email profile groups') => {
       const client = await provider.Client.find(clientId);

@@ -86,14 +86,30 @@ describe('sign-in with an external OpenID provider', () => {
     expect(admin.statusCode).toBe(403);
   });
 
-  it('refuses expired, revoked and foreign tokens with 401', async () => {
-    idp.accessTokenTtl(1);
-    const expiring = await idp.accessTokenFor('bob', 'tessera-web');
-    idp.accessTokenTtl(3600);
-    await new Promise((r) => setTimeout(r, 2100));
-    const expired = await session(bearer(expiring));
+  it('refuses expired, revoked, foreign and unknown tokens with 401', async () => {
+    // A JWT access token (RFC 9068) signed by the provider: good until it expires.
+    const live = await session(bearer(await idp.jwtAccessToken('bob', 'tessera-web', 300)));
+    expect(live.statusCode).toBe(200);
+    expect(live.json().user.email).toBe('bob@idp.test');
+    const expired = await session(bearer(await idp.jwtAccessToken('bob', 'tessera-web', -60)));
     expect(expired.statusCode).toBe(401);
+    expect(expired.json().code).toBe('credential_expired');
     expect(expired.headers['content-type']).toContain('application/problem+json');
+    // The provider's token for another client (audience) is not for us.
+    expect((await session(bearer(await idp.jwtAccessToken('bob', 'another-app', 300)))).statusCode).toBe(401);
+
+    // An opaque token revoked at the provider is refused once the provider says so.
+    const opaque = await idp.accessTokenFor('bob', 'tessera-web');
+    const revoke = await fetch(`${idp.issuer}/token/revocation`, {
+      method: 'POST',
+      headers: {
+        authorization: `Basic ${Buffer.from('tessera-web:web+client+secret').toString('base64')}`,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body: new URLSearchParams({ token: opaque }),
+    });
+    expect(revoke.status).toBe(200);
+    expect((await session(bearer(opaque))).statusCode).toBe(401);
 
     const unknown = await session(bearer('an-opaque-token-the-provider-never-issued'));
     expect(unknown.statusCode).toBe(401);

@@ -16,9 +16,7 @@ const subFormat = Type.String({
 const targetEnvVar = Type.String({
   pattern: '^[A-Z_][A-Z0-9_]*$',
   maxLength: 128,
-  // biome-ignore lint/suspicious/noTemplateCurlyInString: the reference syntax, shown literally
-  description:
-    'The env variable of a deployment that carries the token (for a data source setting `${NAME}`)',
+  description: 'The env variable of a deployment that carries the token (for a data source setting `$NAME`)',
 });
 const customClaims = Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()], {
   description:

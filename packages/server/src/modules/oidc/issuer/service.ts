@@ -93,7 +93,8 @@ export class OidcIssuerService {
     const config = await this.require(principal.tenantId, id);
     if (!config.is_enabled) throw new DomainError('conflict', `OIDC token config ${id} is disabled`);
     const deployment = await this.deps.deployments.require(principal.tenantId, deploymentId);
-    const expiresAt = new Date(Date.now() + tokenLifetimeMs);
+    // Whole seconds: the token's `exp` and the answer's `expiresAt` say the same instant.
+    const expiresAt = new Date(Math.floor((Date.now() + tokenLifetimeMs) / 1000) * 1000);
     const sub = (config.sub_format ?? defaultSubFormat)
       .replaceAll('{deployment_id}', String(deployment.id))
       .replaceAll('{component}', 'data-api')
