@@ -190,7 +190,11 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
   );
 
   // Deployments, their env variables (`${NAME}` in data-source settings), data models and tokens.
-  const envVariableResolver = new EnvVariableResolver(repos.envVariables, secrets, bus);
+  // Issued variables: deployment tokens of OIDC token configs with a target env variable.
+  const envVariableResolver: EnvVariableResolver = new EnvVariableResolver(repos.envVariables, secrets, bus, {
+    values: (deploymentId): Promise<ReadonlyMap<string, string>> => oidcIssuer.variablesFor(deploymentId),
+    names: (deploymentId, trx): Promise<string[]> => oidcIssuer.variableNamesFor(deploymentId, trx),
+  });
   const deployments = new DeploymentsService({
     repository: repos.deployments,
     secrets,
@@ -422,7 +426,7 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
 
   // Tessera as an OpenID issuer for its deployments (modules/oidc/issuer).
   const oidcIssuerRepository = new OidcIssuerRepository(db);
-  const oidcIssuer = new OidcIssuerService({
+  const oidcIssuer: OidcIssuerService = new OidcIssuerService({
     repository: oidcIssuerRepository,
     keys: new SigningKeys(oidcIssuerRepository, secrets),
     deployments,
@@ -477,6 +481,7 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     userOAuthTokens,
     oidcSignIn,
     oidcIssuer,
+    envVariableResolver,
     /** Releases what the application opened (data-source connections); the store is the caller's. */
     close: async () => {
       await shared?.close();

@@ -1,4 +1,7 @@
 import type { ReactNode } from 'react';
+import { ConnectedAccountsPage } from './connected-accounts-page.tsx';
+import { OAuthIntegrationsPage } from './oauth-integrations-page.tsx';
+import { OidcPage } from './oidc-page.tsx';
 
 /**
  * One page of the Settings area (issue 22 item 8): its address under `/settings/`, its label in the
@@ -16,4 +19,20 @@ export interface SettingsPage {
   element: ReactNode;
 }
 
-export const settingsPages: SettingsPage[] = [];
+export const settingsPages: SettingsPage[] = [
+  {
+    path: 'connected-accounts',
+    label: 'Connected accounts',
+    adminOnly: false,
+    group: 'account',
+    element: <ConnectedAccountsPage />,
+  },
+  {
+    path: 'oauth-integrations',
+    label: 'OAuth integrations',
+    adminOnly: true,
+    group: 'administration',
+    element: <OAuthIntegrationsPage />,
+  },
+  { path: 'oidc', label: 'OpenID Connect', adminOnly: true, group: 'administration', element: <OidcPage /> },
+];

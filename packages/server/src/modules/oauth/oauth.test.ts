@@ -92,7 +92,12 @@ describe('OAuth integrations and user OAuth tokens', () => {
       method: 'PUT',
       url: `/api/v1/oauth-integrations/${integrationId}`,
       headers: bearer(viewer.key),
-      payload: { ...created.json(), id: undefined, createdAt: undefined, updatedAt: undefined },
+      payload: {
+        ...(created.json() as Record<string, unknown>),
+        id: undefined,
+        createdAt: undefined,
+        updatedAt: undefined,
+      },
     });
     expect(viewerCreates.statusCode).toBe(403);
 

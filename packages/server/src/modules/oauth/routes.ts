@@ -183,6 +183,8 @@ export const oauthRoutes: FastifyPluginAsyncTypebox<OAuthRoutesOptions> = async 
         security: [],
         querystring: CallbackQuery,
         response: { 302: Type.Null() },
+        // A browser's redirect, no API call: left out of the OpenAPI document and the typed client.
+        hide: true,
       },
       config: { access: { public: true } },
     },

@@ -56,9 +56,12 @@ export const oidcSignInRoutes: FastifyPluginAsyncTypebox<OidcSignInRoutesOptions
         tags,
         operationId: 'startOidcSignIn',
         summary: 'Sign in with the OpenID provider (browser only): redirects to it',
-        description: '404 `not_found` when no provider is configured.',
+        description:
+          'Redirects to `/sign-in?error=oidc_not_configured` when no provider is configured (TESSERA_OIDC_ISSUER).',
         security: [],
         response: { 302: Type.Null() },
+        // A browser's redirect, no API call: left out of the OpenAPI document and the typed client.
+        hide: true,
       },
       config: { access: { public: true } },
     },
@@ -89,6 +92,8 @@ export const oidcSignInRoutes: FastifyPluginAsyncTypebox<OidcSignInRoutesOptions
           scope: Type.Optional(Type.String({ maxLength: 4096 })),
         }),
         response: { 302: Type.Null() },
+        // A browser's redirect, no API call: left out of the OpenAPI document and the typed client.
+        hide: true,
       },
       config: { access: { public: true } },
     },

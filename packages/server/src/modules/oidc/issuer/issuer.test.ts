@@ -147,6 +147,18 @@ describe('Tessera as an OpenID issuer for its deployments', () => {
     await verify(after, 'https://acme.snowflakecomputing.com');
   });
 
+  it("hands the deployment's data source a token in the config's target env variable", async () => {
+    const values = await server.services.envVariableResolver.values(server.demoDeploymentId);
+    const token = values.get('SNOWFLAKE_TOKEN');
+    expect(token).toBeDefined();
+    const { payload } = await verify(token!, 'https://acme.snowflakecomputing.com');
+    expect(payload.sub).toBe(`tessera:${server.demoDeploymentId}:data-api`);
+    // The same token until it nears its expiry: the data source keeps its connections.
+    expect(
+      (await server.services.envVariableResolver.values(server.demoDeploymentId)).get('SNOWFLAKE_TOKEN'),
+    ).toBe(token);
+  });
+
   it('mints nothing under a disabled config, and updates only what is sent', async () => {
     const updated = await server.app.inject({
       method: 'PUT',

@@ -79,6 +79,19 @@ export class OidcIssuerRepository {
     return r.numDeletedRows > 0n;
   }
 
+  /** The enabled configs with a target env variable, of the tenant that owns the deployment. */
+  forDeployment(deploymentId: number, db: Db = this.db) {
+    return db
+      .selectFrom('oidc_token_configs as c')
+      .innerJoin('deployments as d', 'd.tenant_id', 'c.tenant_id')
+      .selectAll('c')
+      .where('d.id', '=', deploymentId)
+      .where('c.is_enabled', '=', true)
+      .where('c.target_env_var', 'is not', null)
+      .orderBy('c.id')
+      .execute();
+  }
+
   /** Keys still published: not past the end of their overlap. */
   liveKeys() {
     return this.db

@@ -1,5 +1,6 @@
 import type { Static } from 'typebox';
 import type { Principal } from '../../../auth/principal.ts';
+import type { Db } from '../../../db/database.ts';
 import type { OidcTokenConfigRow } from '../../../db/schema.ts';
 import { ConflictError, DomainError, NotFoundError, ValidationError } from '../../../errors/domain-errors.ts';
 import type { DeploymentsService } from '../../deployments/service.ts';
@@ -32,7 +33,37 @@ export interface IssuerDeps {
  * (`/.well-known/openid-configuration`), so a warehouse can trust them instead of a password.
  */
 export class OidcIssuerService {
+  /** Tokens handed to data sources, reused until 5 minutes before they expire (a new one opens a new pool). */
+  private readonly issued = new Map<string, { token: string; renewAt: number }>();
+
   constructor(private readonly deps: IssuerDeps) {}
+
+  /**
+   * A deployment's issued variables: for each enabled config with a `targetEnvVar`, a token of the
+   * deployment under it (what `${NAME}` in its data source settings reads, beside its env variables).
+   */
+  /** The names of the deployment's issued variables, read through `db` (a caller's transaction). */
+  async variableNamesFor(deploymentId: number, db?: Db): Promise<string[]> {
+    return (await this.deps.repository.forDeployment(deploymentId, db)).map(
+      (c) => c.target_env_var as string,
+    );
+  }
+
+  async variablesFor(deploymentId: number): Promise<ReadonlyMap<string, string>> {
+    const values = new Map<string, string>();
+    for (const config of await this.deps.repository.forDeployment(deploymentId)) {
+      const key = `${config.id}:${config.updated_at.getTime()}:${deploymentId}`;
+      let held = this.issued.get(key);
+      if (!held || held.renewAt <= Date.now()) {
+        const { token, expiresAt } = await this.signFor(config, config.tenant_id, deploymentId);
+        held = { token, renewAt: expiresAt.getTime() - 5 * 60_000 };
+        if (this.issued.size >= 10_000) this.issued.clear();
+        this.issued.set(key, held);
+      }
+      values.set(config.target_env_var as string, held.token);
+    }
+    return values;
+  }
 
   async list(principal: Principal): Promise<TokenConfigView[]> {
     return (await this.deps.repository.list(principal.tenantId)).map((r) => this.view(r));
@@ -92,21 +123,26 @@ export class OidcIssuerService {
   ): Promise<{ token: string; expiresAt: string }> {
     const config = await this.require(principal.tenantId, id);
     if (!config.is_enabled) throw new DomainError('conflict', `OIDC token config ${id} is disabled`);
-    const deployment = await this.deps.deployments.require(principal.tenantId, deploymentId);
+    await this.deps.deployments.require(principal.tenantId, deploymentId);
+    const { token, expiresAt } = await this.signFor(config, principal.tenantId, deploymentId);
+    return { token, expiresAt: expiresAt.toISOString() };
+  }
+
+  private async signFor(config: OidcTokenConfigRow, tenantId: number, deploymentId: number) {
     // Whole seconds: the token's `exp` and the answer's `expiresAt` say the same instant.
     const expiresAt = new Date(Math.floor((Date.now() + tokenLifetimeMs) / 1000) * 1000);
     const sub = (config.sub_format ?? defaultSubFormat)
-      .replaceAll('{deployment_id}', String(deployment.id))
+      .replaceAll('{deployment_id}', String(deploymentId))
       .replaceAll('{component}', 'data-api')
       .replaceAll('{region}', this.deps.region);
     const custom = Object.fromEntries(
       Object.entries(config.custom_claims ?? {}).filter(([name]) => !reservedClaims.has(name)),
     );
     const token = await this.deps.keys.sign(
-      { ...custom, iss: this.deps.issuer(), sub, aud: this.audience(config), tenant: principal.tenantId },
+      { ...custom, iss: this.deps.issuer(), sub, aud: this.audience(config), tenant: tenantId },
       expiresAt,
     );
-    return { token, expiresAt: expiresAt.toISOString() };
+    return { token, expiresAt };
   }
 
   /** OIDC Discovery 1.0 section 3, for an issuer that signs tokens but runs no user sign-in. */
