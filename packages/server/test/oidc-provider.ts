@@ -101,18 +101,41 @@ export async function startOidcProvider(clients: ClientMetadata[]): Promise<Test
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
   });
   provider.on('server_error', (_ctx, error) => console.error('test OIDC provider error', error));
+  provider.on('authorization.error', (_ctx, error) =>
+    console.error(
+      'test OIDC provider refused an authorization:',
+      error.message,
+      (error as { error_description?: string }).error_description,
+    ),
+  );
   const callback = provider.callback();
   server.on('request', async (req, res) => {
     if (req.url?.startsWith('/interaction/')) {
       try {
-        await provider.interactionDetails(req, res);
-        if (!nextSub) throw new Error('no account to sign in: call signInAs first');
-        await provider.interactionFinished(
-          req,
-          res,
-          { login: { accountId: nextSub } },
-          { mergeWithLastSubmission: false },
-        );
+        const details = await provider.interactionDetails(req, res);
+        if (details.prompt.name === 'login') {
+          if (!nextSub) throw new Error('no account to sign in: call signInAs first');
+          await provider.interactionFinished(
+            req,
+            res,
+            { login: { accountId: nextSub } },
+            { mergeWithLastSubmission: false },
+          );
+        } else {
+          // Consent, which native clients (RFC 8252) are always asked for: granted as asked.
+          const grant = new provider.Grant({
+            accountId: details.session?.accountId,
+            clientId: String(details.params.client_id),
+          });
+          grant.addOIDCScope(String(details.params.scope ?? 'openid'));
+          const grantId = await grant.save();
+          await provider.interactionFinished(
+            req,
+            res,
+            { consent: { grantId } },
+            { mergeWithLastSubmission: true },
+          );
+        }
       } catch (error) {
         res.statusCode = 500;
         res.end(String(error));
