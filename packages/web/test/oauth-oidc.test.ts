@@ -159,6 +159,8 @@ describeInBrowser('web app: OpenID sign-in, OAuth integrations, OIDC and connect
     const { page } = browser;
     idp.signInAs('erin');
     await page.goto(`${web.baseUrl}/sign-in`);
+    await page.getByRole('link', { name: 'Sign in with Example IdP' }).waitFor();
+    await shoot('sign-in-with-provider');
     await page.getByRole('link', { name: 'Sign in with Example IdP' }).click();
     await page.waitForURL(`${web.baseUrl}/`).catch(async (error) => {
       throw new Error(`stuck at ${page.url()}: ${(await page.textContent('body'))?.slice(0, 500)}`, {
