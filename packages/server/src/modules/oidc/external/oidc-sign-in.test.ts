@@ -186,4 +186,25 @@ describe('sign-in with an external OpenID provider', () => {
     const refused = await session(bearer(await idp.accessTokenFor('bob', 'tessera-web')));
     expect(refused.statusCode).toBe(401);
   });
+
+  it('sends the browser back to the sign-in page when the provider cannot be reached', async () => {
+    const offline = await startTestServer({
+      oidc: { ...server.config.oidc!, issuer: 'http://127.0.0.1:9' },
+    });
+    try {
+      const start = await offline.app.inject({ method: 'GET', url: '/api/v1/session/oidc' });
+      expect(start.statusCode).toBe(302);
+      expect(start.headers.location).toBe('/sign-in?error=provider_unreachable');
+      // Its access tokens cannot be checked either: no credential, and no 200.
+      const res = await offline.app.inject({
+        method: 'GET',
+        url: '/api/v1/session',
+        headers: bearer('opaque-token'),
+      });
+      expect(res.statusCode).toBeGreaterThanOrEqual(400);
+      expect(res.body).not.toContain('ECONNREFUSED');
+    } finally {
+      await offline.close();
+    }
+  });
 });

@@ -67,7 +67,14 @@ export const oidcSignInRoutes: FastifyPluginAsyncTypebox<OidcSignInRoutesOptions
     },
     async (request, reply) => {
       if (!oidc) return reply.redirect('/sign-in?error=oidc_not_configured', 302);
-      return reply.redirect(await oidc.start(request.headers.host, `${origin(request)}${callbackPath}`), 302);
+      // A provider that cannot be reached is said so on the sign-in page, not as a bare 500.
+      const target = await oidc
+        .start(request.headers.host, `${origin(request)}${callbackPath}`)
+        .catch((error) => {
+          request.log.warn({ err: error }, 'OpenID provider discovery failed');
+          return '/sign-in?error=provider_unreachable';
+        });
+      return reply.redirect(target, 302);
     },
   );
 
