@@ -57,6 +57,15 @@ import { FoldersService } from './modules/folders/service.ts';
 import { GroupsRepository } from './modules/groups/repository.ts';
 import { GroupsService } from './modules/groups/service.ts';
 import { composeNotifications } from './modules/notifications/compose.ts';
+import { OAuthIntegrationsService } from './modules/oauth/integrations-service.ts';
+import { OAuthRepository } from './modules/oauth/repository.ts';
+import { UserOAuthTokensService } from './modules/oauth/tokens-service.ts';
+import { ExternalProvider } from './modules/oidc/external/provider.ts';
+import { OidcIdentitiesRepository } from './modules/oidc/external/repository.ts';
+import { OidcSignInService } from './modules/oidc/external/service.ts';
+import { SigningKeys } from './modules/oidc/issuer/keys.ts';
+import { OidcIssuerRepository } from './modules/oidc/issuer/repository.ts';
+import { OidcIssuerService } from './modules/oidc/issuer/service.ts';
 import { PermissionsRepository } from './modules/permissions/repository.ts';
 import { AccessResolver } from './modules/permissions/resolver.ts';
 import { PermissionsService } from './modules/permissions/service.ts';
@@ -188,7 +197,11 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
   );
 
   // Deployments, their env variables (`${NAME}` in data-source settings), data models and tokens.
-  const envVariableResolver = new EnvVariableResolver(repos.envVariables, secrets, bus);
+  // Issued variables: deployment tokens of OIDC token configs with a target env variable.
+  const envVariableResolver: EnvVariableResolver = new EnvVariableResolver(repos.envVariables, secrets, bus, {
+    values: (deploymentId): Promise<ReadonlyMap<string, string>> => oidcIssuer.variablesFor(deploymentId),
+    names: (deploymentId, trx): Promise<string[]> => oidcIssuer.variableNamesFor(deploymentId, trx),
+  });
   const dataSettings = dataSettingsFromEnv();
   const drivers = new DriverRegistry({
     dataDir: config.dataDir,
@@ -399,6 +412,40 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     publicUrl: () => publicUrl(config),
   });
 
+  // OAuth integrations and users' connections through them (spec 4.1; modules/oauth).
+  const oauthRepository = new OAuthRepository(db);
+  const oauthIntegrations = new OAuthIntegrationsService(oauthRepository, secrets);
+  const userOAuthTokens = new UserOAuthTokensService({
+    repository: oauthRepository,
+    integrations: oauthIntegrations,
+    secrets,
+  });
+
+  // Sign-in with an external OpenID provider, and its access tokens as credentials (modules/oidc/external).
+  const oidcSignIn = config.oidc
+    ? new OidcSignInService({
+        provider: new ExternalProvider(config.oidc),
+        identities: new OidcIdentitiesRepository(db),
+        users: repos.users,
+        groups: repos.groups,
+        signIn: repos.signIn,
+        sessions: browserSessions,
+        tenants: tenantResolver,
+        secrets,
+        bus,
+      })
+    : null;
+
+  // Tessera as an OpenID issuer for its deployments (modules/oidc/issuer).
+  const oidcIssuerRepository = new OidcIssuerRepository(db);
+  const oidcIssuer: OidcIssuerService = new OidcIssuerService({
+    repository: oidcIssuerRepository,
+    keys: new SigningKeys(oidcIssuerRepository, secrets),
+    deployments,
+    issuer: () => publicUrl(config).replace(/\/+$/, ''),
+    region: config.regions[0]?.name ?? 'local',
+  });
+
   return {
     bus,
     credentials,
@@ -443,6 +490,12 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     chat,
     notifications: notificationsModule,
     preAggregations,
+    oauthRepository,
+    oauthIntegrations,
+    userOAuthTokens,
+    oidcSignIn,
+    oidcIssuer,
+    envVariableResolver,
     /** Releases what the application opened (data-source connections); the store is the caller's. */
     close: async () => {
       await shared?.close();

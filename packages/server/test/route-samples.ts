@@ -1,3 +1,4 @@
+import { SecretBox } from '../src/crypto/secrets.ts';
 import { fileHash } from '../src/modules/data-model/hashes.ts';
 import { publishSimpleBoard } from '../src/modules/embed/test-support.ts';
 import type { TestServer } from './harness.ts';
@@ -120,6 +121,36 @@ async function embedGroup(f: Fixtures): Promise<string> {
   const tenant = await embedTenant(f);
   const group = await post(f, `/api/v1/embed-tenants/${tenant}/groups`, { name: `g ${unique()}` });
   return `/api/v1/embed-tenants/${tenant}/groups/${group.id}`;
+}
+
+/** A fresh OAuth integration (modules/oauth) whose endpoints no sample calls. */
+const oauthIntegration = (f: Fixtures) =>
+  post(f, '/api/v1/oauth-integrations', {
+    name: `provider ${unique()}`,
+    type: 'generic',
+    authUrl: 'https://idp.example.com/authorize',
+    tokenUrl: 'https://idp.example.com/token',
+    clientId: 'tessera',
+    clientSecret: 'sample client secret',
+    redirectUri: 'https://tessera.example.com/api/v1/oauth/callback',
+    scopes: ['openid'],
+  });
+/** A fresh OIDC token config (modules/oidc/issuer). */
+const oidcTokenConfig = (f: Fixtures) =>
+  post(f, '/api/v1/oidc-token-configs', { name: `config-${unique()}`, audienceType: 'default' });
+
+/** A fresh integration the first admin (the admin key's user) is connected to. */
+async function connectedIntegration(f: Fixtures): Promise<number> {
+  const { id } = await oauthIntegration(f);
+  await f.server.services.oauthRepository.upsertToken(f.server.adminUserId, id, {
+    status: 'active',
+    accessTokenEnc: new SecretBox('test-secret').seal('sample access token'),
+    refreshTokenEnc: null,
+    accessTokenExpiresAt: new Date(Date.now() + 3_600_000),
+    refreshTokenExpiresAt: null,
+    lastError: null,
+  });
+  return id;
 }
 
 export const routeSamples: Record<string, SampleFactory> = {
@@ -635,6 +666,76 @@ export const routeSamples: Record<string, SampleFactory> = {
   }),
   'DELETE /api/v1/deployments/:deploymentId/query-history': (f) => ({
     url: `/api/v1/deployments/${f.deploymentId}/query-history`,
+  }),
+  'GET /api/v1/oauth-integrations': () => ({ url: '/api/v1/oauth-integrations' }),
+  'POST /api/v1/oauth-integrations': () => ({
+    url: '/api/v1/oauth-integrations',
+    payload: {
+      name: `provider ${unique()}`,
+      type: 'generic',
+      authUrl: 'https://idp.example.com/authorize',
+      tokenUrl: 'https://idp.example.com/token',
+      clientId: 'tessera',
+      clientSecret: 'sample client secret',
+      redirectUri: 'https://tessera.example.com/api/v1/oauth/callback',
+      scopes: ['openid', 'offline_access'],
+      config: { revocationUrl: 'https://idp.example.com/revoke' },
+    },
+  }),
+  'GET /api/v1/oauth-integrations/:id': async (f) => ({
+    url: `/api/v1/oauth-integrations/${(await oauthIntegration(f)).id}`,
+  }),
+  'PUT /api/v1/oauth-integrations/:id': async (f) => ({
+    url: `/api/v1/oauth-integrations/${(await oauthIntegration(f)).id}`,
+    payload: {
+      name: `renamed ${unique()}`,
+      type: 'generic',
+      authUrl: 'https://idp.example.com/authorize',
+      tokenUrl: 'https://idp.example.com/token',
+      clientId: 'tessera',
+      clientSecret: null,
+      redirectUri: 'https://tessera.example.com/api/v1/oauth/callback',
+    },
+  }),
+  'DELETE /api/v1/oauth-integrations/:id': async (f) => ({
+    url: `/api/v1/oauth-integrations/${(await oauthIntegration(f)).id}`,
+  }),
+  'GET /api/v1/user-oauth-tokens': () => ({ url: '/api/v1/user-oauth-tokens' }),
+  'GET /api/v1/user-oauth-tokens/:integrationId': async (f) => ({
+    url: `/api/v1/user-oauth-tokens/${await connectedIntegration(f)}`,
+  }),
+  'DELETE /api/v1/user-oauth-tokens/:integrationId': async (f) => ({
+    url: `/api/v1/user-oauth-tokens/${await connectedIntegration(f)}`,
+  }),
+  'GET /api/v1/oidc-token-configs': () => ({ url: '/api/v1/oidc-token-configs' }),
+  'POST /api/v1/oidc-token-configs': () => ({
+    url: '/api/v1/oidc-token-configs',
+    payload: {
+      name: `config-${unique()}`,
+      audienceType: 'custom',
+      customAudience: 'https://warehouse.example.com',
+      subFormat: 'tessera:{deployment_id}:{region}',
+      customClaims: { scp: 'session:role:ANALYST' },
+      targetEnvVar: 'WAREHOUSE_TOKEN',
+      isEnabled: true,
+    },
+  }),
+  'GET /api/v1/oidc-token-configs/:id': async (f) => ({
+    url: `/api/v1/oidc-token-configs/${(await oidcTokenConfig(f)).id}`,
+  }),
+  'PUT /api/v1/oidc-token-configs/:id': async (f) => ({
+    url: `/api/v1/oidc-token-configs/${(await oidcTokenConfig(f)).id}`,
+    payload: { name: `renamed-${unique()}`, subFormat: 'deployment:{deployment_id}', isEnabled: true },
+  }),
+  'DELETE /api/v1/oidc-token-configs/:id': async (f) => ({
+    url: `/api/v1/oidc-token-configs/${(await oidcTokenConfig(f)).id}`,
+  }),
+  'POST /api/v1/oidc-token-configs/:id/token': async (f) => ({
+    url: `/api/v1/oidc-token-configs/${(await oidcTokenConfig(f)).id}/token`,
+    payload: { deploymentId: f.deploymentId },
+  }),
+  'POST /api/v1/user-oauth-tokens/:integrationId/initiate': async (f) => ({
+    url: `/api/v1/user-oauth-tokens/${(await oauthIntegration(f)).id}/initiate`,
   }),
 };
 

@@ -35,6 +35,11 @@ const tables = [
   'roles',
   'user_roles',
   'query_history',
+  'oauth_integrations',
+  'user_oauth_tokens',
+  'oauth_flows',
+  'oidc_token_configs',
+  'oidc_signing_keys',
 ] as const;
 
 /**

@@ -2658,3 +2658,243 @@ export function useAbortChat(
 ) {
   return useApiMutation('post', '/api/v1/public/{accountName}/agents/{agentId}/chat/abort', [], options);
 }
+
+/**
+ * List OAuth integrations
+ *
+ * `GET /api/v1/oauth-integrations`
+ */
+export function useListOAuthIntegrations(
+  init?: QueryHookInit<'/api/v1/oauth-integrations', 'get'>,
+  options?: QueryHookOptions<'/api/v1/oauth-integrations', 'get'>,
+) {
+  return useApiQuery('get', '/api/v1/oauth-integrations', init, options);
+}
+
+/**
+ * Create OAuth integration (admin); the client secret is sealed and never returned
+ *
+ * `POST /api/v1/oauth-integrations`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/oauth-integrations`
+ */
+export function useCreateOAuthIntegration(
+  options?: MutationHookOptions<'/api/v1/oauth-integrations', 'post'>,
+) {
+  return useApiMutation('post', '/api/v1/oauth-integrations', ['/api/v1/oauth-integrations'], options);
+}
+
+/**
+ * Get OAuth integration
+ *
+ * `GET /api/v1/oauth-integrations/{id}`
+ */
+export function useGetOAuthIntegration(
+  init: QueryHookInit<'/api/v1/oauth-integrations/{id}', 'get'>,
+  options?: QueryHookOptions<'/api/v1/oauth-integrations/{id}', 'get'>,
+) {
+  return useApiQuery('get', '/api/v1/oauth-integrations/{id}', init, options);
+}
+
+/**
+ * Update OAuth integration (admin); a null or absent clientSecret keeps the stored one
+ *
+ * `PUT /api/v1/oauth-integrations/{id}`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/oauth-integrations`
+ * - `/api/v1/oauth-integrations/{id}`
+ */
+export function useUpdateOAuthIntegration(
+  options?: MutationHookOptions<'/api/v1/oauth-integrations/{id}', 'put'>,
+) {
+  return useApiMutation(
+    'put',
+    '/api/v1/oauth-integrations/{id}',
+    ['/api/v1/oauth-integrations', '/api/v1/oauth-integrations/{id}'],
+    options,
+  );
+}
+
+/**
+ * Delete OAuth integration (admin), with every user's tokens of it
+ *
+ * `DELETE /api/v1/oauth-integrations/{id}`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/oauth-integrations`
+ * - `/api/v1/oauth-integrations/{id}`
+ */
+export function useDeleteOAuthIntegration(
+  options?: MutationHookOptions<'/api/v1/oauth-integrations/{id}', 'delete'>,
+) {
+  return useApiMutation(
+    'delete',
+    '/api/v1/oauth-integrations/{id}',
+    ['/api/v1/oauth-integrations', '/api/v1/oauth-integrations/{id}'],
+    options,
+  );
+}
+
+/**
+ * List the caller's OAuth connections (never the tokens)
+ *
+ * `GET /api/v1/user-oauth-tokens`
+ */
+export function useListUserOAuthTokens(
+  init?: QueryHookInit<'/api/v1/user-oauth-tokens', 'get'>,
+  options?: QueryHookOptions<'/api/v1/user-oauth-tokens', 'get'>,
+) {
+  return useApiQuery('get', '/api/v1/user-oauth-tokens', init, options);
+}
+
+/**
+ * Get the caller's OAuth connection of an integration
+ *
+ * `GET /api/v1/user-oauth-tokens/{integrationId}`
+ */
+export function useGetUserOAuthToken(
+  init: QueryHookInit<'/api/v1/user-oauth-tokens/{integrationId}', 'get'>,
+  options?: QueryHookOptions<'/api/v1/user-oauth-tokens/{integrationId}', 'get'>,
+) {
+  return useApiQuery('get', '/api/v1/user-oauth-tokens/{integrationId}', init, options);
+}
+
+/**
+ * Revoke the caller's OAuth token (spec 4.1)
+ *
+ * `DELETE /api/v1/user-oauth-tokens/{integrationId}`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/user-oauth-tokens`
+ * - `/api/v1/user-oauth-tokens/{integrationId}`
+ */
+export function useRevokeUserOAuthToken(
+  options?: MutationHookOptions<'/api/v1/user-oauth-tokens/{integrationId}', 'delete'>,
+) {
+  return useApiMutation(
+    'delete',
+    '/api/v1/user-oauth-tokens/{integrationId}',
+    ['/api/v1/user-oauth-tokens', '/api/v1/user-oauth-tokens/{integrationId}'],
+    options,
+  );
+}
+
+/**
+ * Initiate OAuth flow
+ *
+ * `POST /api/v1/user-oauth-tokens/{integrationId}/initiate`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/user-oauth-tokens`
+ * - `/api/v1/user-oauth-tokens/{integrationId}`
+ */
+export function useInitiateOAuthFlow(
+  options?: MutationHookOptions<'/api/v1/user-oauth-tokens/{integrationId}/initiate', 'post'>,
+) {
+  return useApiMutation(
+    'post',
+    '/api/v1/user-oauth-tokens/{integrationId}/initiate',
+    ['/api/v1/user-oauth-tokens', '/api/v1/user-oauth-tokens/{integrationId}'],
+    options,
+  );
+}
+
+/**
+ * List OIDC token configs
+ *
+ * `GET /api/v1/oidc-token-configs`
+ */
+export function useListOidcTokenConfigs(
+  init?: QueryHookInit<'/api/v1/oidc-token-configs', 'get'>,
+  options?: QueryHookOptions<'/api/v1/oidc-token-configs', 'get'>,
+) {
+  return useApiQuery('get', '/api/v1/oidc-token-configs', init, options);
+}
+
+/**
+ * Create OIDC token config
+ *
+ * `POST /api/v1/oidc-token-configs`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/oidc-token-configs`
+ */
+export function useCreateOidcTokenConfig(
+  options?: MutationHookOptions<'/api/v1/oidc-token-configs', 'post'>,
+) {
+  return useApiMutation('post', '/api/v1/oidc-token-configs', ['/api/v1/oidc-token-configs'], options);
+}
+
+/**
+ * Get OIDC token config
+ *
+ * `GET /api/v1/oidc-token-configs/{id}`
+ */
+export function useGetOidcTokenConfig(
+  init: QueryHookInit<'/api/v1/oidc-token-configs/{id}', 'get'>,
+  options?: QueryHookOptions<'/api/v1/oidc-token-configs/{id}', 'get'>,
+) {
+  return useApiQuery('get', '/api/v1/oidc-token-configs/{id}', init, options);
+}
+
+/**
+ * Update OIDC token config; fields left out keep their values
+ *
+ * `PUT /api/v1/oidc-token-configs/{id}`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/oidc-token-configs`
+ * - `/api/v1/oidc-token-configs/{id}`
+ */
+export function useUpdateOidcTokenConfig(
+  options?: MutationHookOptions<'/api/v1/oidc-token-configs/{id}', 'put'>,
+) {
+  return useApiMutation(
+    'put',
+    '/api/v1/oidc-token-configs/{id}',
+    ['/api/v1/oidc-token-configs', '/api/v1/oidc-token-configs/{id}'],
+    options,
+  );
+}
+
+/**
+ * Delete OIDC token config
+ *
+ * `DELETE /api/v1/oidc-token-configs/{id}`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/oidc-token-configs`
+ * - `/api/v1/oidc-token-configs/{id}`
+ */
+export function useDeleteOidcTokenConfig(
+  options?: MutationHookOptions<'/api/v1/oidc-token-configs/{id}', 'delete'>,
+) {
+  return useApiMutation(
+    'delete',
+    '/api/v1/oidc-token-configs/{id}',
+    ['/api/v1/oidc-token-configs', '/api/v1/oidc-token-configs/{id}'],
+    options,
+  );
+}
+
+/**
+ * Mint a deployment's short-lived token (15 minutes) under a config
+ *
+ * `POST /api/v1/oidc-token-configs/{id}/token`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/oidc-token-configs`
+ * - `/api/v1/oidc-token-configs/{id}`
+ */
+export function useMintOidcToken(
+  options?: MutationHookOptions<'/api/v1/oidc-token-configs/{id}/token', 'post'>,
+) {
+  return useApiMutation(
+    'post',
+    '/api/v1/oidc-token-configs/{id}/token',
+    ['/api/v1/oidc-token-configs', '/api/v1/oidc-token-configs/{id}'],
+    options,
+  );
+}

@@ -2208,6 +2208,209 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/oauth-integrations': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List OAuth integrations */
+    get: operations['listOAuthIntegrations'];
+    put?: never;
+    /** Create OAuth integration (admin); the client secret is sealed and never returned */
+    post: operations['createOAuthIntegration'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/oauth-integrations/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Get OAuth integration */
+    get: operations['getOAuthIntegration'];
+    /** Update OAuth integration (admin); a null or absent clientSecret keeps the stored one */
+    put: operations['updateOAuthIntegration'];
+    post?: never;
+    /** Delete OAuth integration (admin), with every user's tokens of it */
+    delete: operations['deleteOAuthIntegration'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/user-oauth-tokens': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List the caller's OAuth connections (never the tokens) */
+    get: operations['listUserOAuthTokens'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/user-oauth-tokens/{integrationId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Get the caller's OAuth connection of an integration */
+    get: operations['getUserOAuthToken'];
+    put?: never;
+    post?: never;
+    /**
+     * Revoke the caller's OAuth token (spec 4.1)
+     * @description Ends the caller's connection to the integration; when the integration has a `config.revocationUrl`, the refresh and access tokens are revoked there first (RFC 7009). `providerRevoked` says whether the provider confirmed. 404 `oauth_token_not_found` when the caller has no connection.
+     */
+    delete: operations['revokeUserOAuthToken'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/user-oauth-tokens/{integrationId}/initiate': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Initiate OAuth flow
+     * @description Starts the authorization-code flow with PKCE (RFC 7636) for the caller: send the browser to `authorizationUrl`. The provider returns it to the integration's redirect URI (`/api/v1/oauth/callback`), which stores the tokens and sends the browser to the connected-accounts page.
+     */
+    post: operations['initiateOAuthFlow'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/session/providers': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** How users can sign in besides a password */
+    get: operations['listSignInProviders'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/oidc-token-configs': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List OIDC token configs */
+    get: operations['listOidcTokenConfigs'];
+    put?: never;
+    /** Create OIDC token config */
+    post: operations['createOidcTokenConfig'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/oidc-token-configs/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Get OIDC token config */
+    get: operations['getOidcTokenConfig'];
+    /** Update OIDC token config; fields left out keep their values */
+    put: operations['updateOidcTokenConfig'];
+    post?: never;
+    /** Delete OIDC token config */
+    delete: operations['deleteOidcTokenConfig'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/oidc-token-configs/{id}/token': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Mint a deployment's short-lived token (15 minutes) under a config
+     * @description An ES256 JWT: `iss` this server, `sub` from `subFormat`, `aud` from the audience type, the custom claims, and `tenant`. Verify it with the keys of `/.well-known/jwks.json`.
+     */
+    post: operations['mintOidcToken'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/.well-known/openid-configuration': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The issuer's discovery document (OpenID Connect Discovery 1.0) */
+    get: operations['getOpenIdConfiguration'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/.well-known/jwks.json': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The issuer's public signing keys (RFC 7517), the retired ones included until their overlap ends */
+    get: operations['getJwks'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2327,6 +2530,11 @@ export interface components {
         | 'export_not_ready'
         | 'export_failed'
         | 'exports_in_flight'
+        | 'oauth_integration_not_found'
+        | 'oauth_token_not_found'
+        | 'oauth_provider_error'
+        | 'oidc_token_config_not_found'
+        | 'oidc_token_config_exists'
         | 'invalid_filter'
         | 'invalid_path'
         | 'no_target'
@@ -2619,7 +2827,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -2647,11 +2855,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -2672,7 +2883,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -2709,6 +2921,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -2883,7 +3107,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -2911,11 +3135,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -2936,7 +3163,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -2997,6 +3225,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -3147,7 +3387,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3175,11 +3415,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -3200,7 +3443,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -3249,6 +3493,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -3425,7 +3681,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3453,11 +3709,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -3478,7 +3737,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -3551,6 +3811,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -3656,7 +3928,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3684,11 +3956,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -3709,7 +3984,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -3782,6 +4058,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -3937,7 +4225,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3965,11 +4253,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -3990,7 +4281,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -4039,6 +4331,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -4180,7 +4484,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -4208,11 +4512,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -4233,7 +4540,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -4294,6 +4602,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -4440,7 +4760,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -4468,11 +4788,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -4493,7 +4816,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -4566,6 +4890,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -4689,7 +5025,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -4717,11 +5053,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -4742,7 +5081,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -4791,6 +5131,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -4904,7 +5256,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -4932,11 +5284,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -4957,7 +5312,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -5006,6 +5362,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -5129,7 +5497,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -5157,11 +5525,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -5182,7 +5553,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -5255,6 +5627,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -5369,7 +5753,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -5397,11 +5781,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -5422,7 +5809,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -5495,6 +5883,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -5610,7 +6010,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -5638,11 +6038,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -5663,7 +6066,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -5736,6 +6140,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -5852,7 +6268,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -5880,11 +6296,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -5905,7 +6324,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -5954,6 +6374,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -6077,7 +6509,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -6105,11 +6537,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -6130,7 +6565,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -6203,6 +6639,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -6316,7 +6764,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -6344,11 +6792,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -6369,7 +6820,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -6442,6 +6894,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -6547,7 +7011,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -6575,11 +7039,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -6600,7 +7067,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -6673,6 +7141,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -6791,7 +7271,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -6819,11 +7299,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -6844,7 +7327,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -6893,6 +7377,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -7008,7 +7504,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -7036,11 +7532,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -7061,7 +7560,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -7134,6 +7634,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -7241,7 +7753,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -7269,11 +7781,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -7294,7 +7809,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -7367,6 +7883,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -7481,7 +8009,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -7509,11 +8037,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -7534,7 +8065,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -7607,6 +8139,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -7724,7 +8268,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -7752,11 +8296,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -7777,7 +8324,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -7850,6 +8398,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -7960,7 +8520,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -7988,11 +8548,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -8013,7 +8576,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -8062,6 +8626,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -8174,7 +8750,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -8202,11 +8778,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -8227,7 +8806,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -8300,6 +8880,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -8418,7 +9010,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -8446,11 +9038,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -8471,7 +9066,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -8544,6 +9140,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -8670,7 +9278,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -8698,11 +9306,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -8723,7 +9334,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -8796,6 +9408,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -8924,7 +9548,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -8952,11 +9576,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -8977,7 +9604,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -9014,6 +9642,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -9148,7 +9788,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -9176,11 +9816,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -9201,7 +9844,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -9262,6 +9906,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -9378,7 +10034,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -9406,11 +10062,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -9431,7 +10090,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -9480,6 +10140,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -9597,7 +10269,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -9625,11 +10297,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -9650,7 +10325,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -9723,6 +10399,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -9864,7 +10552,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -9892,11 +10580,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -9917,7 +10608,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -9954,6 +10646,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -10117,7 +10821,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -10145,11 +10849,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -10170,7 +10877,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -10231,6 +10939,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -10358,7 +11078,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -10386,11 +11106,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -10411,7 +11134,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -10448,6 +11172,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -10588,7 +11324,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -10616,11 +11352,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -10641,7 +11380,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -10702,6 +11442,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -10848,7 +11600,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -10876,11 +11628,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -10901,7 +11656,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -10962,6 +11718,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -11082,7 +11850,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -11110,11 +11878,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -11135,7 +11906,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -11196,6 +11968,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -11326,7 +12110,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -11354,11 +12138,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -11379,7 +12166,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -11428,6 +12216,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -11592,7 +12392,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -11620,11 +12420,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -11645,7 +12448,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -11718,6 +12522,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -11823,7 +12639,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -11851,11 +12667,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -11876,7 +12695,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -11949,6 +12769,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -12081,7 +12913,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -12109,11 +12941,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -12134,7 +12969,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -12171,6 +13007,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -12524,7 +13372,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -12552,11 +13400,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -12577,7 +13428,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -12638,6 +13490,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -12746,7 +13610,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -12774,11 +13638,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -12799,7 +13666,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -12872,6 +13740,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -12990,7 +13870,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -13018,11 +13898,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -13043,7 +13926,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -13080,6 +13964,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -13193,7 +14089,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -13221,11 +14117,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -13246,7 +14145,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -13307,6 +14207,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -13414,7 +14326,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -13442,11 +14354,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -13467,7 +14382,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -13516,6 +14432,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -13631,7 +14559,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -13659,11 +14587,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -13684,7 +14615,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -13757,6 +14689,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -13862,7 +14806,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -13890,11 +14834,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -13915,7 +14862,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -13988,6 +14936,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -14094,7 +15054,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -14122,11 +15082,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -14147,7 +15110,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -14196,6 +15160,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -14309,7 +15285,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -14337,11 +15313,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -14362,7 +15341,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -14435,6 +15415,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -14543,7 +15535,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -14571,11 +15563,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -14596,7 +15591,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -14669,6 +15665,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -14859,7 +15867,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -14887,11 +15895,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -14912,7 +15923,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -14949,6 +15961,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -15206,7 +16230,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -15234,11 +16258,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -15259,7 +16286,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -15320,6 +16348,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -15499,7 +16539,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -15527,11 +16567,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -15552,7 +16595,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -15601,6 +16645,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -15860,7 +16916,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -15888,11 +16944,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -15913,7 +16972,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -15986,6 +17046,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -16087,7 +17159,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -16115,11 +17187,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -16140,7 +17215,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -16213,6 +17289,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -16315,7 +17403,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -16343,11 +17431,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -16368,7 +17459,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -16441,6 +17533,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -16543,7 +17647,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -16571,11 +17675,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -16596,7 +17703,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -16669,6 +17777,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -16844,7 +17964,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -16872,11 +17992,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -16897,7 +18020,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -16946,6 +18070,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -17081,7 +18217,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -17109,11 +18245,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -17134,7 +18273,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -17207,6 +18347,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -17342,7 +18494,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -17370,11 +18522,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -17395,7 +18550,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -17468,6 +18624,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -17570,7 +18738,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -17598,11 +18766,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -17623,7 +18794,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -17696,6 +18868,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -17823,7 +19007,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -17851,11 +19035,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -17876,7 +19063,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -17925,6 +19113,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -18241,7 +19441,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -18272,11 +19472,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -18297,7 +19500,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -18346,6 +19550,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -18699,7 +19915,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -18730,11 +19946,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -18755,7 +19974,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -18828,6 +20048,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -19031,7 +20263,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -19062,11 +20294,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -19087,7 +20322,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -19136,6 +20372,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -19488,7 +20736,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -19519,11 +20767,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -19544,7 +20795,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -19617,6 +20869,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -19734,7 +20998,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -19765,11 +21029,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -19790,7 +21057,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -19863,6 +21131,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -20073,7 +21353,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -20104,11 +21384,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -20129,7 +21412,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -20202,6 +21486,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -20466,7 +21762,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -20497,11 +21793,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -20522,7 +21821,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -20595,6 +21895,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -20774,7 +22086,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -20805,11 +22117,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -20830,7 +22145,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -20903,6 +22219,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -21147,7 +22475,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -21178,11 +22506,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -21203,7 +22534,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -21252,6 +22584,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -21452,7 +22796,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -21483,11 +22827,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -21508,7 +22855,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -21581,6 +22929,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -21744,7 +23104,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -21775,11 +23135,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -21800,7 +23163,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -21849,6 +23213,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -22050,7 +23426,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -22081,11 +23457,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -22106,7 +23485,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -22179,6 +23559,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -22296,7 +23688,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -22327,11 +23719,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -22352,7 +23747,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -22425,6 +23821,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -22635,7 +24043,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -22663,11 +24071,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -22688,7 +24099,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -22737,6 +24149,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -22958,7 +24382,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -22989,11 +24413,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -23014,7 +24441,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -23063,6 +24491,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -23264,7 +24704,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -23292,11 +24732,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -23317,7 +24760,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -23390,6 +24834,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -23526,7 +24982,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -23557,11 +25013,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -23582,7 +25041,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -23631,6 +25091,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -23780,7 +25252,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -23811,11 +25283,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -23836,7 +25311,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -23909,6 +25385,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -24026,7 +25514,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -24057,11 +25545,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -24082,7 +25573,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -24155,6 +25647,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -24285,7 +25789,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -24313,11 +25817,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -24338,7 +25845,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -24375,6 +25883,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -24542,7 +26062,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -24570,11 +26090,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -24595,7 +26118,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -24656,6 +26180,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -24776,7 +26312,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -24804,11 +26340,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -24829,7 +26368,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -24866,6 +26406,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -25002,7 +26554,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -25030,11 +26582,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -25055,7 +26610,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -25116,6 +26672,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -25244,7 +26812,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -25272,11 +26840,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -25297,7 +26868,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -25346,6 +26918,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -25481,7 +27065,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -25509,11 +27093,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -25534,7 +27121,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -25607,6 +27195,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -25732,7 +27332,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -25760,11 +27360,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -25785,7 +27388,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -25834,6 +27438,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -25956,7 +27572,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -25984,11 +27600,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -26009,7 +27628,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -26082,6 +27702,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -26183,7 +27815,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -26211,11 +27843,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -26236,7 +27871,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -26309,6 +27945,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -26446,7 +28094,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -26474,11 +28122,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -26499,7 +28150,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -26536,6 +28188,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -26655,7 +28319,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -26683,11 +28347,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -26708,7 +28375,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -26781,6 +28449,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -26886,7 +28566,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -26914,11 +28594,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -26939,7 +28622,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -27012,6 +28696,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -33861,7 +35557,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -33892,11 +35588,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -33917,7 +35616,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -33990,6 +35690,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -34160,7 +35872,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -34191,11 +35903,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -34216,7 +35931,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -34289,6 +36005,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -34415,7 +36143,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -34443,11 +36171,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -34468,7 +36199,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -34541,6 +36273,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -34729,7 +36473,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -34760,11 +36504,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -34785,7 +36532,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -34846,6 +36594,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -35089,7 +36849,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -35120,11 +36880,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -35145,7 +36908,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -35206,6 +36970,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -35339,7 +37115,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -35370,11 +37146,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -35395,7 +37174,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -35432,6 +37212,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -35595,7 +37387,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -35626,11 +37418,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -35651,7 +37446,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -35700,6 +37496,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -35823,7 +37631,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -35854,11 +37662,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -35879,7 +37690,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -35952,6 +37764,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -36070,7 +37894,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -36101,11 +37925,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -36126,7 +37953,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -36163,6 +37991,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -36290,7 +38130,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -36321,11 +38161,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -36346,7 +38189,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -36407,6 +38251,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -36539,7 +38395,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -36570,11 +38426,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -36595,7 +38454,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -36632,6 +38492,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -36757,7 +38629,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -36788,11 +38660,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -36813,7 +38688,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -36874,6 +38750,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -36993,7 +38881,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -37024,11 +38912,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -37049,7 +38940,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -37098,6 +38990,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -37210,7 +39114,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -37241,11 +39145,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -37266,7 +39173,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -37339,6 +39247,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -37470,7 +39390,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -37501,11 +39421,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -37526,7 +39449,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -37575,6 +39499,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -37702,7 +39638,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -37733,11 +39669,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -37758,7 +39697,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -37831,6 +39771,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -37950,7 +39902,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -37981,11 +39933,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -38006,7 +39961,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -38055,6 +40011,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -38168,7 +40136,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -38199,11 +40167,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -38224,7 +40195,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -38297,6 +40269,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -38423,7 +40407,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -38454,11 +40438,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -38479,7 +40466,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -38552,6 +40540,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -38687,7 +40687,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -38718,11 +40718,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -38743,7 +40746,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -38792,6 +40796,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -38935,7 +40951,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -38966,11 +40982,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -38991,7 +41010,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -39064,6 +41084,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -39186,7 +41218,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -39217,11 +41249,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -39242,7 +41277,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -39315,6 +41351,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -39451,7 +41499,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -39482,11 +41530,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -39507,7 +41558,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -39556,6 +41608,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -39702,7 +41766,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -39733,11 +41797,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -39758,7 +41825,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -39831,6 +41899,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -39966,7 +42046,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -39997,11 +42077,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -40022,7 +42105,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -40095,6 +42179,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -40224,7 +42320,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -40255,11 +42351,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -40280,7 +42379,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -40329,6 +42429,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -40468,7 +42580,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -40499,11 +42611,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -40524,7 +42639,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -40597,6 +42713,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -40814,7 +42942,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -40845,11 +42973,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -40870,7 +43001,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -40919,6 +43051,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -41115,7 +43259,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -41143,11 +43287,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -41168,7 +43315,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -41217,6 +43365,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -41462,7 +43622,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -41490,11 +43650,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -41515,7 +43678,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -41588,6 +43752,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -41766,7 +43942,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -41794,11 +43970,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -41819,7 +43998,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -41868,6 +44048,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -42111,7 +44303,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -42139,11 +44331,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -42164,7 +44359,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -42237,6 +44433,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -42339,7 +44547,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -42367,11 +44575,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -42392,7 +44603,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -42465,6 +44677,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -42598,7 +44822,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -42626,11 +44850,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -42651,7 +44878,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -42700,6 +44928,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -42887,7 +45127,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -42915,11 +45155,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -42940,7 +45183,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -43013,6 +45257,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -43127,7 +45383,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -43155,11 +45411,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -43180,7 +45439,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -43253,6 +45513,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -43396,7 +45668,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -43424,11 +45696,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -43449,7 +45724,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -43498,6 +45774,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -43631,7 +45919,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -43659,11 +45947,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -43684,7 +45975,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -43757,6 +46049,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -43938,7 +46242,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -43966,11 +46270,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -43991,7 +46298,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -44064,6 +46372,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -44173,7 +46493,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -44201,11 +46521,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -44226,7 +46549,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -44275,6 +46599,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -44382,7 +46718,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -44410,11 +46746,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -44435,7 +46774,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -44484,6 +46824,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -44619,7 +46971,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -44647,11 +46999,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -44672,7 +47027,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -44709,6 +47065,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -44853,7 +47221,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -44881,11 +47249,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -44906,7 +47277,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -44967,6 +47339,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -45091,7 +47475,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -45119,11 +47503,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -45144,7 +47531,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -45193,6 +47581,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -45294,7 +47694,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -45322,11 +47722,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -45347,7 +47750,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -45420,6 +47824,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -45565,7 +47981,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -45593,11 +48009,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -45618,7 +48037,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -45691,6 +48111,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -45806,7 +48238,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -45837,11 +48269,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -45862,7 +48297,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -45899,6 +48335,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -46038,7 +48486,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -46069,11 +48517,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -46094,7 +48545,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -46167,6 +48619,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
           };
         };
       };
@@ -46304,7 +48768,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -46335,11 +48799,14 @@ export interface operations {
               | 'agent_not_found'
               | 'chat_not_found'
               | 'notification_not_found'
-              | 'export_not_found';
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -46360,7 +48827,8 @@ export interface operations {
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
-              | 'export_not_ready';
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
           };
         };
       };
@@ -46421,6 +48889,3990 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
+          };
+        };
+      };
+    };
+  };
+  listOAuthIntegrations: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: number;
+            name: string;
+            type: string;
+            /** Format: uri */
+            authUrl: string;
+            /** Format: uri */
+            tokenUrl: string;
+            clientId: string;
+            /** Format: uri */
+            redirectUri: string;
+            scopes: string[] | null;
+            config: {
+              [key: string]: unknown;
+            } | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+          }[];
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_scoped_credential'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'report_public_id_taken'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
+          };
+        };
+      };
+    };
+  };
+  createOAuthIntegration: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          name: string;
+          /** @description What the provider is (`generic`, `snowflake`, `github`, ...): a label, shown to users */
+          type: string;
+          /**
+           * Format: uri
+           * @description The authorization endpoint (RFC 6749 section 3.1)
+           */
+          authUrl: string;
+          /**
+           * Format: uri
+           * @description The token endpoint (RFC 6749 section 3.2)
+           */
+          tokenUrl: string;
+          clientId: string;
+          /**
+           * Format: uri
+           * @description Where the provider sends the user back: this server's `/api/v1/oauth/callback`, registered with the provider
+           */
+          redirectUri: string;
+          /** @description Scopes requested at authorization (RFC 6749 section 3.3) */
+          scopes?: string[];
+          /** @description Provider settings beyond the endpoints: `revocationUrl`, `issuer`; other keys are kept as given */
+          config?: {
+            /**
+             * Format: uri
+             * @description The provider's token revocation endpoint (RFC 7009); revoking a connection calls it
+             */
+            revocationUrl?: string;
+            /** @description The provider's issuer identifier, checked against the `iss` of authorization responses (RFC 9207); default the authorization URL's origin */
+            issuer?: string;
+          } & {
+            [key: string]: unknown;
+          };
+          /** @description Sealed at rest, never returned */
+          clientSecret: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: number;
+            name: string;
+            type: string;
+            /** Format: uri */
+            authUrl: string;
+            /** Format: uri */
+            tokenUrl: string;
+            clientId: string;
+            /** Format: uri */
+            redirectUri: string;
+            scopes: string[] | null;
+            config: {
+              [key: string]: unknown;
+            } | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'malformed_body'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_scoped_credential'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'report_public_id_taken'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
+          };
+        };
+      };
+      /** @description Payload Too Large: `body_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'body_too_large';
+          };
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'unsupported_media_type';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
+          };
+        };
+      };
+    };
+  };
+  getOAuthIntegration: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: number;
+            name: string;
+            type: string;
+            /** Format: uri */
+            authUrl: string;
+            /** Format: uri */
+            tokenUrl: string;
+            clientId: string;
+            /** Format: uri */
+            redirectUri: string;
+            scopes: string[] | null;
+            config: {
+              [key: string]: unknown;
+            } | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_scoped_credential'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'report_public_id_taken'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
+          };
+        };
+      };
+    };
+  };
+  updateOAuthIntegration: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          name: string;
+          /** @description What the provider is (`generic`, `snowflake`, `github`, ...): a label, shown to users */
+          type: string;
+          /**
+           * Format: uri
+           * @description The authorization endpoint (RFC 6749 section 3.1)
+           */
+          authUrl: string;
+          /**
+           * Format: uri
+           * @description The token endpoint (RFC 6749 section 3.2)
+           */
+          tokenUrl: string;
+          clientId: string;
+          /**
+           * Format: uri
+           * @description Where the provider sends the user back: this server's `/api/v1/oauth/callback`, registered with the provider
+           */
+          redirectUri: string;
+          /** @description Scopes requested at authorization (RFC 6749 section 3.3) */
+          scopes?: string[];
+          /** @description Provider settings beyond the endpoints: `revocationUrl`, `issuer`; other keys are kept as given */
+          config?: {
+            /**
+             * Format: uri
+             * @description The provider's token revocation endpoint (RFC 7009); revoking a connection calls it
+             */
+            revocationUrl?: string;
+            /** @description The provider's issuer identifier, checked against the `iss` of authorization responses (RFC 9207); default the authorization URL's origin */
+            issuer?: string;
+          } & {
+            [key: string]: unknown;
+          };
+          /** @description A new client secret; null or absent keeps the stored one */
+          clientSecret?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: number;
+            name: string;
+            type: string;
+            /** Format: uri */
+            authUrl: string;
+            /** Format: uri */
+            tokenUrl: string;
+            clientId: string;
+            /** Format: uri */
+            redirectUri: string;
+            scopes: string[] | null;
+            config: {
+              [key: string]: unknown;
+            } | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'malformed_body'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_scoped_credential'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'report_public_id_taken'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
+          };
+        };
+      };
+      /** @description Payload Too Large: `body_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'body_too_large';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'unsupported_media_type';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
+          };
+        };
+      };
+    };
+  };
+  deleteOAuthIntegration: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: number;
+            /** @enum {boolean} */
+            deleted: true;
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'malformed_body'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_scoped_credential'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'report_public_id_taken'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
+          };
+        };
+      };
+      /** @description Payload Too Large: `body_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'body_too_large';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'unsupported_media_type';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
+          };
+        };
+      };
+    };
+  };
+  listUserOAuthTokens: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: number;
+            userId: number;
+            integrationId: number;
+            /** @description `active`: usable (refreshed before it expires); `expired`: past its expiry with no way to refresh; `error`: the last refresh failed (`lastError`) */
+            status: 'active' | 'expired' | 'error';
+            accessTokenExpiresAt: string | null;
+            refreshTokenExpiresAt: string | null;
+            lastError: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+          }[];
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_scoped_credential'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'report_public_id_taken'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
+          };
+        };
+      };
+    };
+  };
+  getUserOAuthToken: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        integrationId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: number;
+            userId: number;
+            integrationId: number;
+            /** @description `active`: usable (refreshed before it expires); `expired`: past its expiry with no way to refresh; `error`: the last refresh failed (`lastError`) */
+            status: 'active' | 'expired' | 'error';
+            accessTokenExpiresAt: string | null;
+            refreshTokenExpiresAt: string | null;
+            lastError: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_scoped_credential'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'report_public_id_taken'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
+          };
+        };
+      };
+    };
+  };
+  revokeUserOAuthToken: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        integrationId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            integrationId: number;
+            /** @enum {boolean} */
+            revoked: true;
+            /** @description Whether the provider confirmed the revocation (RFC 7009); false when it has no revocation endpoint */
+            providerRevoked: boolean;
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'malformed_body'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_scoped_credential'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'report_public_id_taken'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
+          };
+        };
+      };
+      /** @description Payload Too Large: `body_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'body_too_large';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'unsupported_media_type';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
+          };
+        };
+      };
+    };
+  };
+  initiateOAuthFlow: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        integrationId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * Format: uri
+             * @description Send the user's browser here; the provider returns it to the integration's redirect URI
+             */
+            authorizationUrl: string;
+            /**
+             * Format: date-time
+             * @description The flow must finish before this time
+             */
+            expiresAt: string;
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'malformed_body'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_scoped_credential'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'report_public_id_taken'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
+          };
+        };
+      };
+      /** @description Payload Too Large: `body_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'body_too_large';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'unsupported_media_type';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
+          };
+        };
+      };
+    };
+  };
+  listSignInProviders: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            oidc: {
+              name: string;
+              signInUrl: string;
+            } | null;
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'validation_failed' | 'bad_request';
+          };
+        };
+      };
+      /** @description Unauthorized: `sign_in_failed` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'sign_in_failed';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `csrf_token_invalid` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'https_required' | 'csrf_token_invalid';
+          };
+        };
+      };
+      /** @description Too Many Requests: `sign_in_throttled` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'sign_in_throttled';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+    };
+  };
+  listOidcTokenConfigs: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: number;
+            name: string;
+            audienceType: string;
+            /** @description The `aud` of the tokens, as resolved from the audience type */
+            audience: string;
+            subFormat: string | null;
+            customClaims: {
+              [key: string]: unknown;
+            } | null;
+            targetEnvVar: string | null;
+            isEnabled: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+          }[];
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_scoped_credential'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'report_public_id_taken'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
+          };
+        };
+      };
+    };
+  };
+  createOidcTokenConfig: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description `default`: the issuer URL is the audience; `custom`: `customAudience` */
+          audienceType: 'default' | 'custom';
+          customAudience?: string | null;
+          /** @description Claims added to every token; the registered ones (`iss`, `sub`, `aud`, `exp`, `iat`, `nbf`, `jti`, `tenant`) cannot be overridden */
+          customClaims?: {
+            [key: string]: unknown;
+          } | null;
+          isEnabled?: boolean | null;
+          name?: string | null;
+          subFormat?: string | null;
+          targetEnvVar?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: number;
+            name: string;
+            audienceType: string;
+            /** @description The `aud` of the tokens, as resolved from the audience type */
+            audience: string;
+            subFormat: string | null;
+            customClaims: {
+              [key: string]: unknown;
+            } | null;
+            targetEnvVar: string | null;
+            isEnabled: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'malformed_body'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_scoped_credential'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'report_public_id_taken'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
+          };
+        };
+      };
+      /** @description Payload Too Large: `body_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'body_too_large';
+          };
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'unsupported_media_type';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
+          };
+        };
+      };
+    };
+  };
+  getOidcTokenConfig: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: number;
+            name: string;
+            audienceType: string;
+            /** @description The `aud` of the tokens, as resolved from the audience type */
+            audience: string;
+            subFormat: string | null;
+            customClaims: {
+              [key: string]: unknown;
+            } | null;
+            targetEnvVar: string | null;
+            isEnabled: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_scoped_credential'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'report_public_id_taken'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
+          };
+        };
+      };
+    };
+  };
+  updateOidcTokenConfig: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description `default`: the issuer URL is the audience; `custom`: `customAudience` */
+          audienceType?: 'default' | 'custom';
+          customAudience?: string | null;
+          /** @description Claims added to every token; the registered ones (`iss`, `sub`, `aud`, `exp`, `iat`, `nbf`, `jti`, `tenant`) cannot be overridden */
+          customClaims?: {
+            [key: string]: unknown;
+          } | null;
+          isEnabled?: boolean | null;
+          name?: string | null;
+          subFormat?: string | null;
+          targetEnvVar?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: number;
+            name: string;
+            audienceType: string;
+            /** @description The `aud` of the tokens, as resolved from the audience type */
+            audience: string;
+            subFormat: string | null;
+            customClaims: {
+              [key: string]: unknown;
+            } | null;
+            targetEnvVar: string | null;
+            isEnabled: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'malformed_body'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_scoped_credential'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'report_public_id_taken'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
+          };
+        };
+      };
+      /** @description Payload Too Large: `body_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'body_too_large';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'unsupported_media_type';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
+          };
+        };
+      };
+    };
+  };
+  deleteOidcTokenConfig: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: number;
+            /** @enum {boolean} */
+            deleted: true;
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'malformed_body'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_scoped_credential'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'report_public_id_taken'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
+          };
+        };
+      };
+      /** @description Payload Too Large: `body_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'body_too_large';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'unsupported_media_type';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
+          };
+        };
+      };
+    };
+  };
+  mintOidcToken: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          deploymentId: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description A JWT (ES256) signed by a key of `/.well-known/jwks.json` */
+            token: string;
+            /** Format: date-time */
+            expiresAt: string;
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'malformed_body'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_scoped_credential'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'report_public_id_taken'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
+          };
+        };
+      };
+      /** @description Payload Too Large: `body_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'body_too_large';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'unsupported_media_type';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
+          };
+        };
+      };
+    };
+  };
+  getOpenIdConfiguration: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'validation_failed' | 'bad_request';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'https_required';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+    };
+  };
+  getJwks: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            keys: {
+              [key: string]: unknown;
+            }[];
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'validation_failed' | 'bad_request';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'https_required';
           };
         };
       };

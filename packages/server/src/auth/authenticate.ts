@@ -7,6 +7,7 @@ import type { ApiKeysRepository, CredentialLookup } from '../modules/api-keys/re
 import type { TenantResolver } from '../modules/tenants/resolver.ts';
 import { parseAuthorization } from './credentials.ts';
 import { type EmbedTokenVerifier, embedTokenIn } from './embed-token.ts';
+import { type ExternalTokenVerifier, externalTokenIn } from './external-token.ts';
 import {
   type Access,
   canReachDeployment,
@@ -44,6 +45,8 @@ export interface AuthDeps {
   embedTokens?: EmbedTokenVerifier;
   /** Browser sessions (the `tessera_session` cookie), checked by the sign-in module. */
   sessions?: SessionVerifier;
+  /** An external OpenID provider's access tokens (`Bearer`), checked by the OIDC module when configured. */
+  externalTokens?: ExternalTokenVerifier;
 }
 
 const touchIntervalMs = 60_000;
@@ -101,6 +104,9 @@ function resolveCredential(
       : undefined;
   if (deps.sessions && sessionId !== undefined)
     return sessionCredential(request, deps.sessions, tenantId, sessionId);
+  const externalToken = deps.externalTokens ? externalTokenIn(request.headers.authorization) : null;
+  if (deps.externalTokens && externalToken !== null && deps.externalTokens.claims(externalToken))
+    return externalCredential(deps.externalTokens, tenantId, externalToken);
   const embedToken = deps.embedTokens ? embedTokenIn(request.headers.authorization) : null;
   if (deps.embedTokens && embedToken !== null) return embedCredential(deps.embedTokens, tenantId, embedToken);
   return apiKeyCredential(request, access, deps, lastTouched);
@@ -139,6 +145,25 @@ async function sessionCredential(
     },
     touch: () =>
       sessions.touch(grant)?.catch((err) => request.log.warn({ err }, 'last_seen_at update failed')),
+  };
+}
+
+/** An external provider's access token (spec 5) acts as its user's unscoped key, as a session does. */
+async function externalCredential(
+  verifier: ExternalTokenVerifier,
+  tenantId: number,
+  token: string,
+): Promise<Resolved> {
+  const grant = await verifier.verify(tenantId, token);
+  return {
+    principal: {
+      tenantId,
+      userId: grant.userId,
+      role: grant.role,
+      credentialId: grant.userId,
+      credentialKind: 'oidc',
+      deploymentIds: null,
+    },
   };
 }
 
@@ -239,7 +264,7 @@ function authorize(request: FastifyRequest, access: CredentialedAccess, resolved
   // identity providers) and never reads what only embed tokens may.
   const kindAllowed =
     kind === wanted ||
-    (kind === 'session' && wanted === 'api') ||
+    ((kind === 'session' || kind === 'oidc') && wanted === 'api') ||
     (wanted === 'scim' && kind === 'api' && principal.role === 'admin' && principal.deploymentIds === null);
   if (!kindAllowed)
     throw new ForbiddenError(

@@ -11,8 +11,11 @@ export interface Principal {
    * (rate limits count per kind and id).
    */
   credentialId: number;
-  /** `session`: a browser signed in with a password (modules/sign-in), acting as the user's unscoped key. */
-  credentialKind: CredentialKind | 'embed' | 'session';
+  /**
+   * `session`: a browser signed in with a password (modules/sign-in), acting as the user's unscoped key;
+   * `oidc`: an external OpenID provider's access token (modules/oidc/external), likewise.
+   */
+  credentialKind: CredentialKind | 'embed' | 'session' | 'oidc';
   /** null: the credential may act on every deployment of the tenant (spec section 5 rule 1). */
   deploymentIds: number[] | null;
   /**

@@ -71,6 +71,12 @@ export interface Config {
      */
     refreshMs: number;
   };
+  /**
+   * Sign-in with an external OpenID provider (modules/oidc/external), for the web app and as
+   * `Authorization: Bearer <access token>` on the management API; null when TESSERA_OIDC_ISSUER
+   * is unset.
+   */
+  oidc: OidcSignInConfig | null;
   /** The notification scheduler (modules/notifications/scheduler.ts). */
   scheduler: {
     /** TESSERA_SCHEDULER_DISABLED: this replica neither plans nor delivers notifications nor exports. */
@@ -79,6 +85,49 @@ export interface Config {
     intervalMs: number;
     /** TESSERA_SCHEDULER_CONCURRENCY: runs rendered and delivered at once by this replica. */
     concurrency: number;
+  };
+}
+
+export interface OidcSignInConfig {
+  /** TESSERA_OIDC_ISSUER: the provider's issuer URL; its discovery document is read from it. */
+  issuer: string;
+  /** TESSERA_OIDC_CLIENT_ID and TESSERA_OIDC_CLIENT_SECRET: this server's client at the provider. */
+  clientId: string;
+  clientSecret: string | null;
+  /** TESSERA_OIDC_SCOPES: asked at sign-in (default `openid email profile`). */
+  scopes: string;
+  /** TESSERA_OIDC_GROUPS_CLAIM: the claim listing the user's group names (default `groups`); empty: none. */
+  groupsClaim: string | null;
+  /** TESSERA_OIDC_DEFAULT_ROLE: the role of a user created at first sign-in (default `viewer`). */
+  defaultRole: 'admin' | 'developer' | 'viewer';
+  /** TESSERA_OIDC_AUDIENCE: the `aud` a JWT access token must carry (default the client id). */
+  audience: string;
+  /** TESSERA_OIDC_NAME: the provider's name on the sign-in page (default `single sign-on`). */
+  displayName: string;
+}
+
+/** The external OpenID provider's settings, or null when TESSERA_OIDC_ISSUER is unset. */
+export function oidcFrom(env: NodeJS.ProcessEnv): OidcSignInConfig | null {
+  const issuer = nonEmpty(env.TESSERA_OIDC_ISSUER);
+  if (issuer === null) return null;
+  if (!/^https?:\/\//.test(issuer))
+    throw new Error('Configuration error: TESSERA_OIDC_ISSUER must be an http(s) URL');
+  const clientId = nonEmpty(env.TESSERA_OIDC_CLIENT_ID);
+  if (clientId === null)
+    throw new Error('Configuration error: TESSERA_OIDC_CLIENT_ID is required with TESSERA_OIDC_ISSUER');
+  const role = env.TESSERA_OIDC_DEFAULT_ROLE || 'viewer';
+  if (role !== 'admin' && role !== 'developer' && role !== 'viewer')
+    throw new Error('Configuration error: TESSERA_OIDC_DEFAULT_ROLE must be admin, developer or viewer');
+  return {
+    issuer,
+    clientId,
+    clientSecret: nonEmpty(env.TESSERA_OIDC_CLIENT_SECRET),
+    scopes: env.TESSERA_OIDC_SCOPES || 'openid email profile',
+    groupsClaim:
+      env.TESSERA_OIDC_GROUPS_CLAIM === undefined ? 'groups' : nonEmpty(env.TESSERA_OIDC_GROUPS_CLAIM),
+    defaultRole: role,
+    audience: env.TESSERA_OIDC_AUDIENCE || clientId,
+    displayName: env.TESSERA_OIDC_NAME || 'single sign-on',
   };
 }
 
@@ -173,6 +222,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         60_000,
       ),
     },
+    oidc: oidcFrom(env),
     scheduler: {
       disabled: boolFrom(env.TESSERA_SCHEDULER_DISABLED),
       intervalMs: Math.max(

@@ -18,6 +18,8 @@ import * as tenantSettings from './migrations/0016-tenant-settings.ts';
 import * as envVariables from './migrations/0017-env-variables.ts';
 import * as queryHistory from './migrations/0018-query-history.ts';
 import * as roles from './migrations/0020-roles.ts';
+import * as oauthIntegrations from './migrations/0024-oauth-integrations.ts';
+import * as oidc from './migrations/0025-oidc.ts';
 
 /** Migrations are listed in code (not read from disk) so that they work the same from any cwd. */
 const migrations: Record<string, Migration> = {
@@ -40,6 +42,8 @@ const migrations: Record<string, Migration> = {
   '0017-env-variables': envVariables,
   '0018-query-history': queryHistory,
   '0020-roles': roles,
+  '0024-oauth-integrations': oauthIntegrations,
+  '0025-oidc': oidc,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -758,3 +758,107 @@ export interface Database {
 }
 
 export type QueryHistoryRow = Selectable<QueryHistoryTable>;
+
+/* OAuth integrations and users' tokens (migration 0024, modules/oauth). */
+export interface OAuthIntegrationsTable {
+  id: Generated<number>;
+  tenant_id: number;
+  name: string;
+  type: string;
+  auth_url: string;
+  token_url: string;
+  client_id: string;
+  /** SecretBox-sealed; never returned. */
+  client_secret_enc: string;
+  redirect_uri: string;
+  scopes: Json<string[] | null>;
+  config: Json<Record<string, unknown> | null>;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export const userOAuthTokenStatuses = ['active', 'expired', 'error', 'revoked'] as const;
+export type UserOAuthTokenStatus = (typeof userOAuthTokenStatuses)[number];
+
+export interface UserOAuthTokensTable {
+  id: Generated<number>;
+  user_id: number;
+  integration_id: number;
+  status: UserOAuthTokenStatus;
+  /** SecretBox-sealed tokens. */
+  access_token_enc: string | null;
+  refresh_token_enc: string | null;
+  access_token_expires_at: Date | null;
+  refresh_token_expires_at: Date | null;
+  last_error: string | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export interface OAuthFlowsTable {
+  state_hash: string;
+  user_id: number;
+  integration_id: number;
+  verifier_enc: string;
+  return_to: string | null;
+  expires_at: Date;
+}
+
+export interface Database {
+  oauth_integrations: OAuthIntegrationsTable;
+  user_oauth_tokens: UserOAuthTokensTable;
+  oauth_flows: OAuthFlowsTable;
+}
+
+export type OAuthIntegrationRow = Selectable<OAuthIntegrationsTable>;
+export type UserOAuthTokenRow = Selectable<UserOAuthTokensTable>;
+
+/* OpenID Connect: Tessera as issuer, and sign-in with an external provider (migration 0025, modules/oidc). */
+export interface OidcTokenConfigsTable {
+  id: Generated<number>;
+  tenant_id: number;
+  name: string;
+  audience_type: string;
+  custom_audience: string | null;
+  sub_format: string | null;
+  custom_claims: Json<Record<string, unknown> | null>;
+  target_env_var: string | null;
+  is_enabled: Generated<boolean>;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export interface OidcSigningKeysTable {
+  kid: string;
+  public_jwk: Json<Record<string, unknown>>;
+  /** SecretBox-sealed private JWK. */
+  private_jwk_enc: string;
+  created_at: CreatedAt;
+  retired_at: Date | null;
+  expires_at: Date | null;
+}
+
+export interface OidcIdentitiesTable {
+  tenant_id: number;
+  issuer: string;
+  subject: string;
+  user_id: number;
+  created_at: CreatedAt;
+}
+
+export interface OidcLoginsTable {
+  state_hash: string;
+  tenant_id: number;
+  verifier_enc: string;
+  nonce: string;
+  expires_at: Date;
+}
+
+export interface Database {
+  oidc_token_configs: OidcTokenConfigsTable;
+  oidc_signing_keys: OidcSigningKeysTable;
+  oidc_identities: OidcIdentitiesTable;
+  oidc_logins: OidcLoginsTable;
+}
+
+export type OidcTokenConfigRow = Selectable<OidcTokenConfigsTable>;

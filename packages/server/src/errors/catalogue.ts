@@ -184,6 +184,13 @@ export const errorCatalogue = {
   export_failed: { status: 422, title: 'Dashboard export failed', on: 'management' },
   exports_in_flight: { status: 429, title: 'Too many dashboard exports in flight', on: 'management' },
 
+  // OAuth integrations and users' tokens (spec 4.1, modules/oauth); OpenID Connect (modules/oidc).
+  oauth_integration_not_found: { status: 404, title: 'OAuth integration not found', on: 'management' },
+  oauth_token_not_found: { status: 404, title: 'No OAuth token for this integration', on: 'management' },
+  oauth_provider_error: { status: 502, title: 'The OAuth provider refused or failed', on: 'management' },
+  oidc_token_config_not_found: { status: 404, title: 'OIDC token config not found', on: 'management' },
+  oidc_token_config_exists: { status: 409, title: 'OIDC token config name taken', on: 'management' },
+
   // SCIM protocol errors (RFC 7644 section 3.12).
   invalid_filter: { status: 400, title: 'Invalid filter', on: 'scim', scimType: 'invalidFilter' },
   invalid_path: { status: 400, title: 'Invalid path', on: 'scim', scimType: 'invalidPath' },

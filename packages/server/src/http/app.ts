@@ -32,6 +32,9 @@ import { folderRoutes } from '../modules/folders/routes.ts';
 import { groupRoutes } from '../modules/groups/routes.ts';
 import { dashboardExportRoutes, notificationRoutes } from '../modules/notifications/routes.ts';
 import { notificationSchedulerPlugin } from '../modules/notifications/scheduler.ts';
+import { oauthRoutes } from '../modules/oauth/routes.ts';
+import { oidcSignInRoutes } from '../modules/oidc/external/routes.ts';
+import { oidcIssuerRoutes } from '../modules/oidc/issuer/routes.ts';
 import { permissionRoutes } from '../modules/permissions/routes.ts';
 import { queryHistoryRoutes } from '../modules/query-history/routes.ts';
 import { regionRoutes } from '../modules/regions/routes.ts';
@@ -151,6 +154,7 @@ export async function buildApp(
     credentials: services.credentials,
     embedTokens: services.embedTokens,
     sessions: services.browserSessions,
+    ...(services.oidcSignIn ? { externalTokens: services.oidcSignIn } : {}),
   });
   await registerRateLimit(app, config.rateLimitPerMinute);
   await registerOpenApi(app);
@@ -214,6 +218,16 @@ export async function buildApp(
   });
   await app.register(agentRoutes, { agents: services.agents });
   await app.register(chatRoutes, { chat: services.chat });
+  await app.register(oauthRoutes, {
+    integrations: services.oauthIntegrations,
+    tokens: services.userOAuthTokens,
+  });
+  await app.register(oidcSignInRoutes, {
+    oidc: services.oidcSignIn,
+    secureCookie: config.env === 'production',
+    publicUrl: config.publicUrl,
+  });
+  await app.register(oidcIssuerRoutes, { issuer: services.oidcIssuer });
   // Shutting down suspends the turns running here (`__suspended__`); the same request resumes them.
   app.addHook('preClose', () => services.chat.suspendAll());
   // TESSERA_MODEL_DIR: the demo deployment's model from a directory, reloaded in development.

@@ -1,6 +1,7 @@
 import { isApiError } from '@tessera/client';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { Navigate, useSearchParams } from 'react-router';
+import { createAppClient } from '../api/client.ts';
 import { LogoMark } from '../layout/icons.tsx';
 import { FullPageLoading } from '../layout/states.tsx';
 import { safeNextPath } from '../session/require-session.tsx';
@@ -32,6 +33,27 @@ function signInMessage(error: unknown): { message: string; field?: 'email' | 'pa
   return { message: 'The server could not sign you in. Try again in a moment.' };
 }
 
+/** Words for the reason the OpenID sign-in sends back (`?error=`). */
+function providerProblem(reason: string): string {
+  if (reason === 'access_denied') return 'The identity provider did not sign you in.';
+  if (reason === 'user_not_allowed') return 'Your account cannot sign in here. Ask an administrator.';
+  if (reason === 'unknown_or_expired_state')
+    return 'The sign-in took too long or was already used. Try again.';
+  return 'Signing in with the identity provider failed. Try again.';
+}
+
+/** The external OpenID provider users may sign in with (GET /api/v1/session/providers), if any. */
+function useOidcProvider(): { name: string; signInUrl: string } | null {
+  const [provider, setProvider] = useState<{ name: string; signInUrl: string } | null>(null);
+  useEffect(() => {
+    createAppClient({ csrfToken: null })
+      .GET('/api/v1/session/providers')
+      .then(({ data }) => setProvider(data?.oidc ?? null))
+      .catch(() => setProvider(null));
+  }, []);
+  return provider;
+}
+
 /** `/sign-in`: email and password (POST /api/v1/session), then back to where the user was going. */
 export function SignInPage() {
   const { state, signIn } = useSession();
@@ -44,6 +66,8 @@ export function SignInPage() {
   const emailRef = useRef<HTMLInputElement>(null);
   const passwordRef = useRef<HTMLInputElement>(null);
   const errorId = useId();
+  const provider = useOidcProvider();
+  const providerError = searchParams.get('error');
   const showForm = state.status !== 'loading' && state.status !== 'signed-in';
   // The email field takes the focus when the form appears: a keyboard user types at once.
   useEffect(() => {
@@ -93,7 +117,12 @@ export function SignInPage() {
         </div>
         <h1>Sign in</h1>
         <p className="muted">Use the email and password of your Tessera account.</p>
-        {notice && !problem && (
+        {providerError && !problem && (
+          <div className="form-error" role="alert">
+            {providerProblem(providerError)}
+          </div>
+        )}
+        {notice && !problem && !providerError && (
           <p className="notice" role="status">
             {notice}
           </p>
@@ -141,6 +170,14 @@ export function SignInPage() {
             {busy ? 'Signing in…' : 'Sign in'}
           </button>
         </form>
+        {provider && (
+          <>
+            <p className="sign-in-or muted">or</p>
+            <a className="button button-secondary button-block" href={provider.signInUrl}>
+              Sign in with {provider.name}
+            </a>
+          </>
+        )}
       </main>
       <footer className="sign-in-footer">
         <a href="/api/docs">API reference</a>

@@ -5,6 +5,9 @@ import { ProfilePage } from './profile-page.tsx';
 import { RolesPage } from './roles-page.tsx';
 import { UsersPage } from './users-page.tsx';
 import './settings-pages.css';
+import { ConnectedAccountsPage } from './connected-accounts-page.tsx';
+import { OAuthIntegrationsPage } from './oauth-integrations-page.tsx';
+import { OidcPage } from './oidc-page.tsx';
 
 /**
  * One page of the Settings area (issue 22 item 8): its address under `/settings/`, its label in the
@@ -28,4 +31,19 @@ export const settingsPages: SettingsPage[] = [
   { path: 'users', label: 'Users', adminOnly: true, group: 'administration', element: <UsersPage /> },
   { path: 'groups', label: 'Groups', adminOnly: true, group: 'administration', element: <GroupsPage /> },
   { path: 'roles', label: 'Roles', adminOnly: true, group: 'administration', element: <RolesPage /> },
+  {
+    path: 'connected-accounts',
+    label: 'Connected accounts',
+    adminOnly: false,
+    group: 'account',
+    element: <ConnectedAccountsPage />,
+  },
+  {
+    path: 'oauth-integrations',
+    label: 'OAuth integrations',
+    adminOnly: true,
+    group: 'administration',
+    element: <OAuthIntegrationsPage />,
+  },
+  { path: 'oidc', label: 'OpenID Connect', adminOnly: true, group: 'administration', element: <OidcPage /> },
 ];

@@ -9,19 +9,23 @@ export function Field(props: {
   multiline?: boolean;
   autoFocus?: boolean;
   /** The input's type (text unless given): `email` and `password` get the right keyboard and manager. */
-  type?: 'text' | 'email' | 'password' | 'number';
+  type?: 'text' | 'email' | 'password' | 'number' | 'url';
   /** What the browser may fill in; a password field defaults to `new-password` (never autofilled). */
   autoComplete?: string;
   placeholder?: string;
   required?: boolean;
+  /** A line under the label saying what to enter. */
+  hint?: string;
 }) {
   const id = useId();
   const problemId = `${id}-problem`;
+  const hintId = `${id}-hint`;
+  const describedBy = [props.hint ? hintId : '', props.problem ? problemId : ''].filter(Boolean).join(' ');
   const common = {
     id,
     value: props.value,
     'aria-invalid': props.problem !== undefined,
-    'aria-describedby': props.problem ? problemId : undefined,
+    'aria-describedby': describedBy || undefined,
     autoFocus: props.autoFocus,
     placeholder: props.placeholder,
     required: props.required,
@@ -29,6 +33,11 @@ export function Field(props: {
   return (
     <div className="field">
       <label htmlFor={id}>{props.label}</label>
+      {props.hint && (
+        <p id={hintId} className="field-hint">
+          {props.hint}
+        </p>
+      )}
       {props.multiline ? (
         <textarea {...common} rows={4} onChange={(e) => props.onChange(e.target.value)} />
       ) : (
