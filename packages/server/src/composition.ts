@@ -8,6 +8,8 @@ import { ApiKeysRepository, type CredentialLookup } from './modules/api-keys/rep
 import { ApiKeysService } from './modules/api-keys/service.ts';
 import { AppConfigRepository } from './modules/app-config/repository.ts';
 import { AppConfigService } from './modules/app-config/service.ts';
+import { AuditLogRepository } from './modules/audit-log/repository.ts';
+import { AuditLog } from './modules/audit-log/service.ts';
 import { AgentsRepository } from './modules/chat/agents/repository.ts';
 import { AgentsService } from './modules/chat/agents/service.ts';
 import { LiveRuns } from './modules/chat/live-runs.ts';
@@ -77,6 +79,8 @@ import { TenantSettingsService } from './modules/tenant-settings/service.ts';
 import { TenantsRepository } from './modules/tenants/repository.ts';
 import { TenantResolver } from './modules/tenants/resolver.ts';
 import { TokensService } from './modules/tokens/service.ts';
+import { UserAttributesRepository } from './modules/user-attributes/repository.ts';
+import { UserAttributesService } from './modules/user-attributes/service.ts';
 import { UsersRepository } from './modules/users/repository.ts';
 import { UsersService } from './modules/users/service.ts';
 import { WorkbookDuplicator } from './modules/workbooks/duplicate.ts';
@@ -133,6 +137,8 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     signIn: new SignInRepository(db),
     tenantSettings: new TenantSettingsRepository(db),
     envVariables: new EnvVariablesRepository(db),
+    userAttributes: new UserAttributesRepository(db),
+    auditLog: new AuditLogRepository(db),
   };
   const repos = repositories;
 
@@ -145,9 +151,17 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
   );
   bus.subscribe('credentials', () => credentials.clear());
   const tenantResolver = new TenantResolver(repos.tenants, config.domain);
-  const apiKeys = new ApiKeysService(repos.apiKeys, repos.users, bus);
-  const users = new UsersService(db, repos.users, repos.apiKeys, bus, repos.signIn);
-  const groups = new GroupsService(repos.groups, repos.users);
+  // Issue 22 item 5: every management service records its changes here, in the change's transaction.
+  const auditLog = new AuditLog(repos.auditLog);
+  // Issue 22 item 3: what every account user's security context carries at serviceCloud.userAttributes.
+  const userAttributes = new UserAttributesService({
+    repository: repos.userAttributes,
+    users: repos.users,
+    audit: auditLog,
+  });
+  const apiKeys = new ApiKeysService(repos.apiKeys, repos.users, bus, auditLog);
+  const users = new UsersService(db, repos.users, repos.apiKeys, bus, repos.signIn, auditLog);
+  const groups = new GroupsService(repos.groups, repos.users, auditLog);
   // Browser sign-in (DESIGN.md "Web app and sessions"): the session cookie is a credential too.
   const browserSessions = new BrowserSessions(repos.signIn, bus, {
     idleMs: config.sessionIdleMinutes * 60_000,
@@ -162,6 +176,7 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     // 10 failed attempts per email and client address in 15 minutes (OWASP authentication cheat sheet).
     attempts: new AttemptLimiter(10, 15 * 60_000),
     bus,
+    audit: auditLog,
   });
   const scimUsers = new ScimResourceService(
     db,
@@ -188,6 +203,7 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     publicUrl: () => publicUrl(config),
     bus,
     variables: envVariableResolver,
+    audit: auditLog,
   });
   const envVariables = new EnvVariablesService({
     repository: repos.envVariables,
@@ -195,6 +211,7 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     deployments,
     secrets,
     bus,
+    audit: auditLog,
   });
   const dataModel = new DataModelService(repos.modelFiles, deployments);
   const uploads = new UploadService(repos.uploads, repos.modelFiles, dataModel);
@@ -204,6 +221,7 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     secrets,
     bus,
     modelFiles: repos.modelFiles,
+    userAttributes,
   });
 
   // Workspace content: every content check is answered by one access resolver (permissions/access.ts).
@@ -258,7 +276,7 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     access,
   });
   const appConfig = new AppConfigService(repos.appConfig);
-  const tenantSettings = new TenantSettingsService(repos.tenantSettings);
+  const tenantSettings = new TenantSettingsService(db, repos.tenantSettings, auditLog);
   const regions = new RegionsService(config.regions);
 
   // Embedding (spec 2.6, 4.3; DESIGN.md "Identity and access": embed tokens are a credential).
@@ -286,6 +304,7 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     dashboards: embedDashboards,
     tokens: embedTokens,
     hostTenants: tenantResolver,
+    userAttributes,
   });
   const embedSettings = new EmbedSettingsService(db, repos.embedSettings);
   const embedTenants = new EmbedTenantsService({
@@ -341,7 +360,10 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     settings: dataSettings,
     preAggregations: new PreAggregationMatcher(preAggregations),
   });
-  const viewers = new ViewerResolver({ users: repos.users, groups: repos.groups, embed: embedDashboards });
+  const viewers = new ViewerResolver(
+    { users: repos.users, groups: repos.groups, embed: embedDashboards },
+    (tenantId, userId) => userAttributes.attributesOf(tenantId, userId),
+  );
   const dashboardData = new DashboardDataService({
     deployments,
     access,
@@ -392,6 +414,8 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     credentials,
     repositories,
     tenantResolver,
+    auditLog,
+    userAttributes,
     apiKeys,
     users,
     groups,

@@ -79,7 +79,7 @@ export function registerAuthentication(app: FastifyInstance, deps: AuthDeps) {
     const resolved = await resolveCredential(request, access, tenant.id, deps, lastTouched);
     authorize(request, access, resolved.principal);
     resolved.verify?.();
-    request.principal = resolved.principal;
+    request.principal = { ...resolved.principal, requestId: request.id };
     resolved.touch?.();
   });
 }

@@ -17,6 +17,8 @@ export interface Principal {
   deploymentIds: number[] | null;
   /** Set for an embed token only (DESIGN.md "Identity and access"): what its session granted. */
   embed?: EmbedGrant;
+  /** The request's `x-request-id` (http/app.ts), set by the auth hook: what audit entries name. */
+  requestId?: string;
 }
 
 /**

@@ -16,6 +16,8 @@ import * as preAggregations from './migrations/0014-pre-aggregations.ts';
 import * as embedCreatorContent from './migrations/0015-embed-creator-content.ts';
 import * as tenantSettings from './migrations/0016-tenant-settings.ts';
 import * as envVariables from './migrations/0017-env-variables.ts';
+import * as userAttributes from './migrations/0022-user-attributes.ts';
+import * as auditLog from './migrations/0023-audit-log.ts';
 
 /** Migrations are listed in code (not read from disk) so that they work the same from any cwd. */
 const migrations: Record<string, Migration> = {
@@ -36,6 +38,8 @@ const migrations: Record<string, Migration> = {
   '0015-embed-creator-content': embedCreatorContent,
   '0016-tenant-settings': tenantSettings,
   '0017-env-variables': envVariables,
+  '0022-user-attributes': userAttributes,
+  '0023-audit-log': auditLog,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

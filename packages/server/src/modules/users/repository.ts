@@ -81,8 +81,8 @@ export class UsersRepository {
       .executeTakeFirst();
   }
 
-  async delete(tenantId: number, id: number): Promise<boolean> {
-    const r = await this.db
+  async delete(tenantId: number, id: number, db: Db = this.db): Promise<boolean> {
+    const r = await db
       .deleteFrom('users')
       .where('tenant_id', '=', tenantId)
       .where('id', '=', id)

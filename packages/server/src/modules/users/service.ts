@@ -6,6 +6,7 @@ import type { AccountRole, UserRow } from '../../db/schema.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors/domain-errors.ts';
 import { type PageQuery, pageWindow, toPage } from '../../pagination/page.ts';
 import type { ApiKeysRepository } from '../api-keys/repository.ts';
+import type { AuditLog } from '../audit-log/service.ts';
 import type { SignInRepository } from '../sign-in/repository.ts';
 import type { UsersRepository } from './repository.ts';
 import type { CreateUserBody, UpdateUserBody, User } from './schemas.ts';
@@ -17,6 +18,8 @@ export class UsersService {
     private readonly apiKeys: ApiKeysRepository,
     private readonly bus: InvalidationBus,
     private readonly sessions: SignInRepository,
+    /** Issue 22 item 5: each change is recorded in its own transaction. */
+    private readonly audit: Pick<AuditLog, 'record'>,
   ) {}
 
   async list(principal: Principal, query: PageQuery) {
@@ -43,7 +46,16 @@ export class UsersService {
       ]);
     }
     try {
-      return userView(await this.repository.insert(principal.tenantId, { ...input, role }));
+      return await this.db.transaction().execute(async (trx) => {
+        const created = userView(await this.repository.insert(principal.tenantId, { ...input, role }, trx));
+        await this.audit.record(trx, principal, {
+          action: 'user.create',
+          targetType: 'user',
+          targetId: created.id,
+          after: created,
+        });
+        return created;
+      });
     } catch (error) {
       if ((error as { code?: string }).code === '23505') {
         throw new ConflictError('A user with this email or username already exists', 'user_exists');
@@ -75,7 +87,15 @@ export class UsersService {
         await this.apiKeys.revokeAllOfUser(id, trx);
         await this.sessions.revokeAllOfUser(id, trx);
       }
-      return userView(row);
+      const after = userView(row);
+      await this.audit.record(trx, principal, {
+        action: 'user.update',
+        targetType: 'user',
+        targetId: id,
+        before: userView(current),
+        after,
+      });
+      return after;
     });
     // Role and activation are read by authentication: drop cached credentials after the commit.
     this.bus.publish('credentials');
@@ -85,8 +105,17 @@ export class UsersService {
   async delete(principal: Principal, id: number) {
     if (id === principal.userId)
       throw new ConflictError('You cannot delete your own user', 'cannot_delete_self');
-    if (!(await this.repository.delete(principal.tenantId, id)))
-      throw new NotFoundError(`User ${id}`, 'user_not_found');
+    await this.db.transaction().execute(async (trx) => {
+      const current = await this.repository.find(principal.tenantId, id, trx);
+      if (!current || !(await this.repository.delete(principal.tenantId, id, trx)))
+        throw new NotFoundError(`User ${id}`, 'user_not_found');
+      await this.audit.record(trx, principal, {
+        action: 'user.delete',
+        targetType: 'user',
+        targetId: id,
+        before: userView(current),
+      });
+    });
     this.bus.publish('credentials');
     return { success: true };
   }
