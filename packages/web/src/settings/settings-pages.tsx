@@ -1,4 +1,7 @@
 import type { ReactNode } from 'react';
+import { AuditLogPage } from './audit-log-page.tsx';
+import { UserAttributeValuesPage } from './user-attribute-values-page.tsx';
+import { UserAttributesPage } from './user-attributes-page.tsx';
 
 /**
  * One page of the Settings area (issue 22 item 8): its address under `/settings/`, its label in the
@@ -16,4 +19,26 @@ export interface SettingsPage {
   element: ReactNode;
 }
 
-export const settingsPages: SettingsPage[] = [];
+export const settingsPages: SettingsPage[] = [
+  {
+    path: 'user-attributes',
+    label: 'User attributes',
+    adminOnly: true,
+    group: 'administration',
+    element: <UserAttributesPage />,
+  },
+  {
+    path: 'user-attribute-values',
+    label: 'User values',
+    adminOnly: true,
+    group: 'administration',
+    element: <UserAttributeValuesPage />,
+  },
+  {
+    path: 'audit-log',
+    label: 'Audit log',
+    adminOnly: true,
+    group: 'administration',
+    element: <AuditLogPage />,
+  },
+];
