@@ -250,7 +250,13 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     permissions: repos.permissions,
     access,
   });
-  const folders = new FoldersService({ db, folders: repos.folders, permissions: repos.permissions, access });
+  const folders = new FoldersService({
+    db,
+    folders: repos.folders,
+    permissions: repos.permissions,
+    access,
+    audit: auditLog,
+  });
   const reports = new ReportsService({
     db,
     reports: repos.reports,
@@ -275,7 +281,7 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     reports: repos.reports,
     access,
   });
-  const appConfig = new AppConfigService(repos.appConfig);
+  const appConfig = new AppConfigService(db, repos.appConfig, auditLog);
   const tenantSettings = new TenantSettingsService(db, repos.tenantSettings, auditLog);
   const regions = new RegionsService(config.regions);
 
@@ -306,7 +312,7 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     hostTenants: tenantResolver,
     userAttributes,
   });
-  const embedSettings = new EmbedSettingsService(db, repos.embedSettings);
+  const embedSettings = new EmbedSettingsService(db, repos.embedSettings, auditLog);
   const embedTenants = new EmbedTenantsService({
     db,
     tenants: repos.embedTenants,

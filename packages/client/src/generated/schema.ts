@@ -20960,7 +20960,7 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
-          /** @description A letter or `_`, then letters, digits or `_`: the key under `serviceCloud.userAttributes` */
+          /** @description A letter or `_`, then letters, digits or `_` (checked by the service, to say so in words): the key under `serviceCloud.userAttributes` */
           name: string;
           /** @enum {unknown} */
           type: 'string' | 'number' | 'boolean' | 'string_array' | 'number_array';

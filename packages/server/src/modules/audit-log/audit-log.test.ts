@@ -116,6 +116,47 @@ describe('audit log', () => {
     expect(lines).toEqual(all);
   });
 
+  it('records the changes of users, API keys, settings and folders', async () => {
+    const email = 'audited@example.com';
+    const user = (await call('POST', '/api/v1/users', { email, username: email, role: 'viewer' })).json();
+    expect((await call('PUT', `/api/v1/users/${user.id}`, { role: 'developer' })).status).toBe(200);
+    const key = await createKey(server, { name: 'to revoke' });
+    expect((await call('DELETE', `/api/v1/api-keys/${key.id}`)).status).toBe(200);
+    expect((await call('DELETE', `/api/v1/users/${user.id}`)).status).toBe(200);
+    expect((await call('PUT', '/api/v1/tenant/settings', { maintenanceWindowEnabled: true })).status).toBe(
+      200,
+    );
+    expect((await call('PUT', '/api/v1/embed/settings', { showDashboardChat: true })).status).toBe(200);
+    expect((await call('PUT', '/api/v1/app-config', { applyThemeGlobally: true })).status).toBe(200);
+    const folders = `/api/v1/deployments/${server.demoDeploymentId}/folders`;
+    const folder = (await call('POST', folders, { name: 'Audited' })).json();
+    expect((await call('PUT', `${folders}/${folder.id}`, { name: 'Audited twice' })).status).toBe(200);
+    expect((await call('DELETE', `${folders}/${folder.id}`)).status).toBe(204);
+
+    const userEntries = await entries(`targetType=user&targetId=${user.id}`);
+    expect(userEntries.map((e) => e.action)).toEqual(['user.delete', 'user.update', 'user.create']);
+    expect(userEntries[1].before.role).toBe('viewer');
+    expect(userEntries[1].after.role).toBe('developer');
+    expect(userEntries[0]).toMatchObject({ before: { email }, after: null });
+    const revoked = (await entries(`targetType=api_key&targetId=${key.id}`)).map((e) => e.action);
+    expect(revoked).toEqual(['api_key.revoke', 'api_key.create']);
+    for (const [action, field] of [
+      ['tenant_settings.update', 'maintenanceWindowEnabled'],
+      ['embed_settings.update', 'showDashboardChat'],
+      ['app_config.update', 'applyThemeGlobally'],
+    ] as const) {
+      const [entry] = await entries(`action=${action}`);
+      expect(entry.before[field]).toBe(false);
+      expect(entry.after[field]).toBe(true);
+    }
+    const folderEntries = await entries(`targetType=folder&targetId=${folder.id}`);
+    expect(folderEntries.map((e) => [e.action, e.before?.name ?? null, e.after?.name ?? null])).toEqual([
+      ['folder.delete', 'Audited twice', null],
+      ['folder.update', 'Audited', 'Audited twice'],
+      ['folder.create', null, 'Audited'],
+    ]);
+  });
+
   it('is for admins only', async () => {
     const { key } = await userWithKey(server, 'developer');
     for (const url of ['/api/v1/audit-log', '/api/v1/audit-log/export']) {

@@ -14,9 +14,12 @@ export const UserAttributeTypeSchema = Type.Enum(userAttributeTypes);
 export const UserAttributeName = Type.String({
   minLength: 1,
   maxLength: 100,
-  pattern: '^[A-Za-z_][A-Za-z0-9_]*$',
-  description: 'A letter or `_`, then letters, digits or `_`: the key under `serviceCloud.userAttributes`',
+  description:
+    'A letter or `_`, then letters, digits or `_` (checked by the service, to say so in words): the key under `serviceCloud.userAttributes`',
 });
+
+/** What `UserAttributeName` must look like: an identifier an access policy can name. */
+export const userAttributeNamePattern = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 const defaultValue = text(
   1000,

@@ -21,6 +21,7 @@ import type {
   UserAttributeValue,
   UserAttributeValueCreateInput,
 } from './schemas.ts';
+import { userAttributeNamePattern } from './schemas.ts';
 import { fitsType, formatValue, readDefault } from './values.ts';
 
 export interface UserAttributesDeps {
@@ -64,6 +65,10 @@ export class UserAttributesService {
       description: input.description ?? null,
       displayName: input.displayName ?? null,
     };
+    if (!userAttributeNamePattern.test(definition.name))
+      throw new ValidationError('The name cannot be used in access policies', [
+        { field: 'body/name', message: 'must start with a letter or _ and hold only letters, digits and _' },
+      ]);
     checkDefault(definition.type, definition.defaultValue, 'body/defaultValue');
     try {
       return await this.deps.repository.transaction(async (trx) => {
@@ -122,14 +127,18 @@ export class UserAttributesService {
     principal: Principal,
     input: Static<typeof UserAttributeValueCreateInput>,
   ): Promise<ValueView> {
-    const userId = Number(input.userId);
-    const attributeId = Number(input.userAttributeId);
+    // Ids come as text (the reference) or numbers; one past the store's integers names nothing.
+    const userId = Math.min(Number(input.userId), maxId + 1);
+    const attributeId = Math.min(Number(input.userAttributeId), maxId + 1);
     const value = input.value ?? null;
     return this.deps.repository.transaction(async (trx) => {
       const problems: FieldProblem[] = [];
-      const user = await this.deps.users.find(principal.tenantId, userId, trx);
+      const user = userId > maxId ? undefined : await this.deps.users.find(principal.tenantId, userId, trx);
       if (!user) problems.push({ field: 'body/userId', message: 'is not a user of this account' });
-      const attribute = await this.deps.repository.find(principal.tenantId, attributeId, trx);
+      const attribute =
+        attributeId > maxId
+          ? undefined
+          : await this.deps.repository.find(principal.tenantId, attributeId, trx);
       if (!attribute)
         problems.push({ field: 'body/userAttributeId', message: 'is not a user attribute of this account' });
       else if (value !== null && !fitsType(value, attribute.type))
@@ -190,6 +199,9 @@ export class UserAttributesService {
       throw new NotFoundError(`User ${userId}`, 'user_not_found');
   }
 }
+
+/** The largest id the store holds (PostgreSQL `integer`). */
+const maxId = 2_147_483_647;
 
 const typeWords: Record<UserAttributeType, string> = {
   string: 'string',
