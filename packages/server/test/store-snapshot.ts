@@ -32,6 +32,9 @@ const tables = [
   'notification_recipients',
   'notification_runs',
   'notification_deliveries',
+  'user_attributes',
+  'user_attribute_values',
+  'audit_log',
 ] as const;
 
 /**
