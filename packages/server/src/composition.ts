@@ -280,6 +280,8 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     workbooks: repos.workbooks,
     reports: repos.reports,
     access,
+    db,
+    audit: auditLog,
   });
   const appConfig = new AppConfigService(db, repos.appConfig, auditLog);
   const tenantSettings = new TenantSettingsService(db, repos.tenantSettings, auditLog);

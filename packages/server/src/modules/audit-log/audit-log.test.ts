@@ -116,7 +116,7 @@ describe('audit log', () => {
     expect(lines).toEqual(all);
   });
 
-  it('records the changes of users, API keys, settings and folders', async () => {
+  it('records the changes of users, API keys, settings, folders and permissions', async () => {
     const email = 'audited@example.com';
     const user = (await call('POST', '/api/v1/users', { email, username: email, role: 'viewer' })).json();
     expect((await call('PUT', `/api/v1/users/${user.id}`, { role: 'developer' })).status).toBe(200);
@@ -149,6 +149,17 @@ describe('audit log', () => {
       expect(entry.before[field]).toBe(false);
       expect(entry.after[field]).toBe(true);
     }
+    const workbook = (
+      await call('POST', `/api/v1/deployments/${server.demoDeploymentId}/workbooks`, { name: 'Shared' })
+    ).json();
+    const permissions = `/api/v1/deployments/${server.demoDeploymentId}/permissions`;
+    const grant = { type: 'WORKBOOK', id: workbook.id, userId: server.adminUserId, level: 'view' };
+    const granted = (await call('PUT', permissions, grant)).json();
+    expect((await call('DELETE', `${permissions}/${granted.id}`)).status).toBe(200);
+    const grants = await entries(`targetType=permission&targetId=${granted.id}`);
+    expect(grants.map((e) => e.action)).toEqual(['permission.revoke', 'permission.grant']);
+    expect(grants[1].after).toMatchObject({ deploymentId: server.demoDeploymentId, level: 'view' });
+
     const folderEntries = await entries(`targetType=folder&targetId=${folder.id}`);
     expect(folderEntries.map((e) => [e.action, e.before?.name ?? null, e.after?.name ?? null])).toEqual([
       ['folder.delete', 'Audited twice', null],
