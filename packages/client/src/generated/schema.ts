@@ -22542,7 +22542,7 @@ export interface operations {
         'application/json': {
           /** @description Token lifetime in seconds, 60..86400; default 86400 (24 hours). A branch token lives at most 3600 s, its default */
           expiresIn?: number | null;
-          /** @description Claims of the token, i.e. the security context (`serviceCloud.groups`, `serviceCloud.userAttributes`, ...). `tessera` and the registered claims (`exp`, `iat`, `nbf`) are set by the server */
+          /** @description Claims of the token, i.e. the security context (`serviceCloud.groups`, `serviceCloud.userAttributes`, ...). `tessera` and the registered claims (`exp`, `iat`, `nbf`) are set by the server. `serviceCloud.userAttributes` also carries the calling user's user attributes (their values, else the defaults); those named here win */
           securityContext?: {
             [key: string]: unknown;
           };
