@@ -222,6 +222,7 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     bus,
     modelFiles: repos.modelFiles,
     userAttributes,
+    audit: auditLog,
   });
 
   // Workspace content: every content check is answered by one access resolver (permissions/access.ts).

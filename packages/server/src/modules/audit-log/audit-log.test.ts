@@ -261,6 +261,7 @@ describe('audit log', () => {
       ).status,
     ).toBe(200);
 
+    expect((await call('POST', `/api/v1/deployments/${deploymentId}/api-secret/rotate`)).status).toBe(200);
     const exported = (await call('GET', '/api/v1/audit-log/export')).body;
     const rows = JSON.stringify(await server.store.db.selectFrom('audit_log').selectAll().execute());
     for (const secret of [key.key, password, dbPassword, otherPassword, variable]) {
@@ -268,6 +269,7 @@ describe('audit log', () => {
       expect(rows).not.toContain(secret);
     }
     const items = await entries(`targetType=deployment&targetId=${deploymentId}`);
+    expect(items.shift()?.action).toBe('deployment.rotate_api_secret');
     expect(items.map((e) => e.action)).toEqual([
       'env_variables.set',
       'deployment.update',

@@ -4,6 +4,7 @@ import { hasRole, type Principal } from '../../auth/principal.ts';
 import type { InvalidationBus } from '../../cache/invalidation-bus.ts';
 import { randomToken, type SecretBox } from '../../crypto/secrets.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../errors/domain-errors.ts';
+import type { AuditLog } from '../audit-log/service.ts';
 import { BRANCH_TOKEN_MAX_SECONDS, MAIN_BRANCH, TESSERA_CLAIMS } from '../data/branch.ts';
 import type { DataModelRepository } from '../data-model/repository.ts';
 import type { DeploymentsRepository } from '../deployments/repository.ts';
@@ -20,6 +21,8 @@ export interface TokensServiceDeps {
   modelFiles: Pick<DataModelRepository, 'branches'>;
   /** The minting user's attributes (issue 22 item 3), carried at `serviceCloud.userAttributes`. */
   userAttributes: Pick<UserAttributesService, 'attributesOf'>;
+  /** Issue 22 item 5: a rotation is recorded (that it happened, never the secret). */
+  audit: Pick<AuditLog, 'record'>;
 }
 
 /** Claims the server sets itself (registered ones, and Tessera's own); a caller's context may not. */
@@ -106,8 +109,20 @@ export class TokensService {
   }
 
   async rotateSecret(principal: Principal, deploymentId: number) {
-    const updated = await this.deps.repository.update(principal.tenantId, deploymentId, {
-      apiSecretEnc: this.deps.secrets.seal(randomToken(32)),
+    const updated = await this.deps.repository.transaction(async (trx) => {
+      const row = await this.deps.repository.update(
+        principal.tenantId,
+        deploymentId,
+        { apiSecretEnc: this.deps.secrets.seal(randomToken(32)) },
+        trx,
+      );
+      if (row)
+        await this.deps.audit.record(trx, principal, {
+          action: 'deployment.rotate_api_secret',
+          targetType: 'deployment',
+          targetId: deploymentId,
+        });
+      return row;
     });
     if (!updated) throw new NotFoundError(`Deployment ${deploymentId}`, 'deployment_not_found');
     // Cached deployment rows hold the old secret: drop them here and, via the store, everywhere.
