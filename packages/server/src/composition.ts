@@ -188,11 +188,13 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
       memberships: repos.scimMemberships,
       bus,
     }),
+    auditLog,
   );
   const scimGroups = new ScimResourceService(
     db,
     repos.scimGroups,
     scimGroupType({ memberships: repos.scimMemberships }),
+    auditLog,
   );
 
   // Deployments, their env variables (`${NAME}` in data-source settings), data models and tokens.

@@ -262,9 +262,25 @@ describe('audit log', () => {
     ).toBe(200);
 
     expect((await call('POST', `/api/v1/deployments/${deploymentId}/api-secret/rotate`)).status).toBe(200);
+    const scim = await createKey(server, { name: 'idp', kind: 'scim' });
+    const scimPassword = 'scim-password-never-logged';
+    const provisioned = await server.app.inject({
+      method: 'POST',
+      url: '/api/scim/v2/Users',
+      headers: { ...bearer(scim.key), 'content-type': 'application/scim+json' },
+      payload: {
+        schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
+        userName: 'provisioned@example.com',
+        password: scimPassword,
+      },
+    });
+    expect(provisioned.statusCode, provisioned.body).toBe(201);
+    const [scimEntry] = await entries(`action=scim_user.create&targetId=${provisioned.json().id}`);
+    expect(scimEntry).toMatchObject({ targetType: 'user', actor: { credentialKind: 'scim' } });
+    expect(scimEntry.after.username).toBe('provisioned@example.com');
     const exported = (await call('GET', '/api/v1/audit-log/export')).body;
     const rows = JSON.stringify(await server.store.db.selectFrom('audit_log').selectAll().execute());
-    for (const secret of [key.key, password, dbPassword, otherPassword, variable]) {
+    for (const secret of [key.key, scim.key, password, dbPassword, otherPassword, variable, scimPassword]) {
       expect(exported).not.toContain(secret);
       expect(rows).not.toContain(secret);
     }
