@@ -123,11 +123,18 @@ describe('audit log', () => {
     const key = await createKey(server, { name: 'to revoke' });
     expect((await call('DELETE', `/api/v1/api-keys/${key.id}`)).status).toBe(200);
     expect((await call('DELETE', `/api/v1/users/${user.id}`)).status).toBe(200);
-    expect((await call('PUT', '/api/v1/tenant/settings', { maintenanceWindowEnabled: true })).status).toBe(
-      200,
-    );
-    expect((await call('PUT', '/api/v1/embed/settings', { showDashboardChat: true })).status).toBe(200);
-    expect((await call('PUT', '/api/v1/app-config', { applyThemeGlobally: true })).status).toBe(200);
+    // Account settings: each flag turned over from what it is, and recorded as it was and became.
+    const settings = [
+      ['/api/v1/tenant/settings', 'tenant_settings.update', 'maintenanceWindowEnabled'],
+      ['/api/v1/embed/settings', 'embed_settings.update', 'showDashboardChat'],
+      ['/api/v1/app-config', 'app_config.update', 'applyThemeGlobally'],
+    ] as const;
+    const was: boolean[] = [];
+    for (const [url, , field] of settings) {
+      const current = (await call('GET', url)).json()[field] as boolean;
+      was.push(current);
+      expect((await call('PUT', url, { [field]: !current })).status).toBe(200);
+    }
     const folders = `/api/v1/deployments/${server.demoDeploymentId}/folders`;
     const folder = (await call('POST', folders, { name: 'Audited' })).json();
     expect((await call('PUT', `${folders}/${folder.id}`, { name: 'Audited twice' })).status).toBe(200);
@@ -140,14 +147,10 @@ describe('audit log', () => {
     expect(userEntries[0]).toMatchObject({ before: { email }, after: null });
     const revoked = (await entries(`targetType=api_key&targetId=${key.id}`)).map((e) => e.action);
     expect(revoked).toEqual(['api_key.revoke', 'api_key.create']);
-    for (const [action, field] of [
-      ['tenant_settings.update', 'maintenanceWindowEnabled'],
-      ['embed_settings.update', 'showDashboardChat'],
-      ['app_config.update', 'applyThemeGlobally'],
-    ] as const) {
+    for (const [i, [, action, field]] of settings.entries()) {
       const [entry] = await entries(`action=${action}`);
-      expect(entry.before[field]).toBe(false);
-      expect(entry.after[field]).toBe(true);
+      expect(entry.before[field]).toBe(was[i]);
+      expect(entry.after[field]).toBe(!was[i]);
     }
     const workbook = (
       await call('POST', `/api/v1/deployments/${server.demoDeploymentId}/workbooks`, { name: 'Shared' })
