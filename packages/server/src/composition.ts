@@ -235,6 +235,7 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     dashboards: repos.dashboards,
     permissions: repos.permissions,
     access,
+    audit: auditLog,
   });
   const dashboards = new DashboardsService({
     db,

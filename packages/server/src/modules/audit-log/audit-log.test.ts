@@ -116,7 +116,7 @@ describe('audit log', () => {
     expect(lines).toEqual(all);
   });
 
-  it('records the changes of users, API keys, settings, folders and permissions', async () => {
+  it('records the changes of users, API keys, settings, folders, workbooks and permissions', async () => {
     const email = 'audited@example.com';
     const user = (await call('POST', '/api/v1/users', { email, username: email, role: 'viewer' })).json();
     expect((await call('PUT', `/api/v1/users/${user.id}`, { role: 'developer' })).status).toBe(200);
@@ -162,6 +162,15 @@ describe('audit log', () => {
     const grants = await entries(`targetType=permission&targetId=${granted.id}`);
     expect(grants.map((e) => e.action)).toEqual(['permission.revoke', 'permission.grant']);
     expect(grants[1].after).toMatchObject({ deploymentId: server.demoDeploymentId, level: 'view' });
+    const workbookUrl = `/api/v1/deployments/${server.demoDeploymentId}/workbooks/${workbook.id}`;
+    expect((await call('PUT', workbookUrl, { name: 'Shared widely' })).status).toBe(200);
+    expect((await call('DELETE', workbookUrl)).status).toBe(200);
+    const workbookEntries = await entries(`targetType=workbook&targetId=${workbook.id}`);
+    expect(workbookEntries.map((e) => [e.action, e.before?.name ?? null, e.after?.name ?? null])).toEqual([
+      ['workbook.delete', 'Shared widely', null],
+      ['workbook.update', 'Shared', 'Shared widely'],
+      ['workbook.create', null, 'Shared'],
+    ]);
 
     const folderEntries = await entries(`targetType=folder&targetId=${folder.id}`);
     expect(folderEntries.map((e) => [e.action, e.before?.name ?? null, e.after?.name ?? null])).toEqual([
