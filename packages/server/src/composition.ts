@@ -8,6 +8,8 @@ import { ApiKeysRepository, type CredentialLookup } from './modules/api-keys/rep
 import { ApiKeysService } from './modules/api-keys/service.ts';
 import { AppConfigRepository } from './modules/app-config/repository.ts';
 import { AppConfigService } from './modules/app-config/service.ts';
+import { AuditLogRepository } from './modules/audit-log/repository.ts';
+import { AuditLog } from './modules/audit-log/service.ts';
 import { AgentsRepository } from './modules/chat/agents/repository.ts';
 import { AgentsService } from './modules/chat/agents/service.ts';
 import { LiveRuns } from './modules/chat/live-runs.ts';
@@ -90,6 +92,8 @@ import { TenantSettingsService } from './modules/tenant-settings/service.ts';
 import { TenantsRepository } from './modules/tenants/repository.ts';
 import { TenantResolver } from './modules/tenants/resolver.ts';
 import { TokensService } from './modules/tokens/service.ts';
+import { UserAttributesRepository } from './modules/user-attributes/repository.ts';
+import { UserAttributesService } from './modules/user-attributes/service.ts';
 import { UsersRepository } from './modules/users/repository.ts';
 import { UsersService } from './modules/users/service.ts';
 import { WorkbookDuplicator } from './modules/workbooks/duplicate.ts';
@@ -148,6 +152,8 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     envVariables: new EnvVariablesRepository(db),
     roles: new RolesRepository(db),
     queryHistory: new QueryHistoryRepository(db),
+    userAttributes: new UserAttributesRepository(db),
+    auditLog: new AuditLogRepository(db),
   };
   const repos = repositories;
 
@@ -160,10 +166,18 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
   );
   bus.subscribe('credentials', () => credentials.clear());
   const tenantResolver = new TenantResolver(repos.tenants, config.domain);
-  const apiKeys = new ApiKeysService(repos.apiKeys, repos.users, bus);
-  const users = new UsersService(db, repos.users, repos.apiKeys, bus, repos.signIn, repos.roles);
+  // Issue 22 item 5: every management service records its changes here, in the change's transaction.
+  const auditLog = new AuditLog(repos.auditLog);
+  // Issue 22 item 3: what every account user's security context carries at serviceCloud.userAttributes.
+  const userAttributes = new UserAttributesService({
+    repository: repos.userAttributes,
+    users: repos.users,
+    audit: auditLog,
+  });
+  const apiKeys = new ApiKeysService(repos.apiKeys, repos.users, bus, auditLog);
+  const users = new UsersService(db, repos.users, repos.apiKeys, bus, repos.signIn, repos.roles, auditLog);
   const roles = new RolesService(repos.roles, repos.users, bus);
-  const groups = new GroupsService(repos.groups, repos.users);
+  const groups = new GroupsService(repos.groups, repos.users, auditLog);
   // Browser sign-in (DESIGN.md "Web app and sessions"): the session cookie is a credential too.
   const browserSessions = new BrowserSessions(repos.signIn, bus, {
     idleMs: config.sessionIdleMinutes * 60_000,
@@ -178,6 +192,7 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     // 10 failed attempts per email and client address in 15 minutes (OWASP authentication cheat sheet).
     attempts: new AttemptLimiter(10, 15 * 60_000),
     bus,
+    audit: auditLog,
   });
   const scimUsers = new ScimResourceService(
     db,
@@ -189,11 +204,13 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
       memberships: repos.scimMemberships,
       bus,
     }),
+    auditLog,
   );
   const scimGroups = new ScimResourceService(
     db,
     repos.scimGroups,
     scimGroupType({ memberships: repos.scimMemberships }),
+    auditLog,
   );
 
   // Deployments, their env variables (`${NAME}` in data-source settings), data models and tokens.
@@ -216,6 +233,7 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     bus,
     variables: envVariableResolver,
     connections: drivers,
+    audit: auditLog,
   });
   const envVariables = new EnvVariablesService({
     repository: repos.envVariables,
@@ -223,6 +241,7 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     deployments,
     secrets,
     bus,
+    audit: auditLog,
   });
   const dataModel = new DataModelService(repos.modelFiles, deployments);
   // The SQL editor's history of runs, each user's own (issue 21 item 2).
@@ -234,6 +253,8 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     secrets,
     bus,
     modelFiles: repos.modelFiles,
+    userAttributes,
+    audit: auditLog,
   });
 
   // Workspace content: every content check is answered by one access resolver (permissions/access.ts).
@@ -244,6 +265,7 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     dashboards: repos.dashboards,
     permissions: repos.permissions,
     access,
+    audit: auditLog,
   });
   const dashboards = new DashboardsService({
     db,
@@ -262,7 +284,13 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     permissions: repos.permissions,
     access,
   });
-  const folders = new FoldersService({ db, folders: repos.folders, permissions: repos.permissions, access });
+  const folders = new FoldersService({
+    db,
+    folders: repos.folders,
+    permissions: repos.permissions,
+    access,
+    audit: auditLog,
+  });
   const reports = new ReportsService({
     db,
     reports: repos.reports,
@@ -286,9 +314,11 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     workbooks: repos.workbooks,
     reports: repos.reports,
     access,
+    db,
+    audit: auditLog,
   });
-  const appConfig = new AppConfigService(repos.appConfig);
-  const tenantSettings = new TenantSettingsService(repos.tenantSettings);
+  const appConfig = new AppConfigService(db, repos.appConfig, auditLog);
+  const tenantSettings = new TenantSettingsService(db, repos.tenantSettings, auditLog);
   const regions = new RegionsService(config.regions);
 
   // Embedding (spec 2.6, 4.3; DESIGN.md "Identity and access": embed tokens are a credential).
@@ -316,8 +346,9 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     dashboards: embedDashboards,
     tokens: embedTokens,
     hostTenants: tenantResolver,
+    userAttributes,
   });
-  const embedSettings = new EmbedSettingsService(db, repos.embedSettings);
+  const embedSettings = new EmbedSettingsService(db, repos.embedSettings, auditLog);
   const embedTenants = new EmbedTenantsService({
     db,
     tenants: repos.embedTenants,
@@ -365,7 +396,10 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     settings: dataSettings,
     preAggregations: new PreAggregationMatcher(preAggregations),
   });
-  const viewers = new ViewerResolver({ users: repos.users, groups: repos.groups, embed: embedDashboards });
+  const viewers = new ViewerResolver(
+    { users: repos.users, groups: repos.groups, embed: embedDashboards },
+    (tenantId, userId) => userAttributes.attributesOf(tenantId, userId),
+  );
   const dashboardData = new DashboardDataService({
     deployments,
     access,
@@ -451,6 +485,8 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     credentials,
     repositories,
     tenantResolver,
+    auditLog,
+    userAttributes,
     apiKeys,
     users,
     roles,

@@ -737,7 +737,28 @@ export const routeSamples: Record<string, SampleFactory> = {
   'POST /api/v1/user-oauth-tokens/:integrationId/initiate': async (f) => ({
     url: `/api/v1/user-oauth-tokens/${(await oauthIntegration(f)).id}/initiate`,
   }),
+
+  'GET /api/v1/user-attributes': () => ({ url: '/api/v1/user-attributes?first=5&type=string' }),
+  'POST /api/v1/user-attributes': () => ({
+    url: '/api/v1/user-attributes',
+    payload: { name: `attr_${unique()}`, type: 'string', defaultValue: 'DE', displayName: 'Country' },
+  }),
+  'PUT /api/v1/user-attributes/:id': async (f) => ({
+    url: `/api/v1/user-attributes/${(await userAttribute(f)).id}`,
+    payload: { displayName: 'Renamed', defaultValue: 'FR', description: 'Where the user sells' },
+  }),
+  'POST /api/v1/user-attribute-values': async (f) => ({
+    url: '/api/v1/user-attribute-values',
+    payload: { userId: String(f.userId), userAttributeId: String((await userAttribute(f)).id), value: 'DE' },
+  }),
+  'GET /api/v1/user-attribute-values/:userId': (f) => ({ url: `/api/v1/user-attribute-values/${f.userId}` }),
+  'GET /api/v1/audit-log': () => ({ url: '/api/v1/audit-log?first=5&action=user.*' }),
+  'GET /api/v1/audit-log/export': () => ({ url: '/api/v1/audit-log/export?targetType=user' }),
 };
+
+/** A fresh string user attribute (issue 22 item 3). */
+const userAttribute = (f: Fixtures) =>
+  post(f, '/api/v1/user-attributes', { name: `attr_${unique()}`, type: 'string' });
 
 /** Gives the first admin a known password (whatever earlier requests set) and answers it. */
 export async function knownAdminPassword(f: Fixtures): Promise<string> {

@@ -40,6 +40,9 @@ const tables = [
   'oauth_flows',
   'oidc_token_configs',
   'oidc_signing_keys',
+  'user_attributes',
+  'user_attribute_values',
+  'audit_log',
 ] as const;
 
 /**

@@ -1515,6 +1515,91 @@ export function useClearQueryHistory(
 }
 
 /**
+ * Get user attributes
+ *
+ * `GET /api/v1/user-attributes`
+ */
+export function useGetUserAttributes(
+  init?: QueryHookInit<'/api/v1/user-attributes', 'get'>,
+  options?: QueryHookOptions<'/api/v1/user-attributes', 'get'>,
+) {
+  return useApiQuery('get', '/api/v1/user-attributes', init, options);
+}
+
+/**
+ * Create user attribute
+ *
+ * `POST /api/v1/user-attributes`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/user-attributes`
+ */
+export function useCreateUserAttribute(options?: MutationHookOptions<'/api/v1/user-attributes', 'post'>) {
+  return useApiMutation('post', '/api/v1/user-attributes', ['/api/v1/user-attributes'], options);
+}
+
+/**
+ * Update user attribute (its default, description and display name)
+ *
+ * `PUT /api/v1/user-attributes/{id}`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/user-attributes`
+ */
+export function useUpdateUserAttribute(options?: MutationHookOptions<'/api/v1/user-attributes/{id}', 'put'>) {
+  return useApiMutation('put', '/api/v1/user-attributes/{id}', ['/api/v1/user-attributes'], options);
+}
+
+/**
+ * Upsert user attribute value; null removes the user's own value
+ *
+ * `POST /api/v1/user-attribute-values`
+ *
+ * Invalidates no cached read.
+ */
+export function useUpsertUserAttributeValue(
+  options?: MutationHookOptions<'/api/v1/user-attribute-values', 'post'>,
+) {
+  return useApiMutation('post', '/api/v1/user-attribute-values', [], options);
+}
+
+/**
+ * Get user attribute values: every attribute, with the user's own value
+ *
+ * `GET /api/v1/user-attribute-values/{userId}`
+ */
+export function useGetUserAttributeValues(
+  init: QueryHookInit<'/api/v1/user-attribute-values/{userId}', 'get'>,
+  options?: QueryHookOptions<'/api/v1/user-attribute-values/{userId}', 'get'>,
+) {
+  return useApiQuery('get', '/api/v1/user-attribute-values/{userId}', init, options);
+}
+
+/**
+ * List management changes, newest first: who, what, when, before and after, and the request id
+ *
+ * `GET /api/v1/audit-log`
+ */
+export function useListAuditLog(
+  init?: QueryHookInit<'/api/v1/audit-log', 'get'>,
+  options?: QueryHookOptions<'/api/v1/audit-log', 'get'>,
+) {
+  return useApiQuery('get', '/api/v1/audit-log', init, options);
+}
+
+/**
+ * Export the changes the filters select as JSON lines (one entry per line, newest first)
+ *
+ * `GET /api/v1/audit-log/export`
+ */
+export function useExportAuditLog(
+  init?: QueryHookInit<'/api/v1/audit-log/export', 'get'>,
+  options?: QueryHookOptions<'/api/v1/audit-log/export', 'get'>,
+) {
+  return useApiQuery('get', '/api/v1/audit-log/export', init, options);
+}
+
+/**
  * List the regions this server serves, cursor-paginated via `first`/`after`
  *
  * `GET /api/v1/regions`

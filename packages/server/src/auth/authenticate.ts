@@ -83,7 +83,7 @@ export function registerAuthentication(app: FastifyInstance, deps: AuthDeps) {
     const resolved = await resolveCredential(request, access, tenant.id, deps, lastTouched);
     const principal = authorize(request, access, resolved.principal);
     resolved.verify?.();
-    request.principal = principal;
+    request.principal = { ...principal, requestId: request.id };
     resolved.touch?.();
   });
 }

@@ -25,6 +25,8 @@ export interface Principal {
   deploymentRoles?: Record<string, AccountRole>;
   /** Set for an embed token only (DESIGN.md "Identity and access"): what its session granted. */
   embed?: EmbedGrant;
+  /** The request's `x-request-id` (http/app.ts), set by the auth hook: what audit entries name. */
+  requestId?: string;
 }
 
 /**

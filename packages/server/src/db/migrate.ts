@@ -18,6 +18,8 @@ import * as tenantSettings from './migrations/0016-tenant-settings.ts';
 import * as envVariables from './migrations/0017-env-variables.ts';
 import * as queryHistory from './migrations/0018-query-history.ts';
 import * as roles from './migrations/0020-roles.ts';
+import * as userAttributes from './migrations/0022-user-attributes.ts';
+import * as auditLog from './migrations/0023-audit-log.ts';
 import * as oauthIntegrations from './migrations/0024-oauth-integrations.ts';
 import * as oidc from './migrations/0025-oidc.ts';
 
@@ -44,6 +46,8 @@ const migrations: Record<string, Migration> = {
   '0020-roles': roles,
   '0024-oauth-integrations': oauthIntegrations,
   '0025-oidc': oidc,
+  '0022-user-attributes': userAttributes,
+  '0023-audit-log': auditLog,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

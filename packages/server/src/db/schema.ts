@@ -862,3 +862,58 @@ export interface Database {
 }
 
 export type OidcTokenConfigRow = Selectable<OidcTokenConfigsTable>;
+
+/* User attributes and their values per account user (migration 0022, modules/user-attributes). */
+export const userAttributeTypes = ['string', 'number', 'boolean', 'string_array', 'number_array'] as const;
+export type UserAttributeType = (typeof userAttributeTypes)[number];
+
+export interface UserAttributesTable {
+  id: Generated<number>;
+  tenant_id: number;
+  name: string;
+  type: UserAttributeType;
+  /** Text, as the reference gives it; read per `type` (JSON for all but `string`). */
+  default_value: string | null;
+  description: string | null;
+  display_name: string | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export interface UserAttributeValuesTable {
+  user_id: number;
+  user_attribute_id: number;
+  value: ColumnType<unknown, string, string>;
+  updated_at: UpdatedAt;
+}
+
+export interface Database {
+  user_attributes: UserAttributesTable;
+  user_attribute_values: UserAttributeValuesTable;
+}
+
+export type UserAttributeRow = Selectable<UserAttributesTable>;
+
+/* The audit log (migration 0023, modules/audit-log). */
+export interface AuditLogTable {
+  /** bigserial: read as a string by the driver; ids stay below 2^53 in practice. */
+  id: ColumnType<string, never, never>;
+  tenant_id: number;
+  occurred_at: ColumnType<Date, never, never>;
+  actor_user_id: number | null;
+  actor_email: string | null;
+  credential_kind: string | null;
+  credential_id: number | null;
+  request_id: string | null;
+  action: string;
+  target_type: string;
+  target_id: string | null;
+  before: JsonOrNull<unknown>;
+  after: JsonOrNull<unknown>;
+}
+
+export interface Database {
+  audit_log: AuditLogTable;
+}
+
+export type AuditLogRow = Selectable<AuditLogTable>;

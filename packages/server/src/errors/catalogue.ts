@@ -118,6 +118,7 @@ export const errorCatalogue = {
   report_not_found: { status: 404, title: 'Report not found', on: 'management' },
   upload_not_found: { status: 404, title: 'Upload not found', on: 'management' },
   user_not_found: { status: 404, title: 'User not found', on: 'management' },
+  user_attribute_not_found: { status: 404, title: 'User attribute not found', on: 'management' },
   widget_not_found: { status: 404, title: 'Widget not found', on: 'management' },
   widget_without_report: { status: 404, title: 'Widget without a report', on: 'management' },
   workbook_not_found: { status: 404, title: 'Workbook not found', on: 'management' },
@@ -128,6 +129,7 @@ export const errorCatalogue = {
   upload_too_large: { status: 409, title: 'Upload too large', on: 'management' },
   user_exists: { status: 409, title: 'User exists', on: 'management' },
   group_exists: { status: 409, title: 'Group exists', on: 'management' },
+  user_attribute_exists: { status: 409, title: 'User attribute exists', on: 'management' },
   report_public_id_taken: { status: 409, title: 'Report public id taken', on: 'management' },
 
   // Users and roles (issue 22 items 1 and 2; modules/users, modules/roles): the reference's statuses.

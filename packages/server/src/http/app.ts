@@ -13,6 +13,7 @@ import type { Db } from '../db/database.ts';
 import { registerErrorHandling } from '../errors/error-handler.ts';
 import { apiKeyRoutes } from '../modules/api-keys/routes.ts';
 import { appConfigRoutes } from '../modules/app-config/routes.ts';
+import { auditLogRoutes } from '../modules/audit-log/routes.ts';
 import { agentRoutes } from '../modules/chat/agents/routes.ts';
 import { chatRoutes } from '../modules/chat/routes.ts';
 import { dashboardDataRoutes } from '../modules/dashboard-data/routes.ts';
@@ -45,6 +46,7 @@ import { scimRoutes } from '../modules/scim/routes.ts';
 import { signInRoutes } from '../modules/sign-in/routes.ts';
 import { tenantSettingsRoutes } from '../modules/tenant-settings/routes.ts';
 import { tokenRoutes } from '../modules/tokens/routes.ts';
+import { userAttributeRoutes } from '../modules/user-attributes/routes.ts';
 import { userRoutes } from '../modules/users/routes.ts';
 import { workbookRoutes } from '../modules/workbooks/routes.ts';
 import { workspaceRoutes } from '../modules/workspace/routes.ts';
@@ -188,6 +190,8 @@ export async function buildApp(
   await app.register(tenantSettingsRoutes, { tenantSettings: services.tenantSettings });
   await app.register(envVariableRoutes, { envVariables: services.envVariables });
   await app.register(queryHistoryRoutes, { queryHistory: services.queryHistory });
+  await app.register(userAttributeRoutes, { userAttributes: services.userAttributes });
+  await app.register(auditLogRoutes, { auditLog: services.auditLog });
   await app.register(regionRoutes, { regions: services.regions });
   await app.register(tokenRoutes, { tokens: services.tokens });
   await app.register(scimRoutes, {

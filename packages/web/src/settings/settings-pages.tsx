@@ -5,9 +5,12 @@ import { ProfilePage } from './profile-page.tsx';
 import { RolesPage } from './roles-page.tsx';
 import { UsersPage } from './users-page.tsx';
 import './settings-pages.css';
+import { AuditLogPage } from './audit-log-page.tsx';
 import { ConnectedAccountsPage } from './connected-accounts-page.tsx';
 import { OAuthIntegrationsPage } from './oauth-integrations-page.tsx';
 import { OidcPage } from './oidc-page.tsx';
+import { UserAttributeValuesPage } from './user-attribute-values-page.tsx';
+import { UserAttributesPage } from './user-attributes-page.tsx';
 
 /**
  * One page of the Settings area (issue 22 item 8): its address under `/settings/`, its label in the
@@ -46,4 +49,25 @@ export const settingsPages: SettingsPage[] = [
     element: <OAuthIntegrationsPage />,
   },
   { path: 'oidc', label: 'OpenID Connect', adminOnly: true, group: 'administration', element: <OidcPage /> },
+  {
+    path: 'user-attributes',
+    label: 'User attributes',
+    adminOnly: true,
+    group: 'administration',
+    element: <UserAttributesPage />,
+  },
+  {
+    path: 'user-attribute-values',
+    label: 'User values',
+    adminOnly: true,
+    group: 'administration',
+    element: <UserAttributeValuesPage />,
+  },
+  {
+    path: 'audit-log',
+    label: 'Audit log',
+    adminOnly: true,
+    group: 'administration',
+    element: <AuditLogPage />,
+  },
 ];

@@ -1,4 +1,25 @@
-import { useId } from 'react';
+import { type ReactNode, useId } from 'react';
+
+/** A field's problem, right under it (the control points at it with `aria-describedby`). */
+function Problem({ id, problem }: { id: string; problem?: string }) {
+  if (!problem) return null;
+  return (
+    <p id={id} className="field-error">
+      {problem}
+    </p>
+  );
+}
+
+/** The control, with what may sit right beside it (e.g. the button that saves this one field). */
+function WithBeside({ control, beside }: { control: ReactNode; beside?: ReactNode }) {
+  if (!beside) return control;
+  return (
+    <div className="field-control">
+      {control}
+      {beside}
+    </div>
+  );
+}
 
 /** A labelled input with its own problem right under it (`aria-describedby`, `aria-invalid`). */
 export function Field(props: {
@@ -8,14 +29,20 @@ export function Field(props: {
   problem?: string;
   multiline?: boolean;
   autoFocus?: boolean;
-  /** The input's type (text unless given): `email` and `password` get the right keyboard and manager. */
-  type?: 'text' | 'email' | 'password' | 'number' | 'url';
+  /**
+   * The input's type (text unless given): `email` and `password` get the right keyboard and
+   * password manager; e.g. `number`, `url`, `datetime-local`.
+   */
+  type?: string;
   /** What the browser may fill in; a password field defaults to `new-password` (never autofilled). */
   autoComplete?: string;
   placeholder?: string;
   required?: boolean;
+  disabled?: boolean;
   /** A line under the label saying what to enter. */
-  hint?: string;
+  hint?: ReactNode;
+  /** Shown right beside the input, e.g. the button that saves this one field. */
+  beside?: ReactNode;
 }) {
   const id = useId();
   const problemId = `${id}-problem`;
@@ -29,7 +56,18 @@ export function Field(props: {
     autoFocus: props.autoFocus,
     placeholder: props.placeholder,
     required: props.required,
+    disabled: props.disabled,
   };
+  const control = props.multiline ? (
+    <textarea {...common} rows={4} onChange={(e) => props.onChange(e.target.value)} />
+  ) : (
+    <input
+      {...common}
+      type={props.type ?? 'text'}
+      autoComplete={props.autoComplete ?? (props.type === 'password' ? 'new-password' : undefined)}
+      onChange={(e) => props.onChange(e.target.value)}
+    />
+  );
   return (
     <div className="field">
       <label htmlFor={id}>{props.label}</label>
@@ -38,21 +76,8 @@ export function Field(props: {
           {props.hint}
         </p>
       )}
-      {props.multiline ? (
-        <textarea {...common} rows={4} onChange={(e) => props.onChange(e.target.value)} />
-      ) : (
-        <input
-          {...common}
-          type={props.type ?? 'text'}
-          autoComplete={props.autoComplete ?? (props.type === 'password' ? 'new-password' : undefined)}
-          onChange={(e) => props.onChange(e.target.value)}
-        />
-      )}
-      {props.problem && (
-        <p id={problemId} className="field-error">
-          {props.problem}
-        </p>
-      )}
+      <WithBeside control={control} beside={props.beside} />
+      <Problem id={problemId} problem={props.problem} />
     </div>
   );
 }
@@ -64,30 +89,33 @@ export function SelectField<V extends string>(props: {
   options: readonly { value: V; label: string }[];
   onChange: (value: V) => void;
   problem?: string;
+  disabled?: boolean;
+  /** Shown right beside the select, as `Field`'s. */
+  beside?: ReactNode;
 }) {
   const id = useId();
   const problemId = `${id}-problem`;
+  const select = (
+    <select
+      id={id}
+      value={props.value}
+      disabled={props.disabled}
+      aria-invalid={props.problem !== undefined}
+      aria-describedby={props.problem ? problemId : undefined}
+      onChange={(e) => props.onChange(e.target.value as V)}
+    >
+      {props.options.map((o) => (
+        <option key={o.value} value={o.value}>
+          {o.label}
+        </option>
+      ))}
+    </select>
+  );
   return (
     <div className="field">
       <label htmlFor={id}>{props.label}</label>
-      <select
-        id={id}
-        value={props.value}
-        aria-invalid={props.problem !== undefined}
-        aria-describedby={props.problem ? problemId : undefined}
-        onChange={(e) => props.onChange(e.target.value as V)}
-      >
-        {props.options.map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label}
-          </option>
-        ))}
-      </select>
-      {props.problem && (
-        <p id={problemId} className="field-error">
-          {props.problem}
-        </p>
-      )}
+      <WithBeside control={select} beside={props.beside} />
+      <Problem id={problemId} problem={props.problem} />
     </div>
   );
 }

@@ -33,6 +33,10 @@ export interface NewApiKey {
 export class ApiKeysRepository {
   constructor(private readonly db: Db) {}
 
+  transaction<T>(fn: (trx: Db) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute(fn);
+  }
+
   /** One round trip per authenticated request: the key with its owner's role and state. */
   findByHash(hash: string): Promise<CredentialLookup | undefined> {
     return this.db
@@ -81,8 +85,8 @@ export class ApiKeysRepository {
   }
 
   /** Sets revoked_at once; a second revocation keeps the first time. */
-  revoke(tenantId: number, id: number): Promise<ApiKeyRow | undefined> {
-    return this.db
+  revoke(tenantId: number, id: number, db: Db = this.db): Promise<ApiKeyRow | undefined> {
+    return db
       .updateTable('api_keys')
       .set({ revoked_at: sql<Date>`coalesce(revoked_at, now())` })
       .where('tenant_id', '=', tenantId)

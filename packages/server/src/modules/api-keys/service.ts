@@ -5,6 +5,7 @@ import type { InvalidationBus } from '../../cache/invalidation-bus.ts';
 import type { ApiKeyRow } from '../../db/schema.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../errors/domain-errors.ts';
 import { type PageQuery, pageWindow, toPage } from '../../pagination/page.ts';
+import type { AuditLog } from '../audit-log/service.ts';
 import type { UsersRepository } from '../users/repository.ts';
 import type { ApiKeysRepository } from './repository.ts';
 import type { ApiKey, CreateApiKeyBody } from './schemas.ts';
@@ -16,6 +17,8 @@ export class ApiKeysService {
     private readonly repository: ApiKeysRepository,
     private readonly users: UsersRepository,
     private readonly bus: InvalidationBus,
+    /** Issue 22 item 5: each change is recorded in its own transaction; the key itself never is. */
+    private readonly audit: Pick<AuditLog, 'record'>,
   ) {}
 
   /** Admins see every key of the tenant; others see their own. */
@@ -63,22 +66,45 @@ export class ApiKeysService {
     if (problems.length > 0) throw new ValidationError('The API key cannot be created', problems);
 
     const generated = generateApiKey();
-    const row = await this.repository.insert({
-      tenantId: principal.tenantId,
-      userId: ownerId,
-      name: input.name.trim(),
-      kind: input.kind ?? 'api',
-      hash: generated.hash,
-      prefix: generated.prefix,
-      deploymentIds,
-      expiresAt,
+    const row = await this.repository.transaction(async (trx) => {
+      const inserted = await this.repository.insert(
+        {
+          tenantId: principal.tenantId,
+          userId: ownerId,
+          name: input.name.trim(),
+          kind: input.kind ?? 'api',
+          hash: generated.hash,
+          prefix: generated.prefix,
+          deploymentIds,
+          expiresAt,
+        },
+        trx,
+      );
+      await this.audit.record(trx, principal, {
+        action: 'api_key.create',
+        targetType: 'api_key',
+        targetId: inserted.id,
+        after: apiKeyView(inserted),
+      });
+      return inserted;
     });
     return { ...apiKeyView(row), key: generated.key };
   }
 
   async revoke(principal: Principal, id: number): Promise<ApiKeyView> {
-    await this.requireVisible(principal, id);
-    const row = await this.repository.revoke(principal.tenantId, id);
+    const current = await this.requireVisible(principal, id);
+    const row = await this.repository.transaction(async (trx) => {
+      const revoked = await this.repository.revoke(principal.tenantId, id, trx);
+      if (revoked && current.revoked_at === null)
+        await this.audit.record(trx, principal, {
+          action: 'api_key.revoke',
+          targetType: 'api_key',
+          targetId: id,
+          before: apiKeyView(current),
+          after: apiKeyView(revoked),
+        });
+      return revoked;
+    });
     this.bus.publish('credentials');
     if (!row) throw new NotFoundError(`API key ${id}`, 'api_key_not_found');
     return apiKeyView(row);

@@ -32,8 +32,8 @@ export function viewerSecurityContext(viewer: Viewer): SecurityContext {
 }
 
 /**
- * Where user-attribute values come from. Tessera has no user-attribute store yet (the reference's
- * `/api/v1/user-attribute-values`), so the default has none; the store plugs in here.
+ * Where user-attribute values come from: modules/user-attributes (the reference's
+ * `/api/v1/user-attribute-values`), plugged in by the composition root; the default has none.
  */
 export type UserAttributesSource = (tenantId: number, userId: number) => Promise<Record<string, unknown>>;
 

@@ -93,8 +93,13 @@ export class DeploymentsRepository {
     return row?.id ?? null;
   }
 
-  update(tenantId: number, id: number, changes: DeploymentChanges): Promise<DeploymentRow | undefined> {
-    return this.db
+  update(
+    tenantId: number,
+    id: number,
+    changes: DeploymentChanges,
+    db: Db = this.db,
+  ): Promise<DeploymentRow | undefined> {
+    return db
       .updateTable('deployments')
       .set({
         ...(changes.name !== undefined ? { name: changes.name } : {}),
@@ -110,8 +115,8 @@ export class DeploymentsRepository {
       .executeTakeFirst();
   }
 
-  async delete(tenantId: number, id: number): Promise<boolean> {
-    const result = await this.db
+  async delete(tenantId: number, id: number, db: Db = this.db): Promise<boolean> {
+    const result = await db
       .deleteFrom('deployments')
       .where('tenant_id', '=', tenantId)
       .where('id', '=', id)

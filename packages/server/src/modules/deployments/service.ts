@@ -12,6 +12,7 @@ import type { Db } from '../../db/database.ts';
 import type { DataSourceSettings, DeploymentRow, EnvironmentRow } from '../../db/schema.ts';
 import { DomainError, NotFoundError, ValidationError } from '../../errors/domain-errors.ts';
 import { type PageQuery, pageWindow, toPage } from '../../pagination/page.ts';
+import type { AuditLog } from '../audit-log/service.ts';
 import type { DeploymentsRepository } from './repository.ts';
 import type {
   CreateDeploymentBody,
@@ -38,6 +39,8 @@ export interface DeploymentsServiceDeps {
     test(deploymentId: number | null, settings: DataSourceSettings): Promise<ConnectionTest>;
     introspect(deployment: DeploymentRow): Promise<IntrospectedTable[]>;
   };
+  /** Issue 22 item 5: each change is recorded in its own transaction (the password never). */
+  audit: Pick<AuditLog, 'record'>;
 }
 
 export const defaultBasePath = '/cubejs-api';
@@ -129,6 +132,12 @@ export class DeploymentsService {
         { deploymentId: created.id, type: 'production', branch: 'main', userId: null },
         trx,
       );
+      await this.deps.audit.record(trx, principal, {
+        action: 'deployment.create',
+        targetType: 'deployment',
+        targetId: created.id,
+        after: this.view(created),
+      });
       return created;
     });
     this.deps.bus.publish('deployments');
@@ -143,11 +152,27 @@ export class DeploymentsService {
       dataSource = await this.editedDataSource(current, input.dataSource);
       connection = await this.deps.connections?.test(id, dataSource);
     }
-    const row = await this.deps.repository.update(principal.tenantId, id, {
-      name: input.name?.trim(),
-      dataSource,
-      basePath: input.basePath,
-      creationStep: connection ? this.stepAfter(current, connection) : undefined,
+    const row = await this.deps.repository.transaction(async (trx) => {
+      const updated = await this.deps.repository.update(
+        principal.tenantId,
+        id,
+        {
+          name: input.name?.trim(),
+          dataSource,
+          basePath: input.basePath,
+          creationStep: connection ? this.stepAfter(current, connection) : undefined,
+        },
+        trx,
+      );
+      if (updated)
+        await this.deps.audit.record(trx, principal, {
+          action: 'deployment.update',
+          targetType: 'deployment',
+          targetId: id,
+          before: this.view(current),
+          after: this.view(updated),
+        });
+      return updated;
     });
     this.deps.bus.publish('deployments');
     if (!row) throw new NotFoundError(`Deployment ${id}`, 'deployment_not_found');
@@ -223,9 +248,17 @@ export class DeploymentsService {
   }
 
   async delete(principal: Principal, id: number) {
-    if (!(await this.deps.repository.delete(principal.tenantId, id))) {
-      throw new NotFoundError(`Deployment ${id}`, 'deployment_not_found');
-    }
+    await this.deps.repository.transaction(async (trx) => {
+      const current = await this.deps.repository.find(principal.tenantId, id, trx);
+      if (!current || !(await this.deps.repository.delete(principal.tenantId, id, trx)))
+        throw new NotFoundError(`Deployment ${id}`, 'deployment_not_found');
+      await this.deps.audit.record(trx, principal, {
+        action: 'deployment.delete',
+        targetType: 'deployment',
+        targetId: id,
+        before: this.view(current),
+      });
+    });
     this.deps.bus.publish('deployments');
     return { success: true };
   }

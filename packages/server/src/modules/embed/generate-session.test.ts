@@ -221,10 +221,13 @@ describe('POST /api/v1/embed/generate-session', () => {
     ]);
     const undefinedOnly = await api.generate({
       deploymentId,
-      userAttributes: [{ name: 'country', value: 'DE' }],
+      userAttributes: [{ name: 'unheard_of', value: 'DE' }],
     });
     expect(undefinedOnly.status).toBe(400);
     expect(fields(undefinedOnly.body)).toEqual(['body/userAttributes/0/name']);
+    // The first session's definitions became the account's (issue 22 item 3): later sessions use them.
+    const stored = await tokenOf({ externalId: 'dora', userAttributes: [{ name: 'country', value: 'FR' }] });
+    expect(stored.securityContext.serviceCloud.userAttributes).toEqual({ country: 'FR' });
   });
 
   it('merges securityContext but keeps the server-owned keys its own', async () => {

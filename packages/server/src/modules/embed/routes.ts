@@ -47,8 +47,9 @@ export const embedRoutes: FastifyPluginAsyncTypebox<EmbedRoutesOptions> = async 
           'defined in `tenantGroupDefinitions` (which create or update them) and appear as ' +
           '`system:tenant:{embedTenantName}:group:{group}`; unknown names are 400 `unknown_group`, each named in `errors`. ' +
           '`tenantGroups` and `tenantGroupDefinitions` need `creatorMode: true` and `embedTenantName`. `userAttributes` ' +
-          'must be defined by `userAttributeDefinitions` (Tessera stores no attribute definitions yet) and fit their ' +
-          'type; they appear at `serviceCloud.userAttributes`. `securityContext` is merged in; `serviceCloud`, `tessera`, ' +
+          "must be defined by `userAttributeDefinitions` or be one of the account's user attributes, and fit their type; " +
+          'they appear at `serviceCloud.userAttributes`. `userAttributeDefinitions` become account user attributes when new ' +
+          '(a stored one keeps its type: another is 400). `securityContext` is merged in; `serviceCloud`, `tessera`, ' +
           "`exp`, `iat` and `nbf` are the server's and are refused (400). `publicDashboardId` restricts the session to " +
           'that published dashboard of the deployment (404 when there is none, 403 `embedding_not_allowed` when it does ' +
           'not allow embedding). The end user (`externalId`, else `email`) is created or reused per embed tenant; ' +

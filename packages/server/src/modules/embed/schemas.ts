@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { userAttributeTypes } from '../../db/schema.ts';
 import { CursorQuery, PageInfoSchema } from '../../pagination/page.ts';
 import { Id } from '../deployments/schemas.ts';
 import { EmbedTenantName } from '../embed-tenants/schemas.ts';
@@ -16,8 +17,6 @@ export const GroupDefinition = Type.Object(
   { name: Type.String({ minLength: 1, maxLength: 100 }), description: text(500) },
   strict,
 );
-
-export const userAttributeTypes = ['string', 'number', 'boolean', 'string_array', 'number_array'] as const;
 
 export const UserAttributeDefinition = Type.Object(
   {

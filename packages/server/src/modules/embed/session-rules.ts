@@ -1,7 +1,9 @@
 import type { Static } from 'typebox';
+import type { UserAttributeType } from '../../db/schema.ts';
 import type { FieldProblem } from '../../errors/domain-errors.ts';
 import { TESSERA_CLAIMS } from '../data/branch.ts';
 import { reservedGroupPrefix } from '../embed-tenants/group-names.ts';
+import { fitsType, readDefault } from '../user-attributes/values.ts';
 import type { GenerateSessionBody, UserAttributeDefinition, UserAttributeInput } from './schemas.ts';
 
 /** The rules of spec 4.3 that need no store: what a request may combine, and the context it builds. */
@@ -72,22 +74,31 @@ function duplicates(items: { name: string }[], field: string): FieldProblem[] {
 
 /**
  * User attributes checked against their definitions (spec 4.3 `userAttributeDefinitions`,
- * `userAttributes`). Tessera has no stored attribute definitions yet (dashboard-data/security-
- * context.ts), so the definitions a request sends are the ones its attributes are checked against:
- * an undefined name, a value of the wrong type or a duplicate is a 400 naming the field. A defined
- * attribute without a value takes its `defaultValue`, read per its type.
+ * `userAttributes`): the request's own and the account's stored ones (modules/user-attributes),
+ * which the request's become. An undefined name, a value of the wrong type, a definition whose
+ * type differs from the stored one, or a duplicate is a 400 naming the field. An attribute the
+ * request defines without a value takes its `defaultValue`, read per its type.
  */
 export function resolveUserAttributes(
   definitions: Definition[],
   attributes: Attribute[],
+  stored: { name: string; type: UserAttributeType }[] = [],
 ): { values: Record<string, unknown>; problems: FieldProblem[] } {
   const problems = duplicates(definitions, 'userAttributeDefinitions');
   problems.push(...duplicates(attributes, 'userAttributes'));
-  const byName = new Map(definitions.map((d) => [d.name, d]));
+  const storedTypes = new Map(stored.map((d) => [d.name, d.type]));
+  const byName = new Map<string, { type?: UserAttributeType | null }>(stored.map((d) => [d.name, d]));
+  for (const d of definitions) byName.set(d.name, d);
   const values: Record<string, unknown> = {};
   definitions.forEach((d, i) => {
+    const storedType = storedTypes.get(d.name);
+    if (storedType !== undefined && storedType !== (d.type ?? 'string'))
+      problems.push({
+        field: `body/userAttributeDefinitions/${i}/type`,
+        message: `must be ${storedType}, the type of the account's attribute ${d.name}`,
+      });
     if (d.defaultValue == null) return;
-    const value = readDefault(d);
+    const value = readDefault(d.type ?? 'string', d.defaultValue);
     if (value === undefined)
       problems.push({
         field: `body/userAttributeDefinitions/${i}/defaultValue`,
@@ -100,7 +111,7 @@ export function resolveUserAttributes(
     if (!definition) {
       problems.push({
         field: `body/userAttributes/${i}/name`,
-        message: `"${a.name}" is not a defined user attribute; define it in userAttributeDefinitions`,
+        message: `"${a.name}" is not a defined user attribute; define it in userAttributeDefinitions or in the account's user attributes`,
       });
       return;
     }
@@ -113,34 +124,6 @@ export function resolveUserAttributes(
     else values[a.name] = a.value;
   });
   return { values, problems };
-}
-
-function fitsType(value: unknown, type: NonNullable<Definition['type']>): boolean {
-  switch (type) {
-    case 'string':
-      return typeof value === 'string';
-    case 'number':
-      return typeof value === 'number';
-    case 'boolean':
-      return typeof value === 'boolean';
-    case 'string_array':
-      return Array.isArray(value) && value.every((v) => typeof v === 'string');
-    case 'number_array':
-      return Array.isArray(value) && value.every((v) => typeof v === 'number');
-  }
-}
-
-/** A default is text: kept as is for a string, parsed as JSON for the other types; undefined when it does not fit. */
-function readDefault(d: Definition): unknown {
-  const type = d.type ?? 'string';
-  const text = d.defaultValue as string;
-  if (type === 'string') return text;
-  try {
-    const value: unknown = JSON.parse(text);
-    return fitsType(value, type) ? value : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /**

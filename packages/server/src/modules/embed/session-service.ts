@@ -10,6 +10,7 @@ import type { EmbedGroupsRepository } from '../embed-tenants/groups-repository.t
 import type { EmbedTenantsRepository } from '../embed-tenants/tenants-repository.ts';
 import type { EmbedUsersRepository, Lifetime } from '../embed-tenants/users-repository.ts';
 import type { TenantResolver } from '../tenants/resolver.ts';
+import type { UserAttributesService } from '../user-attributes/service.ts';
 import type { SessionContext } from './claims.ts';
 import type { EmbedDashboardsService } from './dashboard-service.ts';
 import type { GenerateSessionBody } from './schemas.ts';
@@ -37,6 +38,8 @@ export interface EmbedSessionDeps {
   tokens: EmbedTokens;
   /** The account a request's host names (DESIGN.md "Addresses on one server"). */
   hostTenants: Pick<TenantResolver, 'resolve'>;
+  /** Spec 4.3 `userAttributeDefinitions` are the account's user attributes (issue 22 item 3). */
+  userAttributes: Pick<UserAttributesService, 'stored' | 'defineMissing'>;
 }
 
 type Body = Static<typeof GenerateSessionBody>;
@@ -58,7 +61,11 @@ export class EmbedSessionService {
     await this.requireEnabled(tenantId);
     await this.deps.deployments.require(tenantId, body.deploymentId);
 
-    const attributes = resolveUserAttributes(body.userAttributeDefinitions ?? [], body.userAttributes ?? []);
+    const definitions = body.userAttributeDefinitions ?? [];
+    const stored = await this.deps.userAttributes.stored(tenantId, [
+      ...new Set([...definitions, ...(body.userAttributes ?? [])].map((a) => a.name)),
+    ]);
+    const attributes = resolveUserAttributes(definitions, body.userAttributes ?? [], stored);
     const problems = [...sessionRuleProblems(body), ...attributes.problems];
     if (problems.length > 0) throw new ValidationError('The embed session request is not valid', problems);
 
@@ -92,6 +99,17 @@ export class EmbedSessionService {
               body.embedTenantProfile?.displayName ?? null,
               trx,
             );
+      await this.deps.userAttributes.defineMissing(
+        tenantId,
+        definitions.map((d) => ({
+          name: d.name,
+          type: d.type ?? 'string',
+          defaultValue: d.defaultValue ?? null,
+          description: d.description ?? null,
+          displayName: d.displayName ?? null,
+        })),
+        trx,
+      );
       // `groupDefinitions` is deprecated and ignored (spec 4.3): global groups are never created here.
       if (embedTenant) await this.deps.groups.upsert(embedTenant.id, body.tenantGroupDefinitions ?? [], trx);
       const user = await this.deps.users.upsert(

@@ -1,6 +1,7 @@
 import type { Static } from 'typebox';
 import type { Principal } from '../../auth/principal.ts';
 import type { Db } from '../../db/database.ts';
+import type { AuditLog } from '../audit-log/service.ts';
 import { frameAncestorsPolicy } from './frame-ancestors.ts';
 import type { EmbedSettings, UpdateEmbedSettingsBody } from './schemas.ts';
 import type { EmbedSettingsRepository } from './settings-repository.ts';
@@ -14,10 +15,12 @@ export class EmbedSettingsService {
   constructor(
     private readonly db: Db,
     private readonly repository: EmbedSettingsRepository,
+    /** Issue 22 item 5: each change is recorded in its own transaction. */
+    private readonly audit: Pick<AuditLog, 'record'>,
   ) {}
 
-  async get(principal: Pick<Principal, 'tenantId'>): Promise<Static<typeof EmbedSettings>> {
-    const row = await this.repository.find(principal.tenantId);
+  async get(principal: Pick<Principal, 'tenantId'>, db?: Db): Promise<Static<typeof EmbedSettings>> {
+    const row = await this.repository.find(principal.tenantId, db);
     return {
       enabled: row.enabled,
       frameAncestors: row.frame_ancestors,
@@ -26,8 +29,19 @@ export class EmbedSettingsService {
   }
 
   async update(principal: Principal, body: Static<typeof UpdateEmbedSettingsBody>) {
-    await this.db.transaction().execute((trx) => this.repository.update(principal.tenantId, body, trx));
-    return this.get(principal);
+    return this.db.transaction().execute(async (trx) => {
+      const before = await this.get(principal, trx);
+      await this.repository.update(principal.tenantId, body, trx);
+      const after = await this.get(principal, trx);
+      await this.audit.record(trx, principal, {
+        action: 'embed_settings.update',
+        targetType: 'embed_settings',
+        targetId: principal.tenantId,
+        before,
+        after,
+      });
+      return after;
+    });
   }
 
   /** The `Content-Security-Policy` header value for the tenant's embed pages (frame-ancestors.ts). */

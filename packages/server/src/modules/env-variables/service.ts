@@ -6,6 +6,7 @@ import { clearFields, referencesIn } from '../../datasources/env-references.ts';
 import type { DataSourceSettings } from '../../db/schema.ts';
 import { type FieldProblem, ValidationError } from '../../errors/domain-errors.ts';
 import { type PageQuery, pageWindow, toPage } from '../../pagination/page.ts';
+import type { AuditLog } from '../audit-log/service.ts';
 import type { DeploymentsService } from '../deployments/service.ts';
 import type { EnvVariablesRepository } from './repository.ts';
 import type { EnvVariableResolver } from './resolver.ts';
@@ -17,6 +18,8 @@ export interface EnvVariablesServiceDeps {
   deployments: DeploymentsService;
   secrets: SecretBox;
   bus: InvalidationBus;
+  /** Issue 22 item 5: which variables changed is recorded, never their values. */
+  audit: Pick<AuditLog, 'record'>;
 }
 
 type ListResponse = Static<typeof EnvVariablesListResponse>;
@@ -87,6 +90,15 @@ export class EnvVariablesService {
       for (const { name, value } of upserts)
         await this.deps.repository.upsert(deploymentId, name, this.deps.secrets.seal(value), trx);
       await this.deps.repository.remove(deploymentId, removed, trx);
+      await this.deps.audit.record(trx, principal, {
+        action: 'env_variables.set',
+        targetType: 'deployment',
+        targetId: deploymentId,
+        after: {
+          set: upserts.map((v) => ({ name: v.name, value: maskedValue })),
+          removed,
+        },
+      });
     });
     this.deps.bus.publish('deployments');
     return this.list(principal, deploymentId, {});

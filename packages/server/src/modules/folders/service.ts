@@ -4,6 +4,7 @@ import type { Db } from '../../db/database.ts';
 import { NotFoundError, ValidationError } from '../../errors/domain-errors.ts';
 import { keysetCursor } from '../../pagination/keyset.ts';
 import { type PageQuery, pageWindow, toPage } from '../../pagination/page.ts';
+import type { AuditLog } from '../audit-log/service.ts';
 import { type AccessContext, contentSubject } from '../permissions/access.ts';
 import type { PermissionsRepository } from '../permissions/repository.ts';
 import type { AccessResolver } from '../permissions/resolver.ts';
@@ -17,6 +18,8 @@ export interface FoldersServiceDeps {
   folders: FoldersRepository;
   permissions: PermissionsRepository;
   access: AccessResolver;
+  /** Issue 22 item 5: each change is recorded in its own transaction. */
+  audit: Pick<AuditLog, 'record'>;
 }
 
 /** Folders (spec 4.5 for delete). Moving a folder is workspace/move-service.ts. */
@@ -70,6 +73,12 @@ export class FoldersService {
         'manage',
         trx,
       );
+      await this.deps.audit.record(trx, principal, {
+        action: 'folder.create',
+        targetType: 'folder',
+        targetId: created,
+        after: { deploymentId, parentId, name: input.name, position: input.position ?? 0 },
+      });
       return created;
     });
     return folderView(await this.require(deploymentId, id), ctx.tree);
@@ -82,12 +91,22 @@ export class FoldersService {
     input: Static<typeof UpdateFolderBody>,
   ) {
     const ctx = await this.deps.access.resolve(principal, deploymentId);
-    await this.require(deploymentId, folderId);
+    const before = await this.require(deploymentId, folderId);
     ctx.require(ctx.folder(folderId), 'edit', contentSubject('FOLDER', folderId));
-    await this.deps.folders.update(folderId, {
-      name: input.name ?? undefined,
-      position: input.position ?? undefined,
-      userId: principal.userId,
+    await this.deps.db.transaction().execute(async (trx) => {
+      const changes = { name: input.name ?? undefined, position: input.position ?? undefined };
+      await this.deps.folders.update(folderId, { ...changes, userId: principal.userId }, trx);
+      await this.deps.audit.record(trx, principal, {
+        action: 'folder.update',
+        targetType: 'folder',
+        targetId: folderId,
+        before: { deploymentId, name: before.name, position: before.position },
+        after: {
+          deploymentId,
+          name: changes.name ?? before.name,
+          position: changes.position ?? before.position,
+        },
+      });
     });
     return folderView(await this.require(deploymentId, folderId), ctx.tree);
   }
@@ -109,7 +128,14 @@ export class FoldersService {
           'folder_not_empty',
         );
       }
+      const before = ctx.tree.get(folderId);
       await this.deps.folders.deleteDetaching(folderId, trx);
+      await this.deps.audit.record(trx, principal, {
+        action: 'folder.delete',
+        targetType: 'folder',
+        targetId: folderId,
+        before: { deploymentId, name: before?.name ?? null, parentId: before?.parent_id ?? null },
+      });
     });
   }
 

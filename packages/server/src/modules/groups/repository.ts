@@ -9,6 +9,10 @@ export type GroupWithCount = GroupRow & { user_count: number };
 export class GroupsRepository {
   constructor(private readonly db: Db) {}
 
+  transaction<T>(fn: (trx: Db) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute(fn);
+  }
+
   private withCount(db: Db = this.db) {
     return db
       .selectFrom('groups as g')
@@ -30,8 +34,9 @@ export class GroupsRepository {
   async insert(
     tenantId: number,
     input: { name: string; description?: string | null; externalId?: string | null },
+    db: Db = this.db,
   ) {
-    const row = await this.db
+    const row = await db
       .insertInto('groups')
       .values({
         tenant_id: tenantId,
@@ -44,8 +49,13 @@ export class GroupsRepository {
     return { ...row, user_count: 0 };
   }
 
-  update(tenantId: number, id: number, input: { name?: string; description?: string | null }) {
-    return this.db
+  update(
+    tenantId: number,
+    id: number,
+    input: { name?: string; description?: string | null },
+    db: Db = this.db,
+  ) {
+    return db
       .updateTable('groups')
       .set({
         ...(input.name !== undefined ? { name: input.name } : {}),
@@ -58,8 +68,8 @@ export class GroupsRepository {
       .executeTakeFirst();
   }
 
-  async delete(tenantId: number, id: number): Promise<boolean> {
-    const r = await this.db
+  async delete(tenantId: number, id: number, db: Db = this.db): Promise<boolean> {
+    const r = await db
       .deleteFrom('groups')
       .where('tenant_id', '=', tenantId)
       .where('id', '=', id)
@@ -68,16 +78,16 @@ export class GroupsRepository {
   }
 
   /** Idempotent: adding a member twice leaves one membership. */
-  async addMember(groupId: number, userId: number) {
-    await this.db
+  async addMember(groupId: number, userId: number, db: Db = this.db) {
+    await db
       .insertInto('group_members')
       .values({ group_id: groupId, user_id: userId })
       .onConflict((oc) => oc.columns(['group_id', 'user_id']).doNothing())
       .execute();
   }
 
-  async removeMember(groupId: number, userId: number): Promise<boolean> {
-    const r = await this.db
+  async removeMember(groupId: number, userId: number, db: Db = this.db): Promise<boolean> {
+    const r = await db
       .deleteFrom('group_members')
       .where('group_id', '=', groupId)
       .where('user_id', '=', userId)

@@ -1,7 +1,9 @@
 import type { Static } from 'typebox';
 import type { Principal } from '../../auth/principal.ts';
+import type { Db } from '../../db/database.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors/domain-errors.ts';
 import { type PageQuery, pageWindow, toPage } from '../../pagination/page.ts';
+import type { AuditLog } from '../audit-log/service.ts';
 import type { UsersRepository } from '../users/repository.ts';
 import type { GroupsRepository, GroupWithCount } from './repository.ts';
 import type { CreateGroupBody, Group, UpdateGroupBody } from './schemas.ts';
@@ -14,6 +16,8 @@ export class GroupsService {
   constructor(
     private readonly repository: GroupsRepository,
     private readonly users: UsersRepository,
+    /** Issue 22 item 5: each change is recorded in its own transaction. */
+    private readonly audit: Pick<AuditLog, 'record'>,
   ) {}
 
   async list(principal: Principal, query: PageQuery) {
@@ -27,7 +31,11 @@ export class GroupsService {
 
   async create(principal: Principal, input: Static<typeof CreateGroupBody>) {
     try {
-      return groupView(await this.repository.insert(principal.tenantId, input));
+      return await this.repository.transaction(async (trx) => {
+        const created = groupView(await this.repository.insert(principal.tenantId, input, trx));
+        await this.record(trx, principal, 'group.create', created.id, null, created);
+        return created;
+      });
     } catch (error) {
       if (isUniqueViolation(error))
         throw new ConflictError(`A group named "${input.name}" already exists`, 'group_exists');
@@ -37,19 +45,26 @@ export class GroupsService {
 
   async update(principal: Principal, id: number, input: Static<typeof UpdateGroupBody>) {
     try {
-      if (!(await this.repository.update(principal.tenantId, id, input)))
-        throw new NotFoundError(`Group ${id}`, 'group_not_found');
+      return await this.repository.transaction(async (trx) => {
+        const before = await this.require(principal.tenantId, id, trx);
+        await this.repository.update(principal.tenantId, id, input, trx);
+        const after = groupView(await this.require(principal.tenantId, id, trx));
+        await this.record(trx, principal, 'group.update', id, groupView(before), after);
+        return after;
+      });
     } catch (error) {
       if (isUniqueViolation(error))
         throw new ConflictError(`A group named "${input.name}" already exists`, 'group_exists');
       throw error;
     }
-    return this.get(principal, id);
   }
 
   async delete(principal: Principal, id: number) {
-    if (!(await this.repository.delete(principal.tenantId, id)))
-      throw new NotFoundError(`Group ${id}`, 'group_not_found');
+    await this.repository.transaction(async (trx) => {
+      const before = await this.require(principal.tenantId, id, trx);
+      await this.repository.delete(principal.tenantId, id, trx);
+      await this.record(trx, principal, 'group.delete', id, groupView(before), null);
+    });
     return { success: true };
   }
 
@@ -65,19 +80,29 @@ export class GroupsService {
         { field: 'body/userId', message: 'is not a user of this account' },
       ]);
     }
-    await this.repository.addMember(id, userId);
+    await this.repository.transaction(async (trx) => {
+      await this.repository.addMember(id, userId, trx);
+      await this.record(trx, principal, 'group.add_member', id, null, { userId });
+    });
     return this.members(principal, id);
   }
 
   async removeMember(principal: Principal, id: number, userId: number) {
     await this.require(principal.tenantId, id);
-    if (!(await this.repository.removeMember(id, userId)))
-      throw new NotFoundError(`Member ${userId} of group ${id}`, 'member_not_found');
+    await this.repository.transaction(async (trx) => {
+      if (!(await this.repository.removeMember(id, userId, trx)))
+        throw new NotFoundError(`Member ${userId} of group ${id}`, 'member_not_found');
+      await this.record(trx, principal, 'group.remove_member', id, { userId }, null);
+    });
     return this.members(principal, id);
   }
 
-  private async require(tenantId: number, id: number): Promise<GroupWithCount> {
-    const row = await this.repository.find(tenantId, id);
+  private record(trx: Db, principal: Principal, action: string, id: number, before: unknown, after: unknown) {
+    return this.audit.record(trx, principal, { action, targetType: 'group', targetId: id, before, after });
+  }
+
+  private async require(tenantId: number, id: number, db?: Db): Promise<GroupWithCount> {
+    const row = await this.repository.find(tenantId, id, db);
     if (!row) throw new NotFoundError(`Group ${id}`, 'group_not_found');
     return row;
   }

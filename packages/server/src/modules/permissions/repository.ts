@@ -166,8 +166,8 @@ export class PermissionsRepository {
       .executeTakeFirstOrThrow();
   }
 
-  async delete(deploymentId: number, id: number): Promise<boolean> {
-    const r = await this.db
+  async delete(deploymentId: number, id: number, db: Db = this.db): Promise<boolean> {
+    const r = await db
       .deleteFrom('content_permissions')
       .where('deployment_id', '=', deploymentId)
       .where('id', '=', id)

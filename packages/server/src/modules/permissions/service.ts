@@ -1,7 +1,9 @@
 import type { Static } from 'typebox';
 import type { Principal } from '../../auth/principal.ts';
+import type { Db } from '../../db/database.ts';
 import type { ContentLevel, ContentPermissionRow } from '../../db/schema.ts';
 import { NotFoundError, ValidationError } from '../../errors/domain-errors.ts';
+import type { AuditLog } from '../audit-log/service.ts';
 import type { GroupsRepository } from '../groups/repository.ts';
 import type { ReportsRepository } from '../reports/repository.ts';
 import type { UsersRepository } from '../users/repository.ts';
@@ -19,6 +21,9 @@ export interface PermissionsServiceDeps {
   workbooks: WorkbooksRepository;
   reports: ReportsRepository;
   access: AccessResolver;
+  db: Db;
+  /** Issue 22 item 5: each grant and revocation is recorded in its own transaction. */
+  audit: Pick<AuditLog, 'record'>;
 }
 
 /**
@@ -56,13 +61,23 @@ export class PermissionsService {
         { field, message: 'creator mode shares with embedGroupId (a group of its embed tenant) only' },
       ]);
     } else await this.checkGrantee(principal.tenantId, input);
-    const row = await this.deps.permissions.upsert(
-      deploymentId,
-      target,
-      { userId: input.userId, groupId: input.groupId, embedGroupId: input.embedGroupId },
-      input.level as ContentLevel,
-    );
-    return permissionView(row);
+    return this.deps.db.transaction().execute(async (trx) => {
+      const row = await this.deps.permissions.upsert(
+        deploymentId,
+        target,
+        { userId: input.userId, groupId: input.groupId, embedGroupId: input.embedGroupId },
+        input.level as ContentLevel,
+        trx,
+      );
+      const after = permissionView(row);
+      await this.deps.audit.record(trx, principal, {
+        action: 'permission.grant',
+        targetType: 'permission',
+        targetId: row.id,
+        after: { deploymentId, ...after },
+      });
+      return after;
+    });
   }
 
   async revoke(principal: Principal, deploymentId: number, permissionId: number) {
@@ -75,7 +90,15 @@ export class PermissionsService {
     // A grant on an item the caller may not see is as unknown as no grant at all (spec 4.3 rule 2).
     if (ctx.hides(level)) throw missing();
     ctx.require(level, 'manage', contentSubject(view.type, view.objectId));
-    await this.deps.permissions.delete(deploymentId, permissionId);
+    await this.deps.db.transaction().execute(async (trx) => {
+      await this.deps.permissions.delete(deploymentId, permissionId, trx);
+      await this.deps.audit.record(trx, principal, {
+        action: 'permission.revoke',
+        targetType: 'permission',
+        targetId: permissionId,
+        before: { deploymentId, ...view },
+      });
+    });
     return { success: true };
   }
 

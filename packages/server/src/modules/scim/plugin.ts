@@ -10,7 +10,8 @@ export const access = { access: { role: 'admin' as const, credential: 'scim' as 
 export const tags = ['SCIM'];
 
 export function contextOf(request: FastifyRequest): ScimContext {
-  return { tenantId: principalOf(request).tenantId, baseUrl: `${request.protocol}://${request.host}` };
+  const principal = principalOf(request);
+  return { tenantId: principal.tenantId, baseUrl: `${request.protocol}://${request.host}`, principal };
 }
 
 export function sendScimError(request: FastifyRequest, reply: FastifyReply, error: Error) {

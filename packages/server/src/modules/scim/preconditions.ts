@@ -1,3 +1,4 @@
+import type { Principal } from '../../auth/principal.ts';
 import { notFound, preconditionFailed } from './errors.ts';
 import { etagOf } from './render.ts';
 import type { ResourceKind } from './schema-defs.ts';
@@ -7,6 +8,8 @@ export interface ScimContext {
   tenantId: number;
   /** `https://tenant.example.com`: meta.location and Location are built on it. */
   baseUrl: string;
+  /** Who asks (the SCIM token's principal): what the audit log names (issue 22 item 5). */
+  principal?: Principal;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { RawBuilder } from 'kysely';
 import type { Filter } from 'scim2-parse-filter';
 import type { Db } from '../../db/database.ts';
+import type { AuditChange, AuditLog } from '../audit-log/service.ts';
 import { invalidSyntax, notFound, uniqueness } from './errors.ts';
 import { parseFilter } from './filter-parse.ts';
 import { filterToSql } from './filter-sql.ts';
@@ -64,6 +65,8 @@ export class ScimResourceService<T extends ScimTable, R, Related> implements Res
     private readonly db: Db,
     private readonly rows: ScimResourceRepository<T>,
     private readonly type: ScimResourceType<T, R, Related>,
+    /** Issue 22 item 5: each write is recorded in its own transaction (a password never). */
+    private readonly audit?: Pick<AuditLog, 'record'>,
   ) {
     this.kind = type.kind;
     this.patchAnswer = type.patchAnswer;
@@ -152,14 +155,28 @@ export class ScimResourceService<T extends ScimTable, R, Related> implements Res
       const row = await this.lock(ctx, id, rawId, ifMatch, tx);
       await this.type.beforeDelete?.(ctx, row, tx);
       await this.rows.delete(ctx.tenantId, id, tx);
+      await this.record(ctx, tx, { action: 'delete', targetId: id, before: row });
     });
     this.type.afterChange?.();
   }
 
   private insert(ctx: ScimContext, record: R) {
-    return this.db
-      .transaction()
-      .execute((tx) => this.type.write({ ctx, record, current: undefined, rows: this.rows, tx }));
+    return this.db.transaction().execute(async (tx) => {
+      const id = await this.type.write({ ctx, record, current: undefined, rows: this.rows, tx });
+      await this.record(ctx, tx, { action: 'create', targetId: id, after: record });
+      return id;
+    });
+  }
+
+  /** `scim_user.create`, `scim_group.update`, ...: the target is the account user or group. */
+  private async record(ctx: ScimContext, tx: Db, change: Omit<AuditChange, 'targetType'>) {
+    if (!this.audit || !ctx.principal) return;
+    const kind = this.kind.toLowerCase();
+    await this.audit.record(tx, ctx.principal, {
+      ...change,
+      action: `scim_${kind}.${change.action}`,
+      targetType: kind,
+    });
   }
 
   private async mutate(
@@ -175,6 +192,7 @@ export class ScimResourceService<T extends ScimTable, R, Related> implements Res
         const current = await this.lock(ctx, id, rawId, ifMatch, tx);
         record = this.read(await next(current, tx));
         await this.type.write({ ctx, record, current, rows: this.rows, tx });
+        await this.record(ctx, tx, { action: 'update', targetId: id, before: current, after: record });
       });
     } catch (error) {
       if (isUniqueViolation(error) && record !== undefined) throw this.duplicate(record);

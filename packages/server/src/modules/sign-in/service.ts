@@ -9,6 +9,7 @@ import {
   UnauthorizedError,
   ValidationError,
 } from '../../errors/domain-errors.ts';
+import type { AuditLog } from '../audit-log/service.ts';
 import type { TenantResolver } from '../tenants/resolver.ts';
 import type { UsersRepository } from '../users/repository.ts';
 import { userView } from '../users/service.ts';
@@ -28,6 +29,8 @@ export interface SignInDeps {
   /** Failed sign-ins and password checks per email (or user) and client address. */
   attempts: AttemptLimiter;
   bus: InvalidationBus;
+  /** Issue 22 item 5: a password set is recorded (that it was set, never the password). */
+  audit: Pick<AuditLog, 'record'>;
 }
 
 export type SessionView = Static<typeof SessionAnswer>;
@@ -142,6 +145,11 @@ export class SignInService {
       if (!(await this.deps.repository.setPasswordHash(principal.tenantId, userId, hash, trx)))
         throw new NotFoundError(`User ${userId}`, 'user_not_found');
       await this.deps.repository.revokeAllOfUser(userId, trx, keep);
+      await this.deps.audit.record(trx, principal, {
+        action: 'user.set_password',
+        targetType: 'user',
+        targetId: userId,
+      });
     });
     this.deps.bus.publish('credentials');
   }

@@ -1,5 +1,7 @@
 import type { Static } from 'typebox';
 import type { Principal } from '../../auth/principal.ts';
+import type { Db } from '../../db/database.ts';
+import type { AuditLog } from '../audit-log/service.ts';
 import type { TenantSettingsChanges, TenantSettingsRepository } from './repository.ts';
 import type { TenantSettings, TenantSettingsInput } from './schemas.ts';
 
@@ -10,10 +12,15 @@ type Settings = Static<typeof TenantSettings>;
  * them. The audit-log switch takes effect at once, so `auditLogEnabledCurrent` equals it.
  */
 export class TenantSettingsService {
-  constructor(private readonly repository: TenantSettingsRepository) {}
+  constructor(
+    private readonly db: Db,
+    private readonly repository: TenantSettingsRepository,
+    /** Issue 22 item 5: each change is recorded in its own transaction. */
+    private readonly audit: Pick<AuditLog, 'record'>,
+  ) {}
 
-  async get(principal: Principal): Promise<Settings> {
-    const row = await this.repository.find(principal.tenantId);
+  async get(principal: Principal, db?: Db): Promise<Settings> {
+    const row = await this.repository.find(principal.tenantId, db);
     const auditLogEnabled = row?.audit_log_enabled ?? false;
     return {
       auditLogEnabled,
@@ -34,7 +41,18 @@ export class TenantSettingsService {
     for (const [field, value] of Object.entries(input)) {
       if (value !== null && value !== undefined) Object.assign(changes, { [field]: value });
     }
-    await this.repository.upsert(principal.tenantId, changes);
-    return this.get(principal);
+    return this.db.transaction().execute(async (trx) => {
+      const before = await this.get(principal, trx);
+      await this.repository.upsert(principal.tenantId, changes, trx);
+      const after = await this.get(principal, trx);
+      await this.audit.record(trx, principal, {
+        action: 'tenant_settings.update',
+        targetType: 'tenant_settings',
+        targetId: principal.tenantId,
+        before,
+        after,
+      });
+      return after;
+    });
   }
 }

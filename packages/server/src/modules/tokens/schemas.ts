@@ -15,7 +15,7 @@ export const CreateDeploymentTokenBody = Type.Object(
         {},
         {
           additionalProperties: true,
-          description: `Claims of the token, i.e. the security context (\`serviceCloud.groups\`, \`serviceCloud.userAttributes\`, ...). \`${TESSERA_CLAIMS}\` and the registered claims (\`exp\`, \`iat\`, \`nbf\`) are set by the server`,
+          description: `Claims of the token, i.e. the security context (\`serviceCloud.groups\`, \`serviceCloud.userAttributes\`, ...). \`${TESSERA_CLAIMS}\` and the registered claims (\`exp\`, \`iat\`, \`nbf\`) are set by the server. \`serviceCloud.userAttributes\` also carries the calling user's user attributes (their values, else the defaults); those named here win`,
         },
       ),
     ),

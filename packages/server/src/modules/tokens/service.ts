@@ -4,10 +4,12 @@ import { hasRole, type Principal } from '../../auth/principal.ts';
 import type { InvalidationBus } from '../../cache/invalidation-bus.ts';
 import { randomToken, type SecretBox } from '../../crypto/secrets.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../errors/domain-errors.ts';
+import type { AuditLog } from '../audit-log/service.ts';
 import { BRANCH_TOKEN_MAX_SECONDS, MAIN_BRANCH, TESSERA_CLAIMS } from '../data/branch.ts';
 import type { DataModelRepository } from '../data-model/repository.ts';
 import type { DeploymentsRepository } from '../deployments/repository.ts';
 import type { DeploymentsService } from '../deployments/service.ts';
+import type { UserAttributesService } from '../user-attributes/service.ts';
 import type { CreateDeploymentTokenBody } from './schemas.ts';
 
 export interface TokensServiceDeps {
@@ -17,6 +19,10 @@ export interface TokensServiceDeps {
   bus: InvalidationBus;
   /** The deployment's model branches: a branch token names one that exists. */
   modelFiles: Pick<DataModelRepository, 'branches'>;
+  /** The minting user's attributes (issue 22 item 3), carried at `serviceCloud.userAttributes`. */
+  userAttributes: Pick<UserAttributesService, 'attributesOf'>;
+  /** Issue 22 item 5: a rotation is recorded (that it happened, never the secret). */
+  audit: Pick<AuditLog, 'record'>;
 }
 
 /** Claims the server sets itself (registered ones, and Tessera's own); a caller's context may not. */
@@ -45,7 +51,9 @@ export class TokensService {
     }
     const branch = input.branch === MAIN_BRANCH ? undefined : input.branch;
     if (branch !== undefined) await this.checkBranch(principal, deploymentId, branch, input.expiresIn);
-    const claims = branch === undefined ? context : { ...context, [TESSERA_CLAIMS]: { branch } };
+    const withAttributes = await this.withUserAttributes(principal, context);
+    const claims =
+      branch === undefined ? withAttributes : { ...withAttributes, [TESSERA_CLAIMS]: { branch } };
     const lifetime = input.expiresIn ?? (branch === undefined ? 86_400 : BRANCH_TOKEN_MAX_SECONDS);
     const secret = this.deps.secrets.open(row.api_secret_enc);
     const serviceApiToken = await new SignJWT(claims)
@@ -54,6 +62,26 @@ export class TokensService {
       .setExpirationTime(`${lifetime}s`)
       .sign(new TextEncoder().encode(secret));
     return { serviceApiToken };
+  }
+
+  /**
+   * Issue 22 item 3: a token minted by an account user carries their user attributes (their own
+   * values, else the defaults) at `serviceCloud.userAttributes`, as their dashboards and chats do.
+   * Attributes the caller names in `securityContext.serviceCloud.userAttributes` win: only
+   * developers and admins mint tokens, and they may mint any security context anyway.
+   */
+  private async withUserAttributes(
+    principal: Principal,
+    context: Record<string, unknown>,
+  ): Promise<Record<string, unknown>> {
+    if (principal.userId <= 0) return context;
+    const stored = await this.deps.userAttributes.attributesOf(principal.tenantId, principal.userId);
+    if (Object.keys(stored).length === 0) return context;
+    const serviceCloud = context.serviceCloud ?? {};
+    if (!isPlainObject(serviceCloud)) return context;
+    const given = serviceCloud.userAttributes ?? {};
+    if (!isPlainObject(given)) return context;
+    return { ...context, serviceCloud: { ...serviceCloud, userAttributes: { ...stored, ...given } } };
   }
 
   private async checkBranch(
@@ -81,12 +109,28 @@ export class TokensService {
   }
 
   async rotateSecret(principal: Principal, deploymentId: number) {
-    const updated = await this.deps.repository.update(principal.tenantId, deploymentId, {
-      apiSecretEnc: this.deps.secrets.seal(randomToken(32)),
+    const updated = await this.deps.repository.transaction(async (trx) => {
+      const row = await this.deps.repository.update(
+        principal.tenantId,
+        deploymentId,
+        { apiSecretEnc: this.deps.secrets.seal(randomToken(32)) },
+        trx,
+      );
+      if (row)
+        await this.deps.audit.record(trx, principal, {
+          action: 'deployment.rotate_api_secret',
+          targetType: 'deployment',
+          targetId: deploymentId,
+        });
+      return row;
     });
     if (!updated) throw new NotFoundError(`Deployment ${deploymentId}`, 'deployment_not_found');
     // Cached deployment rows hold the old secret: drop them here and, via the store, everywhere.
     this.deps.bus.publish('deployments');
     return { success: true };
   }
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -12,6 +12,7 @@ import {
 } from '../../errors/domain-errors.ts';
 import { type PageQuery, pageWindow, toPage } from '../../pagination/page.ts';
 import type { ApiKeysRepository } from '../api-keys/repository.ts';
+import type { AuditLog } from '../audit-log/service.ts';
 import type { RolesRepository } from '../roles/repository.ts';
 import { hashPassword } from '../sign-in/passwords.ts';
 import type { SignInRepository } from '../sign-in/repository.ts';
@@ -43,6 +44,8 @@ export class UsersService {
     private readonly bus: InvalidationBus,
     private readonly sessions: SignInRepository,
     private readonly roles: RolesRepository,
+    /** Issue 22 item 5: each change is recorded in its own transaction. */
+    private readonly audit: Pick<AuditLog, 'record'>,
   ) {}
 
   async list(principal: Principal, query: PageQuery) {
@@ -77,13 +80,21 @@ export class UsersService {
     }
     const passwordHash = input.password ? await hashPassword(input.password) : null;
     try {
-      const row = await this.repository.insert(principal.tenantId, {
-        ...input,
-        role,
-        passwordHash,
-        settings: mergeSettings({}, input.settings ?? {}),
+      return await this.db.transaction().execute(async (trx) => {
+        const row = await this.repository.insert(
+          principal.tenantId,
+          { ...input, role, passwordHash, settings: mergeSettings({}, input.settings ?? {}) },
+          trx,
+        );
+        const created = userView(row, []);
+        await this.audit.record(trx, principal, {
+          action: 'user.create',
+          targetType: 'user',
+          targetId: created.id,
+          after: created,
+        });
+        return created;
       });
-      return userView(row, []);
     } catch (error) {
       throw conflictOr(error);
     }
@@ -139,6 +150,13 @@ export class UsersService {
               : undefined;
           await this.sessions.revokeAllOfUser(id, trx, keep);
         }
+        await this.audit.record(trx, principal, {
+          action: 'user.update',
+          targetType: 'user',
+          targetId: id,
+          before: userView(current),
+          after: userView(row),
+        });
         return row;
       })
       .catch((error) => {
@@ -159,6 +177,12 @@ export class UsersService {
       await this.repository.transferContent(id, principal.userId, trx);
       await this.repository.delete(principal.tenantId, id, trx);
       if (current.role === 'admin') await this.keepAnAdmin(principal.tenantId, trx);
+      await this.audit.record(trx, principal, {
+        action: 'user.delete',
+        targetType: 'user',
+        targetId: id,
+        before: userView(current),
+      });
     });
     this.bus.publish('credentials');
     return { success: true };

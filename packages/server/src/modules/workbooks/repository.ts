@@ -119,8 +119,8 @@ export class WorkbooksRepository {
   }
 
   /** Its reports stay (detached from the workbook); its dashboard and versions go with it. */
-  async delete(deploymentId: number, id: number): Promise<boolean> {
-    const r = await this.db
+  async delete(deploymentId: number, id: number, db: Db = this.db): Promise<boolean> {
+    const r = await db
       .deleteFrom('workbooks')
       .where('deployment_id', '=', deploymentId)
       .where('id', '=', id)

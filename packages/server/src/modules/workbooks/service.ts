@@ -3,6 +3,7 @@ import type { Principal } from '../../auth/principal.ts';
 import type { Db } from '../../db/database.ts';
 import { NotFoundError } from '../../errors/domain-errors.ts';
 import { type PageQuery, pageWindow, toPage } from '../../pagination/page.ts';
+import type { AuditLog } from '../audit-log/service.ts';
 import type { DashboardsRepository } from '../dashboards/repository.ts';
 import { publishedView } from '../dashboards/view.ts';
 import { type AccessContext, contentSubject } from '../permissions/access.ts';
@@ -22,6 +23,8 @@ export interface WorkbooksServiceDeps {
   dashboards: DashboardsRepository;
   permissions: PermissionsRepository;
   access: AccessResolver;
+  /** Issue 22 item 5: creations, changes and removals are recorded in their transaction. */
+  audit: Pick<AuditLog, 'record'>;
 }
 
 type Draft = Record<string, unknown> | null;
@@ -62,19 +65,27 @@ export class WorkbooksService {
     const ctx = await this.deps.access.resolve(principal, deploymentId);
     const folderId = input.folderId ?? null;
     checkDestination(ctx, folderId, 'body/folderId');
-    const id = await this.deps.db.transaction().execute((trx) =>
-      this.insertOwned(
+    const name = input.name ?? 'Untitled workbook';
+    const id = await this.deps.db.transaction().execute(async (trx) => {
+      const created = await this.insertOwned(
         ctx,
         {
           folderId,
-          name: input.name ?? 'Untitled workbook',
+          name,
           meta: input.meta ?? {},
           calculatedFields: input.calculatedFields ?? {},
           dashboardDraft: (input.dashboardDraft as Draft | undefined) ?? null,
         },
         trx,
-      ),
-    );
+      );
+      await this.deps.audit.record(trx, principal, {
+        action: 'workbook.create',
+        targetType: 'workbook',
+        targetId: created,
+        after: { deploymentId, name, folderId },
+      });
+      return created;
+    });
     return this.fullView(await this.require(deploymentId, id), ctx);
   }
 
@@ -120,12 +131,35 @@ export class WorkbooksService {
       ctx.require(level, 'manage', `Moving workbook ${id}`);
       checkDestination(ctx, input.folderId, 'body/folderId');
     }
-    await this.deps.workbooks.update(id, {
-      name: input.name ?? undefined,
-      meta: input.meta ?? undefined,
-      slug: input.slug,
-      folderId: input.folderId,
-      dashboardDraft: input.dashboardDraft as Draft | undefined,
+    await this.deps.db.transaction().execute(async (trx) => {
+      const changes = {
+        name: input.name ?? undefined,
+        meta: input.meta ?? undefined,
+        slug: input.slug,
+        folderId: input.folderId,
+        dashboardDraft: input.dashboardDraft as Draft | undefined,
+      };
+      await this.deps.workbooks.update(id, changes, trx);
+      // The draft itself is content, not settings: the entry says that it changed, not what it holds.
+      const shape = (w: { name: string; slug: string | null; folderId: number | null }) => ({
+        deploymentId,
+        ...w,
+      });
+      await this.deps.audit.record(trx, principal, {
+        action: 'workbook.update',
+        targetType: 'workbook',
+        targetId: id,
+        before: shape({ name: row.name, slug: row.slug, folderId: row.folder_id }),
+        after: {
+          ...shape({
+            name: changes.name ?? row.name,
+            slug: changes.slug === undefined ? row.slug : changes.slug,
+            folderId: changes.folderId === undefined ? row.folder_id : changes.folderId,
+          }),
+          ...(changes.meta !== undefined ? { metaChanged: true } : {}),
+          ...(changes.dashboardDraft !== undefined ? { draftChanged: true } : {}),
+        },
+      });
     });
     return this.fullView(await this.require(deploymentId, id), ctx);
   }
@@ -134,7 +168,15 @@ export class WorkbooksService {
     const ctx = await this.deps.access.resolve(principal, deploymentId);
     const row = await this.require(deploymentId, id);
     ctx.require(ctx.item('WORKBOOK', row), 'manage', contentSubject('WORKBOOK', id));
-    await this.deps.workbooks.delete(deploymentId, id);
+    await this.deps.db.transaction().execute(async (trx) => {
+      await this.deps.workbooks.delete(deploymentId, id, trx);
+      await this.deps.audit.record(trx, principal, {
+        action: 'workbook.delete',
+        targetType: 'workbook',
+        targetId: id,
+        before: { deploymentId, name: row.name, folderId: row.folder_id },
+      });
+    });
     return { success: true };
   }
 
