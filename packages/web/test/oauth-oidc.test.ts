@@ -169,7 +169,7 @@ describeInBrowser('web app: OpenID sign-in, OAuth integrations, OIDC and connect
     });
     // Signed out, the sign-in page's question "who is signed in?" is answered 401: not an error.
     browser.errors.length = 0;
-    await page.goto(`${web.baseUrl}/settings`);
+    await page.goto(`${web.baseUrl}/settings/connected-accounts`);
     await page.getByRole('heading', { name: 'Connected accounts', level: 1 }).waitFor();
     // A viewer sees their own pages only.
     expect(await page.getByRole('link', { name: 'OAuth integrations' }).count()).toBe(0);

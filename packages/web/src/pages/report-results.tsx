@@ -1,6 +1,7 @@
 import { DataApiError, isApiError } from '@tessera/client';
 import { useCallback, useMemo, useState } from 'react';
 import '../dashboard/dashboard.css';
+import './report.css';
 import { describeError } from '../api/errors.ts';
 import { chartSpec } from '../dashboard/chart-spec.ts';
 import { DataTable } from '../dashboard/data-table.tsx';
