@@ -1,6 +1,7 @@
 import { keepPreviousData } from '@tanstack/react-query';
 import { isApiError } from '@tessera/client';
 import { useGetDashboardWidgetData } from '@tessera/client/react';
+import { widgetText } from '@tessera/dashboard';
 import { type ReactNode, useCallback, useMemo, useState } from 'react';
 import type { WidgetData, WidgetDataBody } from './api-types.ts';
 import { chartSpec, titleAtGrain } from './chart-spec.ts';
@@ -51,7 +52,7 @@ export function WidgetTile(props: WidgetTileProps) {
     );
   }
   if (!model.snapshot) {
-    const text = typeof model.widget.config?.text === 'string' ? model.widget.config.text : null;
+    const text = widgetText(model.widget);
     return (
       <Frame model={model} state={text ? 'drawn' : 'empty'}>
         {text ? <p className="tsr-text">{text}</p> : null}
