@@ -47,7 +47,8 @@ const grainTicks: Partial<Record<Grain, { interval: 'month' | 'year'; step: numb
   year: { interval: 'year', step: 1 },
 };
 
-const escapeField = (name: string) => name.replaceAll('.', '\\.');
+/** Vega-Lite reads a dot in a field as nested access; member names are `cube.member`. */
+export const escapeField = (name: string) => name.replaceAll('.', '\\.');
 const unescapeField = (field: string) => field.replaceAll('\\.', '.');
 
 /**
@@ -65,6 +66,20 @@ const unescapeField = (field: string) => field.replaceAll('\\.', '.');
 export function chartSpec(
   spec: Record<string, unknown>,
   rows: Row[],
+  columns: readonly string[],
+  grains: Readonly<Record<string, Grain>>,
+): Record<string, unknown> {
+  // Copies: Vega parses values in place (dates become Date objects), and the tile's CSV and table
+  // read the same rows.
+  return { ...preparedSpec(spec, columns, grains), data: { values: rows.map((row) => ({ ...row })) } };
+}
+
+/**
+ * `chartSpec` without the rows: the spec's fields, grains and labels made ready for rows with
+ * these columns, and no `data` (the server's renderer gives vega the rows as a named dataset).
+ */
+export function preparedSpec(
+  spec: Record<string, unknown>,
   columns: readonly string[],
   grains: Readonly<Record<string, Grain>>,
 ): Record<string, unknown> {
@@ -101,11 +116,8 @@ export function chartSpec(
     }
     return out;
   };
-  const ready = walk(spec) as Record<string, unknown>;
   // (x and y channels carry an axis; a tooltip's entries are walked without a channel key)
-  // Copies: Vega parses values in place (dates become Date objects), and the tile's CSV and table
-  // read the same rows.
-  return { ...ready, data: { values: rows.map((row) => ({ ...row })) } };
+  return walk(spec) as Record<string, unknown>;
 }
 
 /**
@@ -157,4 +169,41 @@ export function titleAtGrain(title: string, published: Grain | null, shown: Grai
       found[0] === found[0].toUpperCase() ? to[0].toUpperCase() + to.slice(1) : to,
     );
   return swap(swap(title, adjective, toAdjective), noun, toNoun);
+}
+
+/**
+ * The grain each time member's rows are at: a semantic answer says it in its query as run; a SQL
+ * one was asked for `asked` (the request's `timeGrains`).
+ */
+export function shownGrains(
+  answer: { kind: 'semantic' | 'sql'; query?: unknown } | undefined,
+  asked: readonly { member: string; grain: Grain }[],
+): Record<string, Grain> {
+  if (answer?.kind === 'semantic') {
+    const run = answer.query as { timeDimensions?: { dimension: string; granularity?: string }[] } | null;
+    return Object.fromEntries(
+      (run?.timeDimensions ?? [])
+        .filter((t) => t.granularity !== undefined)
+        .map((t) => [t.dimension, t.granularity as Grain]),
+    );
+  }
+  return Object.fromEntries(asked.map((g) => [g.member, g.grain]));
+}
+
+/**
+ * A widget's title at the grains its rows are at: its report's query's first time dimension with
+ * a grain is the one a title may name (see titleAtGrain).
+ */
+export function widgetTitleAtGrains(
+  title: string,
+  query:
+    | { timeDimensions?: readonly { dimension: string; granularity?: string | null }[] }
+    | null
+    | undefined,
+  grains: Readonly<Record<string, Grain>>,
+): string {
+  const published = (query?.timeDimensions ?? []).find((t) => t.granularity != null);
+  if (!published?.granularity) return title;
+  const grain = published.granularity as Grain;
+  return titleAtGrain(title, grain, grains[published.dimension] ?? grain);
 }

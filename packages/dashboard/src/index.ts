@@ -4,7 +4,16 @@
  * so that the web bundle can take it whole; `@tessera/dashboard/schema` adds the TypeBox schema
  * and its validation for the server.
  */
-export { chartSpec, type Grain, grains, titleAtGrain } from './chart-spec.ts';
+export {
+  chartSpec,
+  escapeField,
+  type Grain,
+  grains,
+  preparedSpec,
+  shownGrains,
+  titleAtGrain,
+  widgetTitleAtGrains,
+} from './chart-spec.ts';
 export {
   type Breakpoint,
   breakpoints,

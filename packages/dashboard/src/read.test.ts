@@ -62,9 +62,9 @@ describe('the dashboard document (spec 2.2): checking a config to publish', () =
       { path: '/theme/primaryColor', message: 'must be string or null' },
       { path: '/theme/widgets/unknown', message: 'schema is false' },
     ]);
-    expect(dashboardConfigProblems({ widgets: [{ id: 'a', position: { x: 0, y: 0, w: 0, h: 1 } }] })).toEqual([
-      { path: '/widgets/0/position/w', message: 'must be >= 1' },
-    ]);
+    expect(dashboardConfigProblems({ widgets: [{ id: 'a', position: { x: 0, y: 0, w: 0, h: 1 } }] })).toEqual(
+      [{ path: '/widgets/0/position/w', message: 'must be >= 1' }],
+    );
   });
 
   it('finds the first widget repeating an earlier id', () => {

@@ -1,9 +1,12 @@
 import {
+  preparedSpec,
   readDashboardConfig,
+  shownGrains,
   type Widget,
   widgetReportId,
   widgetText,
   widgetTitle,
+  widgetTitleAtGrains,
 } from '@tessera/dashboard';
 import type { Static } from 'typebox';
 import type { Principal } from '../../auth/principal.ts';
@@ -17,9 +20,9 @@ import type { UsersRepository } from '../users/repository.ts';
 import type { NotificationFormat } from './schemas.ts';
 import {
   type ColumnFormats,
+  chartRows,
   defaultSpec,
   linesOf,
-  numericRows,
   type RowsMeta,
   storedSpec,
   tableOf,
@@ -249,7 +252,8 @@ export class DashboardRenderer {
       return { title: configTitle ?? w.id, error: 'This widget shows no report' };
     }
     const snapshot = opened.snapshot(reportId);
-    const title = configTitle ?? snapshot?.title ?? snapshot?.name ?? w.id;
+    const published = configTitle ?? snapshot?.title ?? snapshot?.name ?? w.id;
+    let title = published;
     try {
       if (!opened.opened) throw opened.error;
       const answer = await opened.opened.widget(w.id, {
@@ -261,8 +265,14 @@ export class DashboardRenderer {
         annotation: (answer.annotation as RowsMeta['annotation']) ?? null,
         columns: answer.columns ?? null,
       };
-      const rows = numericRows(answer.data, meta);
-      const spec = storedSpec(snapshot?.spec) ?? defaultSpec(rows, meta);
+      const { rows, columns } = chartRows(answer.data, meta);
+      // The report's chart made ready for these rows as the web viewer makes it (packages/dashboard
+      // chart-spec.ts): fields at the row keys, a time-grain override followed, axes and the
+      // title at the grain drawn.
+      const grains = shownGrains(answer, request.timeGrains ?? []);
+      title = widgetTitleAtGrains(published, snapshot?.semantic_query, grains);
+      const stored = storedSpec(snapshot?.spec);
+      const spec = stored ? preparedSpec(stored, columns, grains) : defaultSpec(rows, meta);
       if (spec) return { title, vegaSpec: spec, rows };
       return { title, table: tableOf(rows, meta, columnFormats(snapshot?.preferences)) };
     } catch (error) {
