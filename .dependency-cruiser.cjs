@@ -19,6 +19,14 @@ module.exports = {
       to: { path: '^packages/(server|client|web)/' },
     },
     {
+      name: 'dashboard-model-is-pure',
+      severity: 'error',
+      comment:
+        'packages/dashboard, the dashboard document (spec 2.2) shared by the server and the web app, imports nothing of ours.',
+      from: { path: '^packages/dashboard/' },
+      to: { path: '^packages/(server|semantic|client|web)/' },
+    },
+    {
       name: 'client-imports-no-server',
       severity: 'error',
       comment: 'The typed client imports nothing of ours at run time (DESIGN.md "Packages").',

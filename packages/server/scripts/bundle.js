@@ -1,6 +1,6 @@
 /**
  * The server's esbuild bundle (issue 20, item 6): `src/cli/main.ts` and what it imports of ours
- * (`@tessera/semantic`, the client's `format/` files) as ESM for Node 20 in `dist/main.js`, with
+ * (`@tessera/semantic`, `@tessera/dashboard`, the client's `format/` files) as ESM for Node 20 in `dist/main.js`, with
  * a chunk per module loaded on first use; npm packages stay imports (but bundledPackages),
  * resolved at run time from `dist/` as they would be from `src/`. ensure-build.js decides when
  * to build; this file says how.

@@ -51,6 +51,7 @@ const settingsFiles = [
   'tsconfig.base.json',
   'packages/server/package.json',
   'packages/semantic/package.json',
+  'packages/dashboard/package.json',
 ];
 
 /**

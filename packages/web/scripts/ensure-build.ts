@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 const defaultWebRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 const hashFile = '.inputs.sha256';
 
-/** What the bundle is made from: the app, its build settings, the client it bundles, the lockfile. */
+/** What the bundle is made from: the app, its build settings, the client and dashboard model it bundles, the lockfile. */
 export function buildInputs(webRoot: string): string[] {
   return [
     join(webRoot, 'src'),
@@ -25,6 +25,7 @@ export function buildInputs(webRoot: string): string[] {
     join(webRoot, 'vite.config.ts'),
     join(webRoot, 'package.json'),
     join(webRoot, '..', 'client', 'src'),
+    join(webRoot, '..', 'dashboard', 'src'),
     join(webRoot, '..', '..', 'package-lock.json'),
   ];
 }

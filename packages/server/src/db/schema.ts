@@ -1,3 +1,4 @@
+import type { DashboardConfig, DashboardDraft } from '@tessera/dashboard';
 import type { CubeQuery } from '@tessera/semantic';
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 
@@ -175,7 +176,8 @@ export interface WorkbooksTable {
   slug: string | null;
   meta: ColumnType<Record<string, unknown>, string | undefined, string>;
   calculated_fields: ColumnType<Record<string, unknown>, string | undefined, string>;
-  dashboard_draft: JsonOrNull<Record<string, unknown>>;
+  /** Spec 2.2, as saved (packages/dashboard): widgets may still lack their ids. */
+  dashboard_draft: JsonOrNull<DashboardDraft>;
   user_id: number | null;
   created_by: number | null;
   created_at: CreatedAt;
@@ -237,7 +239,8 @@ export interface DashboardVersionsTable {
   status: DashboardStatus;
   title: string | null;
   description: string | null;
-  config: Json<Record<string, unknown>>;
+  /** Spec 2.2, as published (packages/dashboard): checked by its schema, every widget typed. */
+  config: Json<DashboardConfig>;
   created_by: number | null;
   created_at: CreatedAt;
 }

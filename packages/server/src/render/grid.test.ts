@@ -29,11 +29,15 @@ describe('dashboard grid in pixels at the lg breakpoint (react-grid-layout seman
     expect(right.x + right.width).toBe(1200 - 20);
   });
 
-  it("uses react-grid-layout's defaults when the layout leaves settings out", () => {
-    // 12 columns, margin 10, container padding = margin, row height 150.
-    const grid = layoutGrid(null, [at('a', 0, 0, 12, 1)], 1000);
-    expect(grid.tiles[0]).toEqual({ id: 'a', x: 10, y: 10, width: 980, height: 150 });
-    expect(grid.height).toBe(170);
+  it("uses the web viewer's defaults when the layout leaves settings out", () => {
+    // 12 columns, margin 16, no container padding, row height 40 (packages/dashboard grid.ts): the
+    // settings the viewer hands to react-grid-layout, so that the image has the page's grid.
+    const grid = layoutGrid(null, [at('a', 0, 0, 12, 1), at('b', 0, 1, 6, 2)], 1000);
+    expect(grid.tiles[0]).toEqual({ id: 'a', x: 0, y: 0, width: 1000, height: 40 });
+    // Column width (1000 - 11 * 16) / 12; two rows of 40 and the margin between them.
+    expect(grid.tiles[1]).toEqual({ id: 'b', x: 0, y: 56, width: 492, height: 96 });
+    expect(grid.height).toBe(152);
+    expect(grid.padding).toEqual([0, 0]);
   });
 
   it('prefers the lg entry of responsiveLayouts over position', () => {

@@ -1,14 +1,19 @@
-import type { DashboardLayout, DashboardWidget, GridPosition } from './types.ts';
+import {
+  type DashboardLayout,
+  gridSettings,
+  placeWidgets,
+  type Widget,
+  type WidgetPosition,
+} from '@tessera/dashboard';
 
 /**
  * The dashboard grid in pixels, as react-grid-layout's responsive grid draws it at the `lg`
- * breakpoint (spec 2.2's layout is its shape; DESIGN.md "Web app"), so that a rendered image
- * matches the web viewer: its defaults, its vertical compaction, and its rounding
- * (`calcGridColWidth`, `calcGridItemPosition`, `compact` in react-grid-layout's utilities).
+ * breakpoint in the web viewer (spec 2.2's layout is its shape; DESIGN.md "Web app"), so that a
+ * rendered image matches the viewer: the same settings and defaults and the same place of each
+ * widget (packages/dashboard grid.ts, which the viewer hands to react-grid-layout), then
+ * react-grid-layout's vertical compaction and rounding (`calcGridColWidth`,
+ * `calcGridItemPosition`, `compact` in its utilities).
  */
-
-/** react-grid-layout's defaults, for a config that leaves a setting out. */
-const defaults = { cols: 12, margin: [10, 10], rowHeight: 150 } as const;
 
 export interface Tile {
   id: string;
@@ -26,27 +31,19 @@ export interface GridLayout {
   padding: [number, number];
 }
 
-function pair(value: number[] | null | undefined, fallback: readonly [number, number]): [number, number] {
-  const [a, b] = value ?? [];
-  const first = Number.isFinite(a) ? a : fallback[0];
-  return [first, Number.isFinite(b) ? b : first];
-}
-
 export function layoutGrid(
   layout: DashboardLayout | null | undefined,
-  widgets: DashboardWidget[],
+  widgets: readonly Widget[],
   width: number,
 ): GridLayout {
-  const cols = Math.max(1, Math.floor(layout?.cols?.lg ?? defaults.cols));
-  const margin = pair(layout?.margin, defaults.margin);
-  // react-grid-layout pads the container by the margin when containerPadding is not given.
-  const padding = pair(layout?.containerPadding, margin);
-  const rowHeight = layout?.rowHeight ?? defaults.rowHeight;
+  const settings = gridSettings(layout);
+  const cols = settings.cols.lg;
+  const margin = settings.margin;
+  const padding: [number, number] = [...settings.containerPadding];
+  const rowHeight = settings.rowHeight;
   const colWidth = (width - margin[0] * (cols - 1) - padding[0] * 2) / cols;
 
-  const placed = compact(
-    widgets.map((w) => ({ id: w.id, ...bounded(w.responsiveLayouts?.lg ?? w.position, cols) })),
-  );
+  const placed = compact(placeWidgets(widgets, 'lg', settings));
   const tiles = placed.map((p) => ({
     id: p.id,
     x: Math.round((colWidth + margin[0]) * p.x + padding[0]),
@@ -59,13 +56,7 @@ export function layoutGrid(
   return { tiles, height, padding };
 }
 
-/** A widget wider than the grid is narrowed and one past its right edge moved in (`correctBounds`). */
-function bounded(p: GridPosition, cols: number): GridPosition {
-  const w = Math.min(Math.max(1, p.w), cols);
-  return { x: Math.min(Math.max(0, p.x), cols - w), y: Math.max(0, p.y), w, h: Math.max(1, p.h) };
-}
-
-type Item = GridPosition & { id: string };
+type Item = WidgetPosition & { id: string };
 
 const collides = (a: Item, b: Item) =>
   a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;

@@ -3,83 +3,18 @@
  * in a stored config) plus, per widget, either the rows of its report and its Vega-Lite spec, or
  * the reason its data could not be had. The renderer queries nothing itself: whoever calls it (a
  * scheduled notification, a dashboard export) runs the widgets' queries under the right security
- * context first (DESIGN.md "Notifications and rendering").
+ * context first (DESIGN.md "Notifications and rendering"). The config's type is the one model of
+ * packages/dashboard.
  */
-
-export const breakpoints = ['lg', 'md', 'sm', 'xs', 'xxs'] as const;
-export type Breakpoint = (typeof breakpoints)[number];
-type PerBreakpoint<T> = Partial<Record<Breakpoint, T | null>>;
-
-/** A widget's place on the grid, in columns and rows (react-grid-layout units). */
-export interface GridPosition {
-  x: number;
-  y: number;
-  w: number;
-  h: number;
-}
-
-/** Spec 2.2 `layout`: react-grid-layout's responsive-grid settings. */
-export interface DashboardLayout {
-  breakpoints?: PerBreakpoint<number> | null;
-  cols?: PerBreakpoint<number> | null;
-  /** [horizontal, vertical] pixels between tiles. */
-  margin?: number[] | null;
-  /** [horizontal, vertical] pixels between the grid's edge and its tiles. */
-  containerPadding?: number[] | null;
-  rowHeight?: number | null;
-}
-
-type Text = string | null;
-interface BorderTheme {
-  color?: Text;
-  radius?: Text;
-  style?: Text;
-  width?: Text;
-}
-interface TitleTheme {
-  color?: Text;
-  fontFamily?: Text;
-  fontSize?: Text;
-  fontWeight?: Text;
-}
-
-/** Spec 2.2 theme: every value a string (CSS-like: `#1f2933`, `14px`, `600`). */
-export interface DashboardTheme {
-  backgroundColor?: Text;
-  fontFamily?: Text;
-  primaryColor?: Text;
-  themeId?: Text;
-  controls?: {
-    backgroundColor?: Text;
-    padding?: Text;
-    border?: BorderTheme | null;
-    title?: TitleTheme | null;
-  } | null;
-  dashboard?: { backgroundColor?: Text; padding?: Text } | null;
-  widgets?: {
-    backgroundColor?: Text;
-    margin?: Text;
-    padding?: Text;
-    border?: BorderTheme | null;
-    text?: { codeFontFamily?: Text; color?: Text; fontFamily?: Text; secondaryColor?: Text } | null;
-    title?: TitleTheme | null;
-  } | null;
-}
-
-export interface DashboardWidget {
-  id: string;
-  position: GridPosition;
-  responsiveLayouts?: PerBreakpoint<GridPosition> | null;
-}
+import type { DashboardConfig, DashboardTheme } from '@tessera/dashboard';
 
 /** Spec 2.2 dashboard config, the parts that decide what a rendered dashboard looks like. */
-export interface DashboardRenderConfig {
-  title?: string | null;
-  description?: string | null;
-  layout?: DashboardLayout | null;
-  theme?: DashboardTheme | null;
-  widgets?: DashboardWidget[] | null;
-}
+export type DashboardRenderConfig = Pick<
+  DashboardConfig,
+  'title' | 'description' | 'layout' | 'theme' | 'widgets'
+>;
+
+export type { DashboardTheme };
 
 /** A Vega-Lite v5 spec as stored in a report snapshot (spec 2.3): no `data`, the rows come apart. */
 export type VegaLiteSpec = Record<string, unknown>;

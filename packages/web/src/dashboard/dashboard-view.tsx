@@ -77,11 +77,15 @@ function Dashboard({
   const charts = useMemo(() => chartConfig(theme), [theme]);
   const [state, setState] = useViewState(syncUrl);
   const { width, containerRef, mounted } = useContainerWidth({ measureBeforeMount: true });
-  // The viewer picks the breakpoint from the grid's width itself and draws that breakpoint's layout
-  // with a plain grid, remounted when the breakpoint changes. react-grid-layout's responsive grid
-  // keeps the layout in two components' state, synchronised by effects; after a resize under load
-  // they were seen passing a stale layout back and forth for seconds (xxs tiles at md). A read-only
-  // view needs none of that state: every breakpoint's layout is in the config (spec 2.2).
+  // The viewer picks the breakpoint from the grid's width itself and hands that breakpoint's layout
+  // to a plain grid. react-grid-layout's responsive grid keeps the layout in two components'
+  // state, synchronised by effects; after a resize under load they were seen passing a stale
+  // layout back and forth for seconds (xxs tiles at md). A read-only view needs none of that
+  // state: every breakpoint's layout is in the config (spec 2.2). The grid is not remounted when
+  // the breakpoint changes (it takes the new layout from its props): a remount would remount
+  // every tile, losing its rows on the page and blanking its chart until drawn again, and the
+  // breakpoint can change for a moment without the window changing size (a full-page screenshot
+  // went md -> xxs -> md and blanked every chart just after a filter change, issue 21).
   const breakpoint = mounted ? getBreakpointFromWidth(grid.breakpoints, width) : undefined;
   const source = { deploymentId, publicId: dashboard.publicId, versionNumber: dashboard.versionNumber };
 
@@ -97,7 +101,6 @@ function Dashboard({
       <div ref={containerRef} className="tsr-grid">
         {breakpoint ? (
           <GridLayout
-            key={breakpoint}
             width={width}
             layout={grid.layouts[breakpoint]}
             gridConfig={{

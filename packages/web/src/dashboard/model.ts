@@ -1,3 +1,4 @@
+import { readDashboardConfig, widgetReportId, widgetTitle } from '@tessera/dashboard';
 import type { PublishedDashboard, ReportSnapshot } from './api-types.ts';
 import type { ColumnFormat, DashboardConfig, SemanticQuery, Widget } from './types.ts';
 
@@ -17,35 +18,28 @@ export interface WidgetModel {
   columnFormats: Record<string, ColumnFormat>;
 }
 
+/** The published config (spec 2.2), read as the server reads it (packages/dashboard read.ts). */
 export function dashboardConfig(dashboard: PublishedDashboard): DashboardConfig {
-  return (dashboard.config ?? {}) as DashboardConfig;
+  return readDashboardConfig(dashboard.config);
 }
 
 /** The widgets of a published dashboard with their snapshots (spec 2.3). */
 export function widgetModels(dashboard: PublishedDashboard): WidgetModel[] {
   const byReport = new Map(dashboard.reportSnapshots.map((s) => [s.reportId, s]));
-  const widgets = dashboardConfig(dashboard).widgets ?? [];
-  return widgets
-    .filter((w): w is Widget => typeof w?.id === 'string' && w.position !== undefined)
-    .map((widget) => {
-      const reportId = widget.config?.reportId;
-      const snapshot = typeof reportId === 'number' ? (byReport.get(reportId) ?? null) : null;
-      const title =
-        (typeof widget.config?.title === 'string' ? widget.config.title : null) ??
-        snapshot?.title ??
-        snapshot?.name ??
-        '';
-      return {
-        widget,
-        title,
-        description: snapshot?.description ?? null,
-        snapshot,
-        missingReport: typeof reportId === 'number' && snapshot === null,
-        query: snapshot ? semanticQuery(snapshot) : null,
-        spec: snapshot ? chartSpec(snapshot) : null,
-        columnFormats: (snapshot?.preferences?.columnFormats ?? {}) as Record<string, ColumnFormat>,
-      };
-    });
+  return (dashboardConfig(dashboard).widgets ?? []).map((widget) => {
+    const reportId = widgetReportId(widget);
+    const snapshot = reportId === null ? null : (byReport.get(reportId) ?? null);
+    return {
+      widget,
+      title: widgetTitle(widget) ?? snapshot?.title ?? snapshot?.name ?? '',
+      description: snapshot?.description ?? null,
+      snapshot,
+      missingReport: reportId !== null && snapshot === null,
+      query: snapshot ? semanticQuery(snapshot) : null,
+      spec: snapshot ? chartSpec(snapshot) : null,
+      columnFormats: (snapshot?.preferences?.columnFormats ?? {}) as Record<string, ColumnFormat>,
+    };
+  });
 }
 
 /** Spec 2.3 has no field for a semantic query: the server returns it in `meta.jsonQuery`. */

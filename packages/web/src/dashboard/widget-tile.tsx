@@ -1,9 +1,9 @@
 import { keepPreviousData } from '@tanstack/react-query';
 import { isApiError } from '@tessera/client';
 import { useGetDashboardWidgetData } from '@tessera/client/react';
+import { chartSpec, shownGrains, widgetText, widgetTitleAtGrains } from '@tessera/dashboard';
 import { type ReactNode, useCallback, useMemo, useState } from 'react';
 import type { WidgetData, WidgetDataBody } from './api-types.ts';
-import { chartSpec, titleAtGrain } from './chart-spec.ts';
 import { toCsv } from './csv.ts';
 import { BigNumber, DataTable } from './data-table.tsx';
 import { downloadCsv } from './download.ts';
@@ -51,7 +51,7 @@ export function WidgetTile(props: WidgetTileProps) {
     );
   }
   if (!model.snapshot) {
-    const text = typeof model.widget.config?.text === 'string' ? model.widget.config.text : null;
+    const text = widgetText(model.widget);
     return (
       <Frame model={model} state={text ? 'drawn' : 'empty'}>
         {text ? <p className="tsr-text">{text}</p> : null}
@@ -99,15 +99,11 @@ function ReportTile({
   // The grains of the rows on the page, not of the rows asked for: while a new grain loads, the
   // previous chart stays (dimmed) with its own axis and title, and is redrawn only with new rows.
   const sqlGrains = useMemo(() => JSON.stringify(body.timeGrains ?? []), [body.timeGrains]);
-  const grains = useMemo(() => shownGrains(query.data, sqlGrains), [query.data, sqlGrains]);
-  const published = (model.query?.timeDimensions ?? []).find((t) => t.granularity !== undefined);
-  const title = published
-    ? titleAtGrain(
-        model.title,
-        published.granularity as Grain,
-        grains[published.dimension] ?? (published.granularity as Grain),
-      )
-    : model.title;
+  const grains = useMemo(
+    () => shownGrains(query.data, JSON.parse(sqlGrains) as { member: string; grain: Grain }[]),
+    [query.data, sqlGrains],
+  );
+  const title = widgetTitleAtGrains(model.title, model.query, grains);
   const spec = useMemo(
     () =>
       table && model.spec
@@ -280,24 +276,6 @@ function DownloadIcon() {
         strokeLinejoin="round"
       />
     </svg>
-  );
-}
-
-/**
- * Each time member's grain in the rows an answer holds: a semantic answer says it in its query as
- * run; a SQL one is asked with the grains the controls chose (`asked`, JSON of `timeGrains`).
- */
-function shownGrains(answer: WidgetData | undefined, asked: string): Record<string, Grain> {
-  if (answer?.kind === 'semantic') {
-    const run = answer.query as { timeDimensions?: { dimension: string; granularity?: string }[] } | null;
-    return Object.fromEntries(
-      (run?.timeDimensions ?? [])
-        .filter((t) => t.granularity !== undefined)
-        .map((t) => [t.dimension, t.granularity as Grain]),
-    );
-  }
-  return Object.fromEntries(
-    (JSON.parse(asked) as { member: string; grain: Grain }[]).map((g) => [g.member, g.grain]),
   );
 }
 

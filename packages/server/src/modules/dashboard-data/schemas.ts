@@ -32,7 +32,20 @@ export const DashboardFilter = Type.Object(
 export const timeGrains = ['second', 'minute', 'hour', 'day', 'week', 'month', 'quarter', 'year'] as const;
 
 export const TimeGrain = Type.Object(
-  { member, grain: Type.Union(timeGrains.map((g) => Type.Literal(g))) },
+  {
+    member,
+    // Written out: a union of `timeGrains.map(Type.Literal)` (an array, not a tuple) is typed `never`.
+    grain: Type.Union([
+      Type.Literal('second'),
+      Type.Literal('minute'),
+      Type.Literal('hour'),
+      Type.Literal('day'),
+      Type.Literal('week'),
+      Type.Literal('month'),
+      Type.Literal('quarter'),
+      Type.Literal('year'),
+    ]),
+  },
   strict,
 );
 

@@ -1,3 +1,4 @@
+import { type DashboardConfig, dashboardWidgets, widgetReportId } from '@tessera/dashboard';
 import { type CubeQuery, JoinPathError } from '@tessera/semantic';
 import type { Static } from 'typebox';
 import type { Principal } from '../../auth/principal.ts';
@@ -38,10 +39,6 @@ export interface DashboardDataDeps {
 
 type Body = Static<typeof WidgetDataBody>;
 type Answer = Static<typeof WidgetData>;
-interface Widget {
-  id?: string;
-  config?: { reportId?: unknown } | null;
-}
 
 /**
  * Rows of one widget of a published dashboard, as the VIEWER may see them.
@@ -176,7 +173,7 @@ export class DashboardDataService {
     const { found, caller } = await this.open(principal, deploymentId, publicId, body.versionNumber ?? null);
     const shown = dashboardDimensions(
       await this.deps.dashboards.snapshots(found.version.id),
-      found.version.config.widgets,
+      found.version.config,
     );
     const asked = body.members ?? [...shown];
     asked.forEach((m, i) => {
@@ -384,11 +381,14 @@ function isJoinPathError(error: unknown): boolean {
 }
 
 /** The dimensions (and time dimensions) the semantic queries of a version's widgets group by. */
-function dashboardDimensions(snapshots: Map<number, ReportSnapshotRow>, widgets: unknown): Set<string> {
+function dashboardDimensions(
+  snapshots: Map<number, ReportSnapshotRow>,
+  config: DashboardConfig,
+): Set<string> {
   const names = new Set<string>();
-  for (const w of (widgets as Widget[] | null | undefined) ?? []) {
-    const reportId = w.config?.reportId;
-    if (typeof reportId !== 'number') continue;
+  for (const w of dashboardWidgets(config)) {
+    const reportId = widgetReportId(w);
+    if (reportId === null) continue;
     const query = snapshots.get(reportId)?.semantic_query;
     if (!query) continue;
     for (const d of query.dimensions ?? []) names.add(d);
@@ -415,11 +415,10 @@ export class OpenedDashboard {
 
   /** One widget's rows: 404 for a widget the version does not have or one without a report. */
   async widget(widgetId: string, body: Body): Promise<Answer> {
-    const widgets = (this.found.version.config.widgets as Widget[] | null | undefined) ?? [];
-    const widget = widgets.find((w) => w.id === widgetId);
+    const widget = dashboardWidgets(this.found.version.config).find((w) => w.id === widgetId);
     if (!widget) throw new NotFoundError(`Widget ${widgetId}`, 'widget_not_found');
-    const reportId = widget.config?.reportId;
-    const snapshot = typeof reportId === 'number' ? this.snapshots.get(reportId) : undefined;
+    const reportId = widgetReportId(widget);
+    const snapshot = reportId === null ? undefined : this.snapshots.get(reportId);
     if (!snapshot) throw new NotFoundError(`Data of widget ${widgetId}`, 'widget_without_report');
     return this.answer(snapshot, widgetId, body);
   }

@@ -1,3 +1,4 @@
+import type { DashboardConfig } from '@tessera/dashboard';
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { DashboardRow, DashboardVersionRow, ReportSnapshotRow } from '../../db/schema.ts';
@@ -102,7 +103,7 @@ export class DashboardsRepository {
     input: {
       title: string | null;
       description: string | null;
-      config: Record<string, unknown>;
+      config: DashboardConfig;
       userId: number | null;
     },
     snapshots: NewSnapshot[],

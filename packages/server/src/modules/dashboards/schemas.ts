@@ -1,115 +1,14 @@
+import { DashboardConfigDraftInput, DashboardConfigInput } from '@tessera/dashboard/schema';
 import { Type } from 'typebox';
 import { dashboardStatuses } from '../../db/schema.ts';
 import { Id, int32 } from '../deployments/schemas.ts';
 import { JsonObject, nullable, strict } from '../workspace/common.ts';
 
-/** Dashboard config (spec 2.2) and published dashboard (spec 2.3) shapes. */
-const breakpoints = ['lg', 'md', 'sm', 'xs', 'xxs'] as const;
-const str = nullable(Type.String({ maxLength: 1000 }));
-
-const perBreakpoint = Type.Object(
-  Object.fromEntries(breakpoints.map((b) => [b, Type.Optional(nullable(Type.Number()))])),
-  strict,
-);
-
-export const WidgetPosition = Type.Object(
-  {
-    x: Type.Integer({ minimum: 0, maximum: 10_000 }),
-    y: Type.Integer({ minimum: 0, maximum: 100_000 }),
-    w: Type.Integer({ minimum: 1, maximum: 10_000 }),
-    h: Type.Integer({ minimum: 1, maximum: 10_000 }),
-  },
-  strict,
-);
-
-const Layout = Type.Object(
-  {
-    breakpoints: Type.Optional(nullable(perBreakpoint)),
-    cols: Type.Optional(nullable(perBreakpoint)),
-    containerPadding: Type.Optional(nullable(Type.Array(Type.Number(), { maxItems: 4 }))),
-    margin: Type.Optional(nullable(Type.Array(Type.Number(), { maxItems: 4 }))),
-    rowHeight: Type.Optional(nullable(Type.Number({ minimum: 0 }))),
-  },
-  strict,
-);
-
-const section = (keys: readonly string[], nested: Record<string, ReturnType<typeof Type.Object>> = {}) =>
-  Type.Object(
-    {
-      ...Object.fromEntries(keys.map((k) => [k, Type.Optional(str)])),
-      ...Object.fromEntries(Object.entries(nested).map(([k, v]) => [k, Type.Optional(nullable(v))])),
-    },
-    strict,
-  );
-const border = section(['color', 'radius', 'style', 'width']);
-const title = section(['color', 'fontFamily', 'fontSize', 'fontWeight']);
-
-/** Spec 2.2 theme, as accepted on publish: every value is a string, unknown keys are refused. */
-export const DashboardTheme = section(['backgroundColor', 'fontFamily', 'primaryColor', 'themeId'], {
-  controls: section(['backgroundColor', 'padding'], { border, title }),
-  dashboard: section(['backgroundColor', 'padding']),
-  widgets: section(['backgroundColor', 'margin', 'padding'], {
-    border,
-    text: section(['codeFontFamily', 'color', 'fontFamily', 'secondaryColor']),
-    title,
-  }),
-});
-
-export const widgetTypes = [
-  'CHART',
-  'TEXT',
-  'FILTER',
-  'AI',
-  'TIME_GRAIN',
-  'FIELD',
-  'PARENT',
-  'SPACER',
-  'DIVIDER',
-  'CONTAINER',
-] as const;
-const WidgetType = Type.Enum(widgetTypes);
-
-const widgetFields = {
-  position: WidgetPosition,
-  type: Type.Optional(WidgetType),
-  config: Type.Optional(nullable(JsonObject)),
-  responsiveLayouts: Type.Optional(
-    nullable(
-      Type.Object(
-        Object.fromEntries(breakpoints.map((b) => [b, Type.Optional(nullable(WidgetPosition))])),
-        strict,
-      ),
-    ),
-  ),
-  style: Type.Optional(nullable(JsonObject)),
-};
-
-/** A widget as sent (spec 4.4: no `type` needed; CHART is assumed). A CHART widget names its report in `config.reportId`. */
-export const WidgetInput = Type.Object(
-  { id: Type.String({ minLength: 1, maxLength: 128 }), ...widgetFields },
-  strict,
-);
-export const DraftWidgetInput = Type.Object(
-  { id: Type.Optional(nullable(Type.String({ minLength: 1, maxLength: 128 }))), ...widgetFields },
-  strict,
-);
-
-const configFields = {
-  title: Type.Optional(str),
-  description: Type.Optional(nullable(Type.String({ maxLength: 10_000 }))),
-  layout: Type.Optional(nullable(Layout)),
-  settings: Type.Optional(nullable(JsonObject)),
-  theme: Type.Optional(nullable(DashboardTheme)),
-  kind: Type.Optional(nullable(Type.Enum(['CLASSIC', 'APP'] as const))),
-};
-export const DashboardConfigInput = Type.Object(
-  { ...configFields, widgets: Type.Optional(nullable(Type.Array(WidgetInput, { maxItems: 500 }))) },
-  strict,
-);
-export const DashboardConfigDraftInput = Type.Object(
-  { ...configFields, widgets: Type.Optional(nullable(Type.Array(DraftWidgetInput, { maxItems: 500 }))) },
-  strict,
-);
+/**
+ * Dashboard config (spec 2.2): one schema with its type and parser, in packages/dashboard, shared
+ * by the store, the renderer and the web app. Published dashboard (spec 2.3) shapes below.
+ */
+export { DashboardConfigDraftInput, DashboardConfigInput };
 
 /** In responses the config is returned as stored; the theme is an object whose contents are not expanded (spec 2.2). */
 export const DashboardConfig = Type.Object(

@@ -81,9 +81,7 @@ export class DashboardsService {
     const field = body.config ? 'body/config' : 'workbook/dashboardDraft';
     return this.deps.db
       .transaction()
-      .execute((trx) =>
-        this.publishConfig(ctx, workbook, config as Record<string, unknown>, { ...body, field }, trx),
-      );
+      .execute((trx) => this.publishConfig(ctx, workbook, config, { ...body, field }, trx));
   }
 
   /**
@@ -146,8 +144,8 @@ export class DashboardsService {
     await this.deps.dashboards.addVersion(
       dashboard.id,
       {
-        title: options.title ?? (config.title as string | null | undefined) ?? workbook.name,
-        description: options.description ?? (config.description as string | null | undefined) ?? null,
+        title: options.title ?? config.title ?? workbook.name,
+        description: options.description ?? config.description ?? null,
         config,
         userId: ctx.owner().userId,
       },

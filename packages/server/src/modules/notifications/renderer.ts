@@ -1,8 +1,18 @@
+import {
+  preparedSpec,
+  readDashboardConfig,
+  shownGrains,
+  type Widget,
+  widgetReportId,
+  widgetText,
+  widgetTitle,
+  widgetTitleAtGrains,
+} from '@tessera/dashboard';
 import type { Static } from 'typebox';
 import type { Principal } from '../../auth/principal.ts';
 import type { ReportSnapshotRow } from '../../db/schema.ts';
 import { DomainError } from '../../errors/domain-errors.ts';
-import type { DashboardRenderConfig, FailedWidget, WidgetContent } from '../../render/index.ts';
+import type { FailedWidget, WidgetContent } from '../../render/index.ts';
 import type { DashboardDataRepository, DashboardVersion } from '../dashboard-data/repository.ts';
 import type { DashboardFilter, TimeGrain } from '../dashboard-data/schemas.ts';
 import type { DashboardDataService, OpenedDashboard } from '../dashboard-data/service.ts';
@@ -10,9 +20,9 @@ import type { UsersRepository } from '../users/repository.ts';
 import type { NotificationFormat } from './schemas.ts';
 import {
   type ColumnFormats,
+  chartRows,
   defaultSpec,
   linesOf,
-  numericRows,
   type RowsMeta,
   storedSpec,
   tableOf,
@@ -88,13 +98,6 @@ export const renderWidth = 1200;
 let renderModule: Promise<typeof import('../../render/index.ts')> | null = null;
 const render = () => (renderModule ??= import('../../render/index.ts'));
 
-interface Widget {
-  id?: unknown;
-  position?: unknown;
-  responsiveLayouts?: unknown;
-  config?: { reportId?: unknown; text?: unknown; title?: unknown } | null;
-}
-
 /**
  * A published dashboard to PNG or PDF without a browser (DESIGN.md "Notifications and rendering"):
  * every widget's query through dashboard-data (the one path to the data, with its filters and
@@ -123,10 +126,8 @@ export class DashboardRenderer {
     const found = await this.deps.dashboards.version(request.deploymentId, request.dashboardPublicId, null);
     if (!found) throw new RenderError(`Dashboard ${request.dashboardPublicId} has no published version`);
     const principal = await this.principal(request, found.dashboard.public_id);
-    const config = found.version.config as Omit<DashboardRenderConfig, 'widgets'> & { widgets?: unknown };
-    const widgets = ((config.widgets ?? []) as Widget[]).filter(
-      (w): w is Widget & { id: string } => typeof w?.id === 'string' && typeof w.position === 'object',
-    );
+    const config = readDashboardConfig(found.version.config);
+    const widgets = config.widgets ?? [];
     const opened = await this.open(request, principal, found);
     const contents = await Promise.all(
       widgets.map(async (w) => [w.id, await this.widget(request, opened, w)] as const),
@@ -140,7 +141,7 @@ export class DashboardRenderer {
         description: config.description ?? found.version.description ?? null,
         layout: config.layout ?? null,
         theme: config.theme ?? null,
-        widgets: widgets as DashboardRenderConfig['widgets'],
+        widgets,
       },
       content: Object.fromEntries(contents),
     });
@@ -241,17 +242,18 @@ export class DashboardRenderer {
   private async widget(
     request: Omit<RenderRequest, 'format' | 'withPreview'>,
     opened: Opened,
-    w: Widget & { id: string },
+    w: Widget,
   ): Promise<WidgetContent> {
-    const reportId = w.config?.reportId;
-    const configTitle = typeof w.config?.title === 'string' ? w.config.title : null;
-    if (typeof reportId !== 'number') {
-      if (typeof w.config?.text === 'string')
-        return { title: configTitle ?? '', vegaSpec: textSpec(), rows: linesOf(w.config.text) };
+    const reportId = widgetReportId(w);
+    const configTitle = widgetTitle(w);
+    if (reportId === null) {
+      const text = widgetText(w);
+      if (text !== null) return { title: configTitle ?? '', vegaSpec: textSpec(), rows: linesOf(text) };
       return { title: configTitle ?? w.id, error: 'This widget shows no report' };
     }
     const snapshot = opened.snapshot(reportId);
-    const title = configTitle ?? snapshot?.title ?? snapshot?.name ?? w.id;
+    const published = configTitle ?? snapshot?.title ?? snapshot?.name ?? w.id;
+    let title = published;
     try {
       if (!opened.opened) throw opened.error;
       const answer = await opened.opened.widget(w.id, {
@@ -263,8 +265,14 @@ export class DashboardRenderer {
         annotation: (answer.annotation as RowsMeta['annotation']) ?? null,
         columns: answer.columns ?? null,
       };
-      const rows = numericRows(answer.data, meta);
-      const spec = storedSpec(snapshot?.spec) ?? defaultSpec(rows, meta);
+      const { rows, columns } = chartRows(answer.data, meta);
+      // The report's chart made ready for these rows as the web viewer makes it (packages/dashboard
+      // chart-spec.ts): fields at the row keys, a time-grain override followed, axes and the
+      // title at the grain drawn.
+      const grains = shownGrains(answer, request.timeGrains ?? []);
+      title = widgetTitleAtGrains(published, snapshot?.semantic_query, grains);
+      const stored = storedSpec(snapshot?.spec);
+      const spec = stored ? preparedSpec(stored, columns, grains) : defaultSpec(rows, meta);
       if (spec) return { title, vegaSpec: spec, rows };
       return { title, table: tableOf(rows, meta, columnFormats(snapshot?.preferences)) };
     } catch (error) {

@@ -1,5 +1,7 @@
 // The table formatting is the client package's, shared with the web viewer (DESIGN.md "Packages":
 // the server may import that one pure module of the client, see .dependency-cruiser.cjs).
+
+import { escapeField } from '@tessera/dashboard';
 import {
   type CellFormats,
   formatValue,
@@ -60,11 +62,16 @@ export function storedSpec(spec: unknown): VegaLiteSpec | null {
 }
 
 /**
- * The data API sends numbers as strings (Cube's wire format); a chart needs numbers. Values of
- * measures and numeric dimensions (by the annotation, or numeric SQL columns) become numbers.
+ * The rows a chart draws and their columns, as the web viewer's tile has them (`toTable`). The data
+ * API sends numbers as strings (Cube's wire format); a chart needs numbers. Values of measures and
+ * numeric dimensions (by the annotation, or numeric SQL columns) become numbers.
  */
-export function numericRows(rows: Record<string, unknown>[], meta: RowsMeta): Record<string, unknown>[] {
-  return toTable(rows, meta).rows;
+export function chartRows(
+  rows: Record<string, unknown>[],
+  meta: RowsMeta,
+): { rows: Record<string, unknown>[]; columns: string[] } {
+  const table = toTable(rows, meta);
+  return { rows: table.rows, columns: table.columns.map((c) => c.name) };
 }
 
 /** A chart for rows that came without one, or null when they are drawn as a table. */
@@ -194,9 +201,4 @@ function describeColumns(rows: Record<string, unknown>[], meta: RowsMeta): Colum
 /** Vega's tick intervals have no quarter: three months. */
 function tickInterval(grain: string) {
   return grain === 'quarter' ? { interval: 'month', step: 3 } : { interval: grain, step: 1 };
-}
-
-/** Vega reads dots in a field name as nested access; member names are `cube.member`. */
-function escapeField(field: string): string {
-  return field.replace(/\./g, '\\.');
 }
