@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import type { EmbedOptions } from 'vega-embed';
-import { drawVega } from '../charts/draw-vega.ts';
+import { drawVegaLazily } from '../charts/draw-vega-lazy.ts';
 import type { ChartItem } from './conversation.ts';
 
 /** Vega-Lite's look in the panel: the app's font and accent (styles.css), quiet axes. */
@@ -45,7 +45,7 @@ export function ChatChart({ chart, onDrawn }: { chart: ChartItem; onDrawn?: () =
     const element = box.current;
     if (!element) return;
     const { title: _title, ...spec } = chart.spec;
-    return drawVega(
+    return drawVegaLazily(
       element,
       {
         ...spec,

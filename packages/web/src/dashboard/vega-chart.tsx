@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { drawVega } from '../charts/draw-vega.ts';
+import { drawVegaLazily } from '../charts/draw-vega-lazy.ts';
 
 export interface VegaChartProps {
   /** A Vega-Lite spec with its data inline (chart-spec.ts). */
@@ -43,7 +43,7 @@ export function VegaChart({ spec, config, onDrawn, onError }: VegaChartProps) {
     let drawn = false;
     const layer: Layer = {
       element,
-      stop: drawVega(element, spec, {
+      stop: drawVegaLazily(element, spec, {
         config,
         size: () => ({
           width: Math.max(40, Math.floor(element.clientWidth || container.clientWidth)),
