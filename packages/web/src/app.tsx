@@ -8,11 +8,11 @@ import { DashboardsPage } from './pages/dashboards-page.tsx';
 import { ChooseDeployment } from './pages/home-page.tsx';
 import { NotFoundPage } from './pages/not-found-page.tsx';
 import { SignInPage } from './pages/sign-in-page.tsx';
-import { WorkbookPage } from './pages/workbook-page.tsx';
-import { SharedWorkspacePage, WorkspacePage } from './pages/workspace-page.tsx';
 import { RequireSession } from './session/require-session.tsx';
 import { SessionProvider } from './session/session.tsx';
 import { SettingsLayout, settingsRoutes } from './settings/settings-layout.tsx';
+import { WorkbookPage } from './workspace/workbook-page.tsx';
+import { SharedWorkspacePage, WorkspacePage } from './workspace/workspace-page.tsx';
 
 /** The Data area (data sources, tables, model editor) is its own chunk: CodeMirror loads with it. */
 const dataPage = (name: 'DataSourcesPage' | 'NewDataSourcePage' | 'DataSourcePage' | 'ModelPage') => () =>
@@ -21,7 +21,7 @@ const dataPage = (name: 'DataSourcesPage' | 'NewDataSourcePage' | 'DataSourcePag
 /** The embed page is its own bundle chunk: a framed dashboard loads none of the signed-in app. */
 const EmbedPage = lazy(() => import('./embed/embed-page.tsx').then((m) => ({ default: m.EmbedPage })));
 /** A report draws its chart with Vega: loaded when a report is opened, not with the sign-in page. */
-const ReportPage = lazy(() => import('./pages/report-page.tsx').then((m) => ({ default: m.ReportPage })));
+const ReportPage = lazy(() => import('./reports/report-page.tsx').then((m) => ({ default: m.ReportPage })));
 /** Dashboards load their charting code (Vega) only when one is opened: sign-in stays light. */
 const DashboardPage = lazy(() =>
   import('./dashboard/dashboard-page.tsx').then((m) => ({ default: m.DashboardPage })),

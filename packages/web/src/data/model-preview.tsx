@@ -4,7 +4,7 @@ import { useClient } from '@tessera/client/react';
 import { useState } from 'react';
 import { Card } from '../layout/page.tsx';
 import { ErrorState, LoadingState } from '../layout/states.tsx';
-import { ReportResults } from '../pages/report-results.tsx';
+import { ReportResults } from '../reports/report-results.tsx';
 
 /**
  * Tries the main branch's model: pick a cube, a measure and a dimension, and read the rows as the

@@ -1,7 +1,7 @@
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type CubeQuery, DataApiError, type MetaResult } from '@tessera/client';
 import { useClient } from '@tessera/client/react';
-import { dataApiFor, isFinal } from '../pages/report-rows.ts';
+import { dataApiFor, isFinal } from '../reports/report-rows.ts';
 import { type Table, tableFromLoad } from '../results/table.ts';
 import { type ExploreModel, modelOf } from './model.ts';
 

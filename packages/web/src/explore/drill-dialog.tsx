@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { rowsErrorText } from '../pages/report-results.tsx';
+import { rowsErrorText } from '../reports/report-results.tsx';
 import { ResultTable } from '../results/data-table.tsx';
 import { Dialog } from '../ui/dialog.tsx';
 import { useExploreRows } from './data.ts';

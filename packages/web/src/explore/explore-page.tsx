@@ -3,7 +3,7 @@ import { useLocation, useNavigate, useParams } from 'react-router';
 import { idParam } from '../layout/deployment.ts';
 import { Card, PageHeader } from '../layout/page.tsx';
 import { EmptyState, ErrorState, LoadingState } from '../layout/states.tsx';
-import { rowsErrorText } from '../pages/report-results.tsx';
+import { rowsErrorText } from '../reports/report-results.tsx';
 import {
   buildChartSpec,
   type ChartKind,

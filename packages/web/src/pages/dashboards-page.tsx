@@ -6,8 +6,8 @@ import { Link, useParams } from 'react-router';
 import { idParam } from '../layout/deployment.ts';
 import { DashboardIcon } from '../layout/icons.tsx';
 import { DateText, PageHeader } from '../layout/page.tsx';
+import { ShowMoreItem } from '../layout/show-more-item.tsx';
 import { EmptyState, ErrorState, LoadingState } from '../layout/states.tsx';
-import { ShowMoreItem } from './show-more-item.tsx';
 
 const workbookPath = '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}';
 /** Workbooks per page here: each is read once more for its published dashboard. */

@@ -5,8 +5,8 @@ import { Link, useParams } from 'react-router';
 import { idParam } from '../layout/deployment.ts';
 import { DashboardIcon, ReportIcon } from '../layout/icons.tsx';
 import { Card, type Crumb, DateText, PageHeader } from '../layout/page.tsx';
+import { ShowMoreItem } from '../layout/show-more-item.tsx';
 import { EmptyState, ErrorState, LoadingState } from '../layout/states.tsx';
-import { ShowMoreItem } from './show-more-item.tsx';
 import { pageSize } from './workspace-items.tsx';
 
 type Workbook = SuccessBody<'/api/v1/deployments/{deploymentId}/workbooks/{workbookId}', 'get'>;

@@ -8,9 +8,9 @@ import { DateText, PageHeader } from '../layout/page.tsx';
 import { EmptyState, ErrorState, LoadingState } from '../layout/states.tsx';
 import { useSignedInUser } from '../session/session.tsx';
 import './report.css';
+import { folderCrumbs } from '../workspace/workbook-page.tsx';
 import { DeleteReportDialog, EditReportDialog, MoveReportDialog } from './report-dialogs.tsx';
 import { ReportResults } from './report-results.tsx';
-import { folderCrumbs } from './workbook-page.tsx';
 
 /** `/workspace/:deploymentId/reports/:reportId`: a report's chart and rows, and what may be done with it. */
 export function ReportPage() {
