@@ -10,7 +10,9 @@
  *    at once on a direct, read-only DuckDB connection to the same file: what the engine alone
  *    needs. Results are kept fresh for 1 ms (TESSERA_REFRESH_INTERVAL_MS), so every round queries
  *    the engine rather than the server's result cache. Target: within 3x of the direct queries.
- * 2. **JavaScript shipped per route**: every script the page loads until the network is idle,
+ * 2. **Opening Explore until its model tree is usable**, against the token and `/v1/meta` requests
+ *    it needs, made directly from Node in the same run.
+ * 3. **JavaScript shipped per route**: every script the page loads until the network is idle,
  *    gzipped here (level 9), per route of the signed-in app. Target: no route over 300 KB.
  *
  *   node --import tsx bench/web/run.ts
@@ -27,7 +29,7 @@ import { DuckDbDriver } from '../../packages/server/src/datasources/duckdb-drive
 import { sampleModelFiles } from '../../packages/server/src/datasources/sample/model-files.ts';
 import { ensureWebBuild } from '../../packages/web/scripts/ensure-build.ts';
 import { chromiumFlags, chromiumPath } from '../../packages/web/test/chromium.ts';
-import { benchDataDir, type DemoServer, startDemoServer } from '../lib/demo-server.ts';
+import { api, benchDataDir, type DemoServer, startDemoServer } from '../lib/demo-server.ts';
 import { iterations, median } from '../lib/stats.ts';
 
 const tileCount = 6;
@@ -124,6 +126,60 @@ async function filterRounds(browser: Browser, tessera: DemoServer): Promise<Roun
   }
 }
 
+/** Records, from navigation start, when Explore's model tree first lists a cube (usable). */
+const treeProbe = `(() => {
+  new MutationObserver(() => {
+    if (window.__treeAt === undefined && document.querySelector('.ex-tree-cubes li')) window.__treeAt = performance.now();
+  }).observe(document, { subtree: true, childList: true });
+})();`;
+
+/**
+ * Opening Explore until its model tree is usable, in a new signed-in context each time (the
+ * bundle not cached), against the requests the page needs made directly from Node in the same run:
+ * a data-API token (`POST /api/v1/deployments/{id}/token`) and `/v1/meta` with it.
+ */
+async function exploreRounds(browser: Browser, tessera: DemoServer) {
+  const opened: number[] = [];
+  const direct: number[] = [];
+  for (let i = -1; i < iterations; i++) {
+    const page = await signedInPage(browser, tessera);
+    await page.addInitScript(treeProbe);
+    try {
+      await page.goto(`${tessera.base}/explore/${tessera.deploymentId}`, { waitUntil: 'commit' });
+      const at = await page.waitForFunction(
+        () => (window as unknown as { __treeAt?: number }).__treeAt,
+        null,
+        {
+          timeout: 60_000,
+          polling: 20,
+        },
+      );
+      const t = performance.now();
+      const { token } = await api(
+        tessera.base,
+        tessera.adminKey,
+        'POST',
+        `/api/v1/deployments/${tessera.deploymentId}/token`,
+        {
+          expiresIn: 3600,
+        },
+      );
+      const meta = await fetch(`${tessera.base}/data/${tessera.deploymentId}/cubejs-api/v1/meta`, {
+        headers: { authorization: token },
+      });
+      if (meta.status !== 200) throw new Error(`/v1/meta answered ${meta.status}`);
+      await meta.arrayBuffer();
+      if (i >= 0) {
+        opened.push((await at.jsonValue()) as number);
+        direct.push(performance.now() - t);
+      }
+    } finally {
+      await page.context().close();
+    }
+  }
+  return { opened, direct };
+}
+
 /** Records when the page first shows its `h1`: the route's own content, not a loading state. */
 const headingProbe = `(() => {
   const check = () => {
@@ -203,6 +259,21 @@ async function main() {
       `  ratio per round              median ${median(ratios).toFixed(2)}x   p95 ${p95(ratios).toFixed(2)}x   (target: within 3x)`,
     );
 
+    const explore = await exploreRounds(browser, tessera);
+    const exploreRatios = explore.opened.map((ms, i) => ms / explore.direct[i]);
+    console.log(
+      `\nopening Explore until its model tree is usable (new context, nothing cached), ${explore.opened.length} rounds`,
+    );
+    console.log(
+      `  Tessera, in the browser      median ${median(explore.opened).toFixed(0).padStart(5)} ms   p95 ${p95(explore.opened).toFixed(0).padStart(5)} ms`,
+    );
+    console.log(
+      `  token + /v1/meta from Node   median ${median(explore.direct).toFixed(0).padStart(5)} ms   p95 ${p95(explore.direct).toFixed(0).padStart(5)} ms`,
+    );
+    console.log(
+      `  ratio per round              median ${median(exploreRatios).toFixed(2)}x   p95 ${p95(exploreRatios).toFixed(2)}x`,
+    );
+
     console.log(
       '\nJavaScript per route, gzipped: before the page shows its heading (target: 300 KB at most), and in all until the network is idle',
     );
@@ -211,6 +282,9 @@ async function main() {
       ['workspace', `/workspace/${tessera.deploymentId}`],
       ['dashboard', `/dashboards/${tessera.deploymentId}/${tessera.publicId}`],
       ['chat', `/chat/${tessera.deploymentId}`],
+      ['explore', `/explore/${tessera.deploymentId}`],
+      ['sql', `/sql/${tessera.deploymentId}`],
+      ['data', '/data-sources'],
       ['settings', '/settings'],
     ];
     for (const [name, route] of routes) {
