@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { TestServer } from './harness.ts';
 
 /** The tables a management or SCIM request can write. */
@@ -46,6 +47,18 @@ const tables = [
 ] as const;
 
 /**
+ * Tables that only ever gain rows (the audit log): a write shows as a new count and largest id.
+ * Reading them whole made each snapshot grow with every audited write before it.
+ */
+const appendOnly = new Set<string>(['audit_log']);
+
+async function appendOnlyMark(server: TestServer, table: string): Promise<string> {
+  const { rows } = await sql<{ n: string; last: string | null }>`
+    select count(*)::text as n, max(id)::text as last from ${sql.table(table)}`.execute(server.store.db);
+  return `${table}: ${rows[0]?.n} rows, last ${rows[0]?.last}`;
+}
+
+/**
  * Every row of every table as text: compare a snapshot taken before a refused request with one
  * taken after to see that nothing was written.
  */
@@ -56,13 +69,15 @@ export async function storeSnapshot(server: TestServer): Promise<string> {
   await server.services.embedSweeper.stop();
   const parts = await Promise.all(
     tables.map((t) =>
-      server.store.db
-        .selectFrom(t)
-        .selectAll()
-        .execute()
-        // Sorted: an UPDATE that changes nothing the snapshot keeps (a key's last use) still
-        // moves the row in the heap, and a scan without ORDER BY returns rows in heap order.
-        .then((rows) => JSON.stringify(rows.map((row) => JSON.stringify(stripUsage(row))).sort())),
+      appendOnly.has(t)
+        ? appendOnlyMark(server, t)
+        : server.store.db
+            .selectFrom(t)
+            .selectAll()
+            .execute()
+            // Sorted: an UPDATE that changes nothing the snapshot keeps (a key's last use) still
+            // moves the row in the heap, and a scan without ORDER BY returns rows in heap order.
+            .then((rows) => JSON.stringify(rows.map((row) => JSON.stringify(stripUsage(row))).sort())),
     ),
   );
   return parts.join('\n');

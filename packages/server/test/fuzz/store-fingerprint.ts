@@ -7,6 +7,13 @@ import type { TestServer } from '../harness.ts';
  */
 const bookkeeping = new Set(['last_used_at']);
 
+/**
+ * Tables that only ever gain rows (the audit log: never updated, never deleted by a request): a
+ * write shows as a new count and a new largest id, so their rows need no hashing. Hashing them
+ * made each fingerprint grow with every audited write the fuzzing made, and the fuzz files slow.
+ */
+const appendOnly = new Set(['audit_log']);
+
 /** Every column of every table of the schema, found once: a table added later is covered too. */
 async function tableColumns(server: TestServer): Promise<Map<string, string[]>> {
   const { rows } = await sql<{ table: string; column: string }>`
@@ -30,6 +37,9 @@ async function tableColumns(server: TestServer): Promise<Map<string, string[]>> 
  */
 export async function storeFingerprinter(server: TestServer): Promise<() => Promise<string>> {
   const perTable = [...(await tableColumns(server))].map(([table, columns]) => {
+    if (appendOnly.has(table))
+      return sql`select ${sql.lit(table)} as name, count(*)::text as n, coalesce(max(id), 0)::text as h
+        from ${sql.table(table)}`;
     const row = sql.join(columns.map((c) => sql.ref(`r.${c}`)));
     return sql`select ${sql.lit(table)} as name, count(*)::text as n,
       coalesce(sum(hashtextextended(row(${row})::text, 0)), 0)::text as h
