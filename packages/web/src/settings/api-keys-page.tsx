@@ -3,6 +3,7 @@ import { useCreateApiKey, useGetDeployments, useListApiKeys, useRevokeApiKey } f
 import { type FormEvent, useId, useState } from 'react';
 import { DateText, PageHeader } from '../layout/page.tsx';
 import { EmptyState, ErrorState, LoadingState } from '../layout/states.tsx';
+import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
 import { Dialog } from '../ui/dialog.tsx';
 import { Field, SelectField } from '../ui/field.tsx';
 import { noProblems, type Problems, problemsOf } from '../ui/problems.ts';
@@ -263,32 +264,15 @@ function RevokeDialog({
     onError: (error) => setProblem(problemsOf(error).other ?? 'The server refused it.'),
   });
   return (
-    <Dialog
-      alert
+    <ConfirmDialog
       title={`Revoke ${apiKey.name}?`}
       description="Whatever uses it is refused from its next request on. This cannot be undone."
+      action="Revoke"
+      pendingAction="Revoking…"
+      pending={revoke.isPending}
+      onConfirm={() => revoke.mutate({ params: { path: { apiKeyId: apiKey.id } } })}
+      problem={problem}
       onClose={onClose}
-      buttons={(close) => (
-        <>
-          <button type="button" className="button button-secondary" onClick={close}>
-            Cancel
-          </button>
-          <button
-            type="button"
-            className="button button-danger"
-            disabled={revoke.isPending}
-            onClick={() => revoke.mutate({ params: { path: { apiKeyId: apiKey.id } } })}
-          >
-            {revoke.isPending ? 'Revoking…' : 'Revoke'}
-          </button>
-        </>
-      )}
-    >
-      {problem && (
-        <p className="form-error" role="alert">
-          {problem}
-        </p>
-      )}
-    </Dialog>
+    />
   );
 }

@@ -13,6 +13,7 @@ import {
 import { type FormEvent, useId, useState } from 'react';
 import { PageHeader } from '../layout/page.tsx';
 import { EmptyState, ErrorState, LoadingState } from '../layout/states.tsx';
+import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
 import { Dialog } from '../ui/dialog.tsx';
 import { Field } from '../ui/field.tsx';
 import { noProblems, type Problems, problemsOf } from '../ui/problems.ts';
@@ -262,32 +263,15 @@ function DeleteGroupDialog({ group, onDone, onClose }: DialogProps & { group: Gr
     onError: (error) => setProblem(problemsOf(error).other ?? 'The server refused it.'),
   });
   return (
-    <Dialog
-      alert
+    <ConfirmDialog
       title={`Delete ${group.name}?`}
       description="Its members stay; what was shared with the group no longer is."
+      action="Delete"
+      pendingAction="Deleting…"
+      pending={remove.isPending}
+      onConfirm={() => remove.mutate({ params: { path: { groupId: group.id } } })}
+      problem={problem}
       onClose={onClose}
-      buttons={(close) => (
-        <>
-          <button type="button" className="button button-secondary" onClick={close}>
-            Cancel
-          </button>
-          <button
-            type="button"
-            className="button button-danger"
-            disabled={remove.isPending}
-            onClick={() => remove.mutate({ params: { path: { groupId: group.id } } })}
-          >
-            {remove.isPending ? 'Deleting…' : 'Delete'}
-          </button>
-        </>
-      )}
-    >
-      {problem && (
-        <p className="form-error" role="alert">
-          {problem}
-        </p>
-      )}
-    </Dialog>
+    />
   );
 }

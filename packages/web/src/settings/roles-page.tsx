@@ -9,6 +9,7 @@ import {
 import { type FormEvent, useState } from 'react';
 import { PageHeader } from '../layout/page.tsx';
 import { EmptyState, ErrorState, LoadingState } from '../layout/states.tsx';
+import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
 import { Dialog } from '../ui/dialog.tsx';
 import { Field, SelectField } from '../ui/field.tsx';
 import { noProblems, type Problems, problemsOf } from '../ui/problems.ts';
@@ -250,32 +251,15 @@ function DeleteRoleDialog({ role, onDone, onClose }: DialogProps & { role: Role 
     onError: (error) => setProblem(problemsOf(error).other ?? 'The server refused it.'),
   });
   return (
-    <Dialog
-      alert
+    <ConfirmDialog
       title={`Delete ${role.name}?`}
       description="Everyone who holds it loses what it grants, at once."
+      action="Delete"
+      pendingAction="Deleting…"
+      pending={remove.isPending}
+      onConfirm={() => remove.mutate({ params: { path: { roleId: role.id } } })}
+      problem={problem}
       onClose={onClose}
-      buttons={(close) => (
-        <>
-          <button type="button" className="button button-secondary" onClick={close}>
-            Cancel
-          </button>
-          <button
-            type="button"
-            className="button button-danger"
-            disabled={remove.isPending}
-            onClick={() => remove.mutate({ params: { path: { roleId: role.id } } })}
-          >
-            {remove.isPending ? 'Deleting…' : 'Delete'}
-          </button>
-        </>
-      )}
-    >
-      {problem && (
-        <p className="form-error" role="alert">
-          {problem}
-        </p>
-      )}
-    </Dialog>
+    />
   );
 }
