@@ -1,5 +1,4 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { isApiError } from '@tessera/client';
 import {
   useDeleteReport,
   useGetFolders,
@@ -7,7 +6,7 @@ import {
   useMoveWorkspaceObject,
   useUpdateReport,
 } from '@tessera/client/react';
-import { type FormEvent, type ReactNode, useId, useState } from 'react';
+import { type FormEvent, useId, useState } from 'react';
 import { describeError } from '../api/errors.ts';
 import { Dialog } from '../ui/dialog.tsx';
 import { Field } from '../ui/field.tsx';

@@ -9,7 +9,7 @@ import { useSearchParams } from 'react-router';
 import { describeError } from '../api/errors.ts';
 import { DateText, PageHeader } from '../layout/page.tsx';
 import { EmptyState, ErrorState, LoadingState } from '../layout/states.tsx';
-import { Dialog } from '../ui/dialog.tsx';
+import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
 
 const statusWords = {
   active: 'Connected',
@@ -167,32 +167,15 @@ function RevokeDialog(props: {
     onError: (error) => setProblem(describeError(error)),
   });
   return (
-    <Dialog
+    <ConfirmDialog
       title={`Disconnect ${props.integration.name}?`}
-      alert
       description="Tessera forgets your token and asks the provider to revoke it. Data that uses your account there stops working until you connect again."
+      action="Disconnect"
+      pendingAction="Disconnecting…"
+      pending={revoke.isPending}
+      onConfirm={() => revoke.mutate({ params: { path: { integrationId: props.integration.id } } })}
+      problem={problem}
       onClose={props.onClose}
-      buttons={(close) => (
-        <>
-          <button type="button" className="button button-secondary" onClick={close}>
-            Cancel
-          </button>
-          <button
-            type="button"
-            className="button button-danger"
-            disabled={revoke.isPending}
-            onClick={() => revoke.mutate({ params: { path: { integrationId: props.integration.id } } })}
-          >
-            {revoke.isPending ? 'Disconnecting…' : 'Disconnect'}
-          </button>
-        </>
-      )}
-    >
-      {problem && (
-        <p className="form-error" role="alert">
-          {problem}
-        </p>
-      )}
-    </Dialog>
+    />
   );
 }

@@ -8,6 +8,7 @@ import { type FormEvent, useState } from 'react';
 import { describeError } from '../api/errors.ts';
 import { PageHeader } from '../layout/page.tsx';
 import { EmptyState, ErrorState, LoadingState } from '../layout/states.tsx';
+import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
 import { Dialog } from '../ui/dialog.tsx';
 import { Field } from '../ui/field.tsx';
 import { noProblems, type Problems, problemsOf } from '../ui/problems.ts';
@@ -244,32 +245,15 @@ function DeleteDialog(props: {
     onError: (error) => setProblem(describeError(error)),
   });
   return (
-    <Dialog
+    <ConfirmDialog
       title={`Delete ${props.integration.name}?`}
-      alert
       description="Every user's connection through it is removed too."
+      action="Delete"
+      pendingAction="Deleting…"
+      pending={remove.isPending}
+      onConfirm={() => remove.mutate({ params: { path: { id: props.integration.id } } })}
+      problem={problem}
       onClose={props.onClose}
-      buttons={(close) => (
-        <>
-          <button type="button" className="button button-secondary" onClick={close}>
-            Cancel
-          </button>
-          <button
-            type="button"
-            className="button button-danger"
-            disabled={remove.isPending}
-            onClick={() => remove.mutate({ params: { path: { id: props.integration.id } } })}
-          >
-            {remove.isPending ? 'Deleting…' : 'Delete'}
-          </button>
-        </>
-      )}
-    >
-      {problem && (
-        <p className="form-error" role="alert">
-          {problem}
-        </p>
-      )}
-    </Dialog>
+    />
   );
 }

@@ -9,6 +9,7 @@ import { createAppClient } from '../api/client.ts';
 import { describeError } from '../api/errors.ts';
 import { Card, PageHeader } from '../layout/page.tsx';
 import { EmptyState, ErrorState, LoadingState } from '../layout/states.tsx';
+import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
 import { Dialog } from '../ui/dialog.tsx';
 import { Field } from '../ui/field.tsx';
 import { noProblems, type Problems, problemsOf } from '../ui/problems.ts';
@@ -287,32 +288,15 @@ function DeleteDialog(props: { config: TokenConfig; onDone: (m: string) => void;
     onError: (error) => setProblem(describeError(error)),
   });
   return (
-    <Dialog
+    <ConfirmDialog
       title={`Delete ${props.config.name}?`}
-      alert
       description="Deployments stop receiving its tokens."
+      action="Delete"
+      pendingAction="Deleting…"
+      pending={remove.isPending}
+      onConfirm={() => remove.mutate({ params: { path: { id: props.config.id } } })}
+      problem={problem}
       onClose={props.onClose}
-      buttons={(close) => (
-        <>
-          <button type="button" className="button button-secondary" onClick={close}>
-            Cancel
-          </button>
-          <button
-            type="button"
-            className="button button-danger"
-            disabled={remove.isPending}
-            onClick={() => remove.mutate({ params: { path: { id: props.config.id } } })}
-          >
-            {remove.isPending ? 'Deleting…' : 'Delete'}
-          </button>
-        </>
-      )}
-    >
-      {problem && (
-        <p className="form-error" role="alert">
-          {problem}
-        </p>
-      )}
-    </Dialog>
+    />
   );
 }

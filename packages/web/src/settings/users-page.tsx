@@ -12,6 +12,7 @@ import { type FormEvent, useState } from 'react';
 import { PageHeader } from '../layout/page.tsx';
 import { EmptyState, ErrorState, LoadingState } from '../layout/states.tsx';
 import { useSignedInUser } from '../session/session.tsx';
+import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
 import { Dialog } from '../ui/dialog.tsx';
 import { Field, SelectField } from '../ui/field.tsx';
 import { noProblems, type Problems, problemsOf } from '../ui/problems.ts';
@@ -353,34 +354,15 @@ function DeactivateDialog({ user, onDone, onClose }: DialogProps & { user: User 
     onError: (error) => setProblem(problemsOf(error).other ?? 'The server refused it.'),
   });
   return (
-    <Dialog
-      alert
+    <ConfirmDialog
       title={`Deactivate ${displayName(user)}?`}
       description="They are signed out everywhere at once and their API keys stop working. Their content stays; you can activate them again, but revoked keys stay revoked."
+      action="Deactivate"
+      pendingAction="Deactivating…"
+      pending={update.isPending}
+      onConfirm={() => update.mutate({ params: { path: { id: user.id } }, body: { isDeactivated: true } })}
+      problem={problem}
       onClose={onClose}
-      buttons={(close) => (
-        <>
-          <button type="button" className="button button-secondary" onClick={close}>
-            Cancel
-          </button>
-          <button
-            type="button"
-            className="button button-danger"
-            disabled={update.isPending}
-            onClick={() =>
-              update.mutate({ params: { path: { id: user.id } }, body: { isDeactivated: true } })
-            }
-          >
-            {update.isPending ? 'Deactivating…' : 'Deactivate'}
-          </button>
-        </>
-      )}
-    >
-      {problem && (
-        <p className="form-error" role="alert">
-          {problem}
-        </p>
-      )}
-    </Dialog>
+    />
   );
 }
