@@ -657,6 +657,7 @@ export const routeSamples: Record<string, SampleFactory> = {
     payload: { env_variables: [{ name: 'SAMPLE_VARIABLE', value: 'sample value' }] },
   }),
   'GET /api/v1/regions': () => ({ url: '/api/v1/regions?first=10' }),
+  'GET /api/v1/spec': () => ({ url: '/api/v1/spec' }),
   'GET /api/v1/deployments/:deploymentId/query-history': (f) => ({
     url: `/api/v1/deployments/${f.deploymentId}/query-history?first=10`,
   }),

@@ -5,6 +5,18 @@ import type { MutationHookOptions, QueryHookInit, QueryHookOptions } from '../re
 import { useApiMutation, useApiQuery } from '../react/runtime.ts';
 
 /**
+ * Get the OpenAPI specification
+ *
+ * `GET /api/v1/spec`
+ */
+export function useGetSpec(
+  init?: QueryHookInit<'/api/v1/spec', 'get'>,
+  options?: QueryHookOptions<'/api/v1/spec', 'get'>,
+) {
+  return useApiQuery('get', '/api/v1/spec', init, options);
+}
+
+/**
  * List deployments
  *
  * `GET /api/v1/deployments`

@@ -71,6 +71,14 @@ describe('HTTP foundation', () => {
     expect(docs.headers['content-type']).toContain('text/html');
   });
 
+  it('serves the same document at /api/v1/spec to any credential, as the reference does, and 401 without one', async () => {
+    const spec = await server.app.inject({ url: '/api/v1/spec', headers: bearer(server.adminKey) });
+    expect(spec.statusCode).toBe(200);
+    expect(spec.json()).toEqual((await server.app.inject('/api/openapi.json')).json());
+    expect(spec.json().paths['/api/v1/spec'].get.operationId).toBe('getSpec');
+    expect((await server.app.inject('/api/v1/spec')).statusCode).toBe(401);
+  });
+
   it('serves the web app at / (http/web-app.test.ts covers its pages and headers)', async () => {
     const res = await server.app.inject({ url: '/', headers: { host: 'localhost:4000' } });
     expect(res.statusCode).toBe(200);

@@ -59,6 +59,24 @@ export async function registerOpenApi(app: App) {
     },
     async () => app.swagger(),
   );
+  // The reference's OpenAPI Spec group: the same document for runtime discovery by scripts and
+  // agents written for the hosted product, which look for it here with their credential.
+  app.get(
+    '/api/v1/spec',
+    {
+      schema: {
+        tags: ['OpenAPI Spec'],
+        operationId: 'getSpec',
+        summary: 'Get the OpenAPI specification',
+        description:
+          'The OpenAPI 3.1 document of this server, as served by the build handling the request: every path, ' +
+          'parameter, request body and schema (the same document as `/api/openapi.json`).',
+        response: { 200: Type.Object({}, { additionalProperties: true }) },
+      },
+      config: { access: { role: 'viewer', scopedKeys: 'filter' } },
+    },
+    async () => app.swagger(),
+  );
 }
 
 /** The document as committed: stable key order so that the drift check compares text. */
