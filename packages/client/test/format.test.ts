@@ -132,7 +132,7 @@ describe('formatValue', () => {
     Record<string, { type?: string; decimalPlaces?: number }>,
     string,
   ][] = [
-    ['a month reads as its date', row[time.name], time, {}, '2024-03-01'],
+    ['a month reads as its period, as the chart labels it', row[time.name], time, {}, 'Mar 2024'],
     ['a string as sent', row[status.name], status, {}, 'shipped'],
     ['an identifier without separators', row[id.name], id, {}, '12345'],
     ["the data API's currency format", row[revenue.name], revenue, {}, '$1,234.50'],
@@ -179,5 +179,17 @@ describe('formatTime', () => {
     ['March', 'March'],
   ])('%s reads %s', (value, expected) => {
     expect(formatTime(value)).toBe(expected);
+  });
+
+  it.each([
+    ['2024-03-01T00:00:00.000', 'month', 'Mar 2024'],
+    ['2024-12-01T00:00:00.000', 'month', 'Dec 2024'],
+    ['2024-10-01T00:00:00.000', 'quarter', 'Q4 2024'],
+    ['2024-01-01T00:00:00.000', 'quarter', 'Q1 2024'],
+    ['2024-01-01T00:00:00.000', 'year', '2024'],
+    ['2024-03-04T00:00:00.000', 'week', '2024-03-04'],
+    ['2024-03-04T13:00:00.000', 'hour', '2024-03-04 13:00'],
+  ])('%s at the %s grain reads %s, as the chart labels the period', (value, grain, expected) => {
+    expect(formatTime(value, grain)).toBe(expected);
   });
 });

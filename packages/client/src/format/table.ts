@@ -149,7 +149,7 @@ export function toTable(rows: readonly Row[], meta: RowsMeta): Table {
 export function formatValue(value: unknown, column: Column, formats: CellFormats = {}): string {
   if (value === null || value === undefined) return '–';
   if (typeof value === 'object') return JSON.stringify(value);
-  if (column.kind === 'time' && typeof value === 'string') return formatTime(value);
+  if (column.kind === 'time' && typeof value === 'string') return formatTime(value, column.grain);
   if (typeof value !== 'number') return String(value);
   if (!Number.isFinite(value)) return '–';
   const chosen = formats[column.name] ?? formats[column.name.replace(/\.[a-z]+$/, '')];
@@ -177,11 +177,23 @@ export function formatValue(value: unknown, column: Column, formats: CellFormats
   }).format(value);
 }
 
-/** "2024-03-01T00:00:00.000" -> "2024-03-01"; with a time of day, "2024-03-01 14:05". */
-export function formatTime(value: string): string {
-  const match = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2})(:\d{2}(?:\.\d+)?)?)?/.exec(value);
+const monthNames = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/**
+ * "2024-03-01T00:00:00.000" -> "2024-03-01"; with a time of day, "2024-03-01 14:05". A period's
+ * start asked at a coarse grain reads as that period, as the charts label it (grainFormats of
+ * @tessera/dashboard): "Mar 2024" for a month, "Q1 2024" for a quarter, "2024" for a year; a week
+ * reads as the date it starts on.
+ */
+export function formatTime(value: string, grain?: string): string {
+  const match = /^(\d{4}-(\d{2})-\d{2})(?:[T ](\d{2}:\d{2})(:\d{2}(?:\.\d+)?)?)?/.exec(value);
   if (!match) return value;
-  const [, date, hm, rest] = match;
+  const [, date, month, hm, rest] = match;
+  const year = date.slice(0, 4);
+  const monthIndex = Number(month) - 1;
+  if (grain === 'year') return year;
+  if (grain === 'quarter') return `Q${Math.floor(monthIndex / 3) + 1} ${year}`;
+  if (grain === 'month') return `${monthNames[monthIndex] ?? month} ${year}`;
   if (!hm || (hm === '00:00' && (!rest || /^:00(\.0+)?$/.test(rest)))) return date;
   return `${date} ${hm}`;
 }
