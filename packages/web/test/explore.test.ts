@@ -129,6 +129,23 @@ describeInBrowser('Explore in the browser (issue 21)', () => {
     await filter.getByLabel('Operator').selectOption('in');
     await filter.getByLabel('Values').fill('completed, shipped');
     await filter.getByLabel('Values').press('Enter');
+    // The chosen values stand as chips; the box offers the status's other values, as /v1/load
+    // lists them for this user, to pick rather than type.
+    const chips = filter.locator('.ex-value-chip');
+    await chips.nth(1).waitFor();
+    expect(await chips.allTextContents()).toEqual(['completed×', 'shipped×']);
+    const statuses = await load({
+      dimensions: ['orders.status'],
+      order: [['orders.status', 'asc']],
+      limit: 200,
+    });
+    const others = statuses.rows
+      .map((r) => String(r['orders.status']))
+      .filter((s) => !['completed', 'shipped'].includes(s));
+    expect(others.length).toBeGreaterThan(0);
+    const options = filter.locator('datalist option');
+    await options.first().waitFor({ state: 'attached' });
+    expect(await options.evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value))).toEqual(others);
     await results(page);
     await chartDrawn(page);
     const explored = page.url();

@@ -76,3 +76,34 @@ export function useExploreSql(deploymentId: number, query: Record<string, unknow
     },
   });
 }
+
+/** How many of a dimension's values a filter offers; more can still be typed. */
+const suggestedValues = 200;
+
+/**
+ * A string dimension's values, in order, for a filter's suggestions: asked of `/v1/load` with the
+ * viewer's own token, so the list holds only what their security context lets them see.
+ */
+export function useDimensionValues(deploymentId: number, member: string | null) {
+  const client = useClient();
+  const queryClient = useQueryClient();
+  return useQuery<string[], Error>({
+    queryKey: ['explore-values', deploymentId, member],
+    enabled: member !== null,
+    retry,
+    staleTime: 5 * 60_000,
+    queryFn: async ({ signal }) => {
+      const name = member as string;
+      const { api } = await dataApiFor(queryClient, client, deploymentId);
+      const answer = await api.load(
+        { dimensions: [name], order: [[name, 'asc']], limit: suggestedValues } as CubeQuery,
+        { signal },
+      );
+      const rows = Array.isArray(answer.data) ? (answer.data as Record<string, unknown>[]) : [];
+      return rows
+        .map((row) => row[name])
+        .filter((v) => v !== null && v !== undefined)
+        .map(String);
+    },
+  });
+}

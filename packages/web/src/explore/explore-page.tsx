@@ -160,7 +160,14 @@ function Explore({ deploymentId }: { deploymentId: number }) {
           )}
         </aside>
         <div className="ex-main">
-          {model.data && <QueryPanel model={model.data} query={query} onChange={(q) => go(q)} />}
+          {model.data && (
+            <QueryPanel
+              deploymentId={deploymentId}
+              model={model.data}
+              query={query}
+              onChange={(q) => go(q)}
+            />
+          )}
           <section
             className="ex-results"
             aria-label="Results"

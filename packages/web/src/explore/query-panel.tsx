@@ -1,9 +1,13 @@
 import { useEffect, useId, useState } from 'react';
-import { operatorInfo, operatorsFor, parseValues, relativeRanges, valuesText } from './filters.ts';
+import { useDimensionValues } from './data.ts';
+import { operatorInfo, operatorsFor, relativeRanges } from './filters.ts';
 import type { ExploreModel, Member } from './model.ts';
 import { type ExploreQuery, granularities, type MemberFilter, type TimeDimension } from './query-state.ts';
+import { ValuesPicker } from './values-picker.tsx';
 
 export interface QueryPanelProps {
+  /** Whose data API answers the filters' value suggestions. */
+  deploymentId: number;
   model: ExploreModel;
   query: ExploreQuery;
   onChange: (query: ExploreQuery) => void;
@@ -15,7 +19,7 @@ const titleOf = (model: ExploreModel, name: string) => model.members.get(name)?.
  * The question as it stands: its measures and dimensions (each removable), its time dimensions
  * with their granularity and date range, its filters, order and row limit.
  */
-export function QueryPanel({ model, query, onChange }: QueryPanelProps) {
+export function QueryPanel({ deploymentId, model, query, onChange }: QueryPanelProps) {
   const set = (patch: Partial<ExploreQuery>) => onChange({ ...query, ...patch });
   const measures = query.measures ?? [];
   const dimensions = query.dimensions ?? [];
@@ -76,6 +80,7 @@ export function QueryPanel({ model, query, onChange }: QueryPanelProps) {
             {filters.map((f, i) =>
               'member' in f ? (
                 <FilterRow
+                  deploymentId={deploymentId}
                   // biome-ignore lint/suspicious/noArrayIndexKey: filters are positional and may repeat a member
                   key={i}
                   model={model}
@@ -296,11 +301,13 @@ function CommitInput({
 }
 
 function FilterRow({
+  deploymentId,
   model,
   filter,
   onChange,
   onRemove,
 }: {
+  deploymentId: number;
   model: ExploreModel;
   filter: MemberFilter;
   onChange: (filter: MemberFilter) => void;
@@ -312,6 +319,8 @@ function FilterRow({
   const info = operatorInfo(filter.operator);
   const operators = operatorsFor(member);
   if (!operators.some((o) => o.value === info.value)) operators.push(info);
+  const offersValues = info.takes === 'values' && member?.kind === 'dimension' && member.type === 'string';
+  const suggestions = useDimensionValues(deploymentId, offersValues ? filter.member : null);
   return (
     <fieldset className="ex-filter">
       <legend className="visually-hidden">Filter on {title}</legend>
@@ -337,13 +346,12 @@ function FilterRow({
         ))}
       </select>
       {info.takes === 'values' && (
-        <CommitInput
-          aria-label="Values"
-          className="ex-values"
-          placeholder={member?.type === 'number' ? 'a number' : 'values, separated by commas'}
-          inputMode={member?.type === 'number' ? 'decimal' : undefined}
-          value={valuesText(filter.values)}
-          onCommit={(text) => onChange({ ...filter, values: parseValues(text) })}
+        <ValuesPicker
+          label="Values"
+          values={filter.values ?? []}
+          suggestions={suggestions.data ?? []}
+          numeric={member?.type === 'number'}
+          onChange={(values) => onChange({ ...filter, values })}
         />
       )}
       {info.takes === 'date' && (
