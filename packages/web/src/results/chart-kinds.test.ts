@@ -72,7 +72,18 @@ describe('chart choice', () => {
       ['orders.count', 'left'],
       ['orders.total_amount', 'right'],
     ]);
-    const spec = buildChartSpec('bar', monthly) as Spec;
+    // Bars of a count and of money: bars on the left axis, the money as a line on the right, so
+    // that neither flattens the other.
+    const combo = buildChartSpec('bar', monthly) as Spec;
+    expect(combo.resolve).toEqual({ scale: { y: 'independent' } });
+    expect(combo.layer.map((l: Spec) => [l.mark.type, l.encoding.y.field, l.encoding.y.axis.orient])).toEqual(
+      [
+        ['bar', 'orders.count', 'left'],
+        ['line', 'orders.total_amount', 'right'],
+      ],
+    );
+    expect(combo.layer[0].encoding.x).toMatchObject({ field: 'orders.created_at.month', type: 'ordinal' });
+    const spec = buildChartSpec('stacked-bar', monthly) as Spec;
     expect(spec.transform[0]).toEqual({
       fold: ['orders.count', 'orders.total_amount'],
       as: ['measure', 'Value'],

@@ -191,20 +191,29 @@ export function buildChartSpec(
             { field: x.name, type: 'ordinal', title: null, timeUnit: grainUnit(x.grain) }
           : { field: x.name, type: 'temporal', title: null },
   };
-  if (measures.length === 2 && (kind === 'line' || kind === 'area')) {
+  // Bars of a count beside bars of money on one axis leave the count flat at zero: two measures
+  // in different units draw as bars for the first (left axis) and a line for the second (right).
+  const combo =
+    kind === 'bar' &&
+    measures.length === 2 &&
+    !series &&
+    d3Format(measures[0], formats) !== d3Format(measures[1], formats);
+  if (measures.length === 2 && (kind === 'line' || kind === 'area' || combo)) {
     // Two measures over time: one axis each (left and right), the second one dashed, so that a
     // count and an amount of money are both readable.
     const layer = measures.map((m, i) => ({
       mark:
-        kind === 'line'
-          ? {
-              type: 'line',
-              point: true,
-              interpolate: 'monotone',
-              ...(i === 1 ? { strokeDash: [6, 3] } : {}),
-              ...(series ? {} : { color: secondColors[i] }),
-            }
-          : { type: 'area', line: true, opacity: 0.45, ...(series ? {} : { color: secondColors[i] }) },
+        combo && i === 0
+          ? { type: 'bar', color: secondColors[0], opacity: 0.85 }
+          : kind === 'line' || combo
+            ? {
+                type: 'line',
+                point: true,
+                interpolate: 'monotone',
+                ...(i === 1 ? { strokeDash: [6, 3] } : {}),
+                ...(series ? {} : { color: secondColors[i] }),
+              }
+            : { type: 'area', line: true, opacity: 0.45, ...(series ? {} : { color: secondColors[i] }) },
       encoding: {
         x: encoding.x,
         y: quantity(m, {
