@@ -190,6 +190,8 @@ describeInBrowser('SQL editor in the browser (issue 21 items 2 and 3)', () => {
   it('saves the query as a report: the name is checked beside its field, and the report page shows the same rows', async () => {
     const { page } = browser;
     const shown = await cellsOf(page, 'section[aria-label="Results"] .rs-table');
+    // It is saved into a folder chosen in the dialog.
+    const folder = await api('POST', `/api/v1/deployments/${deploymentId}/folders`, { name: 'Finance' });
     await page.getByRole('button', { name: 'Save as report' }).click();
     const dialog = page.getByRole('dialog', { name: 'Save as report' });
     await dialog.waitFor();
@@ -206,12 +208,16 @@ describeInBrowser('SQL editor in the browser (issue 21 items 2 and 3)', () => {
     const before = await api('GET', `/api/v1/deployments/${deploymentId}/reports?first=1000`);
 
     await name.fill('Amount by status');
+    const saveIn = dialog.getByLabel('Save in');
+    await expect.poll(() => saveIn.locator('option', { hasText: 'Finance' }).count()).toBe(1);
+    await saveIn.selectOption({ label: 'Finance' });
     await dialog.getByRole('button', { name: 'Save' }).click();
     await dialog.waitFor({ state: 'detached' });
     const after = await api('GET', `/api/v1/deployments/${deploymentId}/reports?first=1000`);
     expect(after.items.length).toBe(before.items.length + 1);
     const report = after.items.find((r: { name: string }) => r.name === 'Amount by status');
     expect(report.sqlQuery).toBe(query);
+    expect(report.folderId).toBe(folder.id);
     expect(report.preferences.columnFormats).toEqual({ amount: { type: 'currency' } });
     expect(report.spec.mark).toEqual({ type: 'bar' });
 

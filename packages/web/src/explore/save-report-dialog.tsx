@@ -1,6 +1,7 @@
-import { useCreateReport, useGetFolders, useGetWorkbooks } from '@tessera/client/react';
-import { type FormEvent, useId, useState } from 'react';
+import { useCreateReport } from '@tessera/client/react';
+import { type FormEvent, useState } from 'react';
 import { Link } from 'react-router';
+import { DestinationField, destinationFields, workspaceRoot } from '../reports/save-destination.tsx';
 import type { Column, ColumnFormat, ColumnFormats } from '../results/table.ts';
 import { Dialog } from '../ui/dialog.tsx';
 import { Field } from '../ui/field.tsx';
@@ -32,11 +33,9 @@ export function SaveReportDialog({
   onSaved,
   onClose,
 }: SaveReportDialogProps) {
-  const folders = useGetFolders({ params: { path: { deploymentId } } });
-  const workbooks = useGetWorkbooks({ params: { path: { deploymentId } } });
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
-  const [target, setTarget] = useState('folder:root');
+  const [target, setTarget] = useState(workspaceRoot);
   const [formats, setFormats] = useState<Record<string, { type: FormatChoice; places: string }>>(() =>
     Object.fromEntries(
       columns.map((c) => [
@@ -46,7 +45,6 @@ export function SaveReportDialog({
     ),
   );
   const [problems, setProblems] = useState<Problems>(noProblems);
-  const destinationId = useId();
   const create = useCreateReport({
     onSuccess: (saved) => onSaved({ id: saved.id, name: saved.name }),
     onError: (error) => setProblems(problemsOf(error)),
@@ -60,8 +58,6 @@ export function SaveReportDialog({
       const places = f.places.trim() === '' ? undefined : Number(f.places);
       columnFormats[column] = { type: f.type, ...(places !== undefined ? { decimalPlaces: places } : {}) };
     }
-    const [kind, raw] = target.split(':');
-    const id = raw === 'root' ? null : Number(raw);
     const spec = specFor(columnFormats);
     create.mutate({
       params: { path: { deploymentId } },
@@ -71,8 +67,7 @@ export function SaveReportDialog({
         jsonQuery: JSON.stringify(query),
         spec: spec ? JSON.stringify(spec) : null,
         preferences: Object.keys(columnFormats).length > 0 ? { columnFormats } : null,
-        folderId: kind === 'folder' ? id : null,
-        workbookId: kind === 'workbook' ? id : null,
+        ...destinationFields(target),
       },
     });
   };
@@ -101,39 +96,12 @@ export function SaveReportDialog({
         problem={problems.fields.description}
         multiline
       />
-      <div className="field">
-        <label htmlFor={destinationId}>Save in</label>
-        <select
-          id={destinationId}
-          value={target}
-          onChange={(e) => setTarget(e.target.value)}
-          aria-invalid={destinationProblem !== undefined}
-          aria-describedby={destinationProblem ? `${destinationId}-problem` : undefined}
-        >
-          <optgroup label="Folders">
-            <option value="folder:root">Workspace root</option>
-            {(folders.data?.data ?? []).map((f) => (
-              <option key={f.id} value={`folder:${f.id}`}>
-                {f.name}
-              </option>
-            ))}
-          </optgroup>
-          {(workbooks.data?.data ?? []).length > 0 && (
-            <optgroup label="Workbooks">
-              {(workbooks.data?.data ?? []).map((w) => (
-                <option key={w.id} value={`workbook:${w.id}`}>
-                  {w.name}
-                </option>
-              ))}
-            </optgroup>
-          )}
-        </select>
-        {destinationProblem && (
-          <p id={`${destinationId}-problem`} className="field-error">
-            {destinationProblem}
-          </p>
-        )}
-      </div>
+      <DestinationField
+        deploymentId={deploymentId}
+        value={target}
+        onChange={setTarget}
+        problem={destinationProblem}
+      />
       {columns.length > 0 && (
         <fieldset className="ex-formats">
           <legend>Column formats</legend>

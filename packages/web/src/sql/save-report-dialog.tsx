@@ -1,5 +1,6 @@
 import { useCreateReport } from '@tessera/client/react';
 import { type FormEvent, useState } from 'react';
+import { DestinationField, destinationFields, workspaceRoot } from '../reports/save-destination.tsx';
 import type { ColumnFormat, Table } from '../results/index.ts';
 import { Dialog } from '../ui/dialog.tsx';
 import { Field } from '../ui/field.tsx';
@@ -33,6 +34,7 @@ export function SaveReportDialog({
 }) {
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
+  const [destination, setDestination] = useState(workspaceRoot);
   const [problems, setProblems] = useState<Problems>(noProblems);
   const create = useCreateReport({
     onSuccess: (report) => onSaved({ id: report.id, name: report.title || report.name }),
@@ -50,13 +52,14 @@ export function SaveReportDialog({
         sqlQuery: sql,
         spec,
         preferences: Object.keys(columnFormats).length > 0 ? { columnFormats } : null,
+        ...destinationFields(destination),
       },
     });
   };
   return (
     <Dialog
       title="Save as report"
-      description="The query, its chart and its column formats are saved as a report in the workspace."
+      description="The query, its chart and its column formats are saved as a report, in the workspace root, a folder or a workbook."
       onClose={onClose}
       onSubmit={submit}
       buttons={(close) => (
@@ -77,6 +80,12 @@ export function SaveReportDialog({
         onChange={setDescription}
         problem={problems.fields.description}
         multiline
+      />
+      <DestinationField
+        deploymentId={deploymentId}
+        value={destination}
+        onChange={setDestination}
+        problem={problems.fields.folderId ?? problems.fields.workbookId}
       />
       {(problems.fields.sqlQuery || problems.fields.spec) && (
         <p className="form-error" role="alert">
