@@ -163,7 +163,9 @@ export function rowsErrorText(error: unknown): string {
     if (error.status === 403) return `The data API refused the query: ${error.message}`;
     return `The query failed: ${error.message}`;
   }
+  // Viewers run a report through the management API (report-rows.ts), developers with a data-API
+  // token: either refusal means this user may not read these rows, and the server says why.
   if (isApiError(error) && error.status === 403)
-    return 'Running a report needs the developer role, to get a data-API token for this deployment.';
+    return `You may not run this report\u2019s query: ${describeError(error)}`;
   return describeError(error);
 }
