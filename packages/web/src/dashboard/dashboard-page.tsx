@@ -1,5 +1,6 @@
 import { useClient, useGetEmbedDashboard } from '@tessera/client/react';
 import { useParams } from 'react-router';
+import { DashboardActions } from '../schedule/dashboard-actions.tsx';
 import { DashboardView } from './dashboard-view.tsx';
 import { errorText } from './widget-tile.tsx';
 
@@ -54,6 +55,7 @@ export function DashboardPage() {
         <header className="tsr-page-head">
           <h1 className="tsr-page-title">{title}</h1>
           {description ? <p className="tsr-page-description">{description}</p> : null}
+          <DashboardActions deploymentId={deploymentId} publicId={publicId} title={title} />
         </header>
       }
     />
