@@ -7,6 +7,7 @@ import { idParam } from '../layout/deployment.ts';
 import { DateText, PageHeader } from '../layout/page.tsx';
 import { EmptyState, ErrorState, LoadingState } from '../layout/states.tsx';
 import { useSignedInUser } from '../session/session.tsx';
+import { ShareButton } from '../sharing/share-button.tsx';
 import './report.css';
 import { folderCrumbs } from '../workspace/workbook-page.tsx';
 import { DeleteReportDialog, EditReportDialog, MoveReportDialog } from './report-dialogs.tsx';
@@ -141,6 +142,12 @@ function ReportView({ deploymentId, reportId }: { deploymentId: number; reportId
         <button type="button" className="button button-secondary" onClick={() => setOpen('move')}>
           Move
         </button>
+      )}
+      {r.canManage && (
+        <ShareButton
+          deploymentId={deploymentId}
+          item={{ type: 'REPORT', id: r.id, name, folderPath: r.folderPath }}
+        />
       )}
       {r.canManage && (
         <button

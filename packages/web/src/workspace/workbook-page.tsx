@@ -7,6 +7,8 @@ import { DashboardIcon, ReportIcon } from '../layout/icons.tsx';
 import { Card, type Crumb, DateText, PageHeader } from '../layout/page.tsx';
 import { ShowMoreItem } from '../layout/show-more-item.tsx';
 import { EmptyState, ErrorState, LoadingState } from '../layout/states.tsx';
+import { useSignedInUser } from '../session/session.tsx';
+import { ShareButton } from '../sharing/share-button.tsx';
 import { pageSize } from './workspace-items.tsx';
 
 type Workbook = SuccessBody<'/api/v1/deployments/{deploymentId}/workbooks/{workbookId}', 'get'>;
@@ -48,6 +50,8 @@ export function WorkbookPage() {
 }
 
 function WorkbookView({ deploymentId, workbookId }: { deploymentId: number; workbookId: number }) {
+  // Sharing needs manage access to the workbook, which the server checks; viewers cannot grant.
+  const developer = useSignedInUser().role !== 'viewer';
   const workbook = useGetWorkbook({ params: { path: { deploymentId, workbookId } } });
   if (workbook.isPending) return <LoadingState label="Loading the workbook…" />;
   if (workbook.isError) {
@@ -79,11 +83,22 @@ function WorkbookView({ deploymentId, workbookId }: { deploymentId: number; work
         }
         breadcrumbs={folderCrumbs(deploymentId, wb.folderPath, wb.name)}
         actions={
-          published ? (
-            <Link className="button button-primary" to={`/dashboards/${deploymentId}/${published.publicId}`}>
-              <DashboardIcon /> Open dashboard
-            </Link>
-          ) : undefined
+          <>
+            {developer && (
+              <ShareButton
+                deploymentId={deploymentId}
+                item={{ type: 'WORKBOOK', id: wb.id, name: wb.name, folderPath: wb.folderPath }}
+              />
+            )}
+            {published && (
+              <Link
+                className="button button-primary"
+                to={`/dashboards/${deploymentId}/${published.publicId}`}
+              >
+                <DashboardIcon /> Open dashboard
+              </Link>
+            )}
+          </>
         }
       />
       <div className="grid-2">

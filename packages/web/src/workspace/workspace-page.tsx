@@ -5,6 +5,8 @@ import { idParam } from '../layout/deployment.ts';
 import { SearchIcon } from '../layout/icons.tsx';
 import { type Crumb, PageHeader } from '../layout/page.tsx';
 import { ErrorState } from '../layout/states.tsx';
+import { useSignedInUser } from '../session/session.tsx';
+import { ShareButton } from '../sharing/share-button.tsx';
 import { WorkspaceList } from './workspace-items.tsx';
 
 function WorkspaceTabs({ deploymentId }: { deploymentId: number }) {
@@ -97,6 +99,7 @@ function FolderView({
   onSearch: (q: string) => void;
 }) {
   const { crumbs, current, ancestors } = useFolderCrumbs(deploymentId, folderId);
+  const developer = useSignedInUser().role !== 'viewer';
   if (folderId !== null && ancestors.isError) {
     return (
       <>
@@ -118,7 +121,22 @@ function FolderView({
           folderId === null ? 'Folders, workbooks and reports you can view in this deployment.' : undefined
         }
         breadcrumbs={folderId === null ? undefined : crumbs}
-        actions={<SearchBox initial={search} onSearch={onSearch} />}
+        actions={
+          <>
+            {folderId !== null && current && developer && (
+              <ShareButton
+                deploymentId={deploymentId}
+                item={{
+                  type: 'FOLDER',
+                  id: folderId,
+                  name: current.name,
+                  folderPath: (ancestors.data ?? []).filter((f) => f.id !== folderId),
+                }}
+              />
+            )}
+            <SearchBox initial={search} onSearch={onSearch} />
+          </>
+        }
       />
       {folderId === null && <WorkspaceTabs deploymentId={deploymentId} />}
       {search && (
