@@ -48,6 +48,7 @@ import { EmbedAccessRepository } from './modules/embed-tenants/access-repository
 import { EmbedAccessService } from './modules/embed-tenants/access-service.ts';
 import { EmbedGroupsRepository } from './modules/embed-tenants/groups-repository.ts';
 import { EmbedGroupsService } from './modules/embed-tenants/groups-service.ts';
+import { EmbedIdentities } from './modules/embed-tenants/identities.ts';
 import { EmbedTenantsService } from './modules/embed-tenants/service.ts';
 import { EmbedTenantsRepository } from './modules/embed-tenants/tenants-repository.ts';
 import { EmbedUsersRepository } from './modules/embed-tenants/users-repository.ts';
@@ -335,14 +336,18 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     shares: repos.embedAccess,
     access,
   });
+  // Issue 22 item 0: the one writer of embed users, for every module that creates them.
+  const embedIdentities = new EmbedIdentities({
+    tenants: repos.embedTenants,
+    groups: repos.embedGroups,
+    users: repos.embedUsers,
+  });
   const embedSessions = new EmbedSessionService({
     db,
     deployments,
     settings: repos.embedSettings,
     sessions: repos.embedSessions,
-    tenants: repos.embedTenants,
-    groups: repos.embedGroups,
-    users: repos.embedUsers,
+    identities: embedIdentities,
     dashboards: embedDashboards,
     tokens: embedTokens,
     hostTenants: tenantResolver,
@@ -354,12 +359,14 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     tenants: repos.embedTenants,
     groups: repos.embedGroups,
     users: repos.embedUsers,
+    identities: embedIdentities,
   });
   const embedGroups = new EmbedGroupsService({
     db,
     tenants: embedTenants,
     groups: repos.embedGroups,
     users: repos.embedUsers,
+    identities: embedIdentities,
   });
   const embedAccess = new EmbedAccessService({
     db,
@@ -369,7 +376,7 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     dashboards: repos.dashboards,
     access,
   });
-  const embedSweeper = new EmbedSweeper({ users: repos.embedUsers, sessions: repos.embedSessions });
+  const embedSweeper = new EmbedSweeper({ users: embedIdentities, sessions: repos.embedSessions });
 
   // The data API (DESIGN.md "Semantic layer and data API") and the dashboard data that runs
   // widget queries through it. The drivers (created with the deployments, which test connections
@@ -421,7 +428,7 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
   const chat = new ChatService({
     db,
     repository: chatRepository,
-    embedUsers: repos.embedUsers,
+    embedUsers: embedIdentities,
     viewers,
     agents,
     deployments,
@@ -439,8 +446,7 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     access,
     users: repos.users,
     workbooks: repos.workbooks,
-    embedTenants: repos.embedTenants,
-    embedUsers: repos.embedUsers,
+    embedIdentities,
     publishedDashboards: repos.publishedDashboards,
     dashboardData,
     publicUrl: () => publicUrl(config),
@@ -521,6 +527,7 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     embedTenants,
     embedGroups,
     embedAccess,
+    embedIdentities,
     embedSweeper,
     agents,
     chat,

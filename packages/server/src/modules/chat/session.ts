@@ -3,7 +3,8 @@ import type { Db } from '../../db/database.ts';
 import { ConflictError, ValidationError } from '../../errors/domain-errors.ts';
 import type { ViewerResolver } from '../dashboard-data/security-context.ts';
 import { embedSecurityContext } from '../embed/session-rules.ts';
-import type { EmbedUsersRepository, Lifetime } from '../embed-tenants/users-repository.ts';
+import type { EmbedIdentities } from '../embed-tenants/identities.ts';
+import type { Lifetime } from '../embed-tenants/records.ts';
 import type { ChatRepository, ThreadOwner } from './repository.ts';
 import { EPHEMERAL_TTL_MAX_SECONDS, type SessionSettingsInput } from './request.ts';
 
@@ -19,7 +20,8 @@ export interface ChatSession {
 export interface SessionDeps {
   db: Db;
   repository: ChatRepository;
-  embedUsers: EmbedUsersRepository;
+  /** External chat users are embed users, written only through modules/embed-tenants. */
+  embedUsers: Pick<EmbedIdentities, 'upsertUser'>;
   viewers: ViewerResolver;
 }
 
@@ -74,7 +76,7 @@ export async function resolveSession(
           'chat_user_limit',
         );
     }
-    return deps.embedUsers.upsert(
+    return deps.embedUsers.upsertUser(
       { tenantId, embedTenantId: null, externalId, email: settings.email, lifetime, signsIn: true },
       trx,
     );

@@ -2,8 +2,7 @@ import type { SecurityContext } from '@tessera/semantic';
 import type { Principal } from '../../auth/principal.ts';
 import type { DashboardRow } from '../../db/schema.ts';
 import { NotFoundError } from '../../errors/domain-errors.ts';
-import type { GroupsRepository } from '../groups/repository.ts';
-import type { UsersRepository } from '../users/repository.ts';
+import type { GroupNames, UserLookup } from './ports.ts';
 
 /** Who is looking at a dashboard: a Tessera user, or later an embed subject or a notification recipient. */
 export interface Viewer {
@@ -52,8 +51,8 @@ export interface EmbedDashboardGate {
 export class ViewerResolver {
   constructor(
     private readonly deps: {
-      users: Pick<UsersRepository, 'find'>;
-      groups: Pick<GroupsRepository, 'namesOfUser'>;
+      users: UserLookup;
+      groups: GroupNames;
       embed?: EmbedDashboardGate;
     },
     public userAttributes: UserAttributesSource = noUserAttributes,

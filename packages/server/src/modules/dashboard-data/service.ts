@@ -11,9 +11,8 @@ import type { DataService } from '../data/service.ts';
 import type { DeploymentsService } from '../deployments/service.ts';
 import { contentSubject, dashboardSubject } from '../permissions/access.ts';
 import type { AccessResolver } from '../permissions/resolver.ts';
-import type { ReportsRepository } from '../reports/repository.ts';
-import type { WorkbooksRepository } from '../workbooks/repository.ts';
 import { type FillSpec, fillMissingRows } from './fill-missing-rows.ts';
+import type { ReportLookup, WorkbookLookup } from './ports.ts';
 import type { DashboardDataRepository, DashboardVersion } from './repository.ts';
 import type {
   DimensionValues,
@@ -30,11 +29,11 @@ import { groupedGrain, type NotApplied, type Projection, regrain, wrapSql } from
 export interface DashboardDataDeps {
   deployments: DeploymentsService;
   access: AccessResolver;
-  workbooks: WorkbooksRepository;
+  workbooks: WorkbookLookup;
   dashboards: DashboardDataRepository;
   viewers: ViewerResolver;
   data: DataService;
-  reports: Pick<ReportsRepository, 'find'>;
+  reports: ReportLookup;
 }
 
 type Body = Static<typeof WidgetDataBody>;

@@ -6,14 +6,12 @@ import type { DashboardRow } from '../../db/schema.ts';
 import { ForbiddenError, NotFoundError } from '../../errors/domain-errors.ts';
 import { type PageQuery, pageWindow, toPage } from '../../pagination/page.ts';
 import type { EmbedDashboardGate } from '../dashboard-data/security-context.ts';
-import type { DashboardsRepository } from '../dashboards/repository.ts';
 import { publishedView } from '../dashboards/view.ts';
-import type { EmbedAccessRepository } from '../embed-tenants/access-repository.ts';
 import { dashboardSubject } from '../permissions/access.ts';
 import { tenantSeesOwner } from '../permissions/owner-privacy.ts';
 import type { AccessResolver } from '../permissions/resolver.ts';
-import type { WorkbooksRepository } from '../workbooks/repository.ts';
 import type { EmbedDashboardsRepository, EmbeddableRow } from './dashboards-repository.ts';
+import type { EmbeddableDashboards, EmbedShares, WorkbookLookup } from './ports.ts';
 import type { EmbeddableDashboard } from './schemas.ts';
 
 /** Who would read a dashboard through embedding: a token's grant, or a session being generated. */
@@ -25,9 +23,9 @@ export type EmbedTarget = Pick<
 export interface EmbedDashboardsDeps {
   db: Db;
   embeddable: EmbedDashboardsRepository;
-  dashboards: DashboardsRepository;
-  workbooks: WorkbooksRepository;
-  shares: EmbedAccessRepository;
+  dashboards: EmbeddableDashboards;
+  workbooks: WorkbookLookup;
+  shares: EmbedShares;
   access: AccessResolver;
 }
 

@@ -1,17 +1,14 @@
 import type { Config } from '../../config/config.ts';
 import type { SecretBox } from '../../crypto/secrets.ts';
 import type { Db } from '../../db/database.ts';
-import type { DashboardDataRepository } from '../dashboard-data/repository.ts';
 import type { DashboardDataService } from '../dashboard-data/service.ts';
 import type { DeploymentsService } from '../deployments/service.ts';
-import type { EmbedTenantsRepository } from '../embed-tenants/tenants-repository.ts';
-import type { EmbedUsersRepository } from '../embed-tenants/users-repository.ts';
+import type { EmbedIdentities } from '../embed-tenants/identities.ts';
 import type { AccessResolver } from '../permissions/resolver.ts';
-import type { UsersRepository } from '../users/repository.ts';
-import type { WorkbooksRepository } from '../workbooks/repository.ts';
 import { type Channels, createChannels } from './channels.ts';
 import { DashboardExportsService } from './exports.ts';
 import { ExportsRepository } from './exports-repository.ts';
+import type { PublishedVersions, UserLookup, WorkbookLookup } from './ports.ts';
 import { RecipientsService } from './recipients.ts';
 import { DashboardRenderer } from './renderer.ts';
 import { NotificationsRepository } from './repository.ts';
@@ -26,11 +23,11 @@ export interface NotificationsDeps {
   secrets: SecretBox;
   deployments: DeploymentsService;
   access: AccessResolver;
-  users: UsersRepository;
-  workbooks: WorkbooksRepository;
-  embedTenants: EmbedTenantsRepository;
-  embedUsers: EmbedUsersRepository;
-  publishedDashboards: DashboardDataRepository;
+  users: UserLookup;
+  workbooks: WorkbookLookup;
+  /** Recipients and export subjects that are embed users are created there (the one writer). */
+  embedIdentities: Pick<EmbedIdentities, 'upsertTenant' | 'upsertUser'>;
+  publishedDashboards: PublishedVersions;
   dashboardData: DashboardDataService;
   publicUrl: () => string;
   /** Tests and the bench replace the delivery channels or the scheduler's timings. */
@@ -57,8 +54,7 @@ export function composeNotifications(deps: NotificationsDeps) {
     notifications,
     repository,
     users: deps.users,
-    embedTenants: deps.embedTenants,
-    embedUsers: deps.embedUsers,
+    embedIdentities: deps.embedIdentities,
     secrets: deps.secrets,
   });
   const renderer = new DashboardRenderer({
@@ -73,8 +69,7 @@ export function composeNotifications(deps: NotificationsDeps) {
     access: deps.access,
     workbooks: deps.workbooks,
     users: deps.users,
-    embedTenants: deps.embedTenants,
-    embedUsers: deps.embedUsers,
+    embedIdentities: deps.embedIdentities,
     renderer,
     renderOnSubmit: !deps.config.scheduler.disabled,
   });

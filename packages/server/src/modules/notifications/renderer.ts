@@ -13,10 +13,10 @@ import type { Principal } from '../../auth/principal.ts';
 import type { ReportSnapshotRow } from '../../db/schema.ts';
 import { DomainError } from '../../errors/domain-errors.ts';
 import type { FailedWidget, WidgetContent } from '../../render/index.ts';
-import type { DashboardDataRepository, DashboardVersion } from '../dashboard-data/repository.ts';
+import type { DashboardVersion } from '../dashboard-data/records.ts';
 import type { DashboardFilter, TimeGrain } from '../dashboard-data/schemas.ts';
 import type { DashboardDataService, OpenedDashboard } from '../dashboard-data/service.ts';
-import type { UsersRepository } from '../users/repository.ts';
+import type { PublishedVersions, UserLookup } from './ports.ts';
 import type { NotificationFormat } from './schemas.ts';
 import {
   type ColumnFormats,
@@ -107,9 +107,9 @@ const render = () => (renderModule ??= import('../../render/index.ts'));
 export class DashboardRenderer {
   constructor(
     private readonly deps: {
-      dashboards: DashboardDataRepository;
+      dashboards: PublishedVersions;
       dashboardData: DashboardDataService;
-      users: Pick<UsersRepository, 'find'>;
+      users: Pick<UserLookup, 'find'>;
     },
   ) {}
 

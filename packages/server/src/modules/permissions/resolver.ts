@@ -1,9 +1,9 @@
 import type { Principal } from '../../auth/principal.ts';
 import type { Db } from '../../db/database.ts';
 import type { DeploymentsService } from '../deployments/service.ts';
-import type { FoldersRepository } from '../folders/repository.ts';
 import { FolderTree } from '../folders/tree.ts';
 import { AccessContext } from './access.ts';
+import type { FolderRows } from './ports.ts';
 import type { PermissionsRepository } from './repository.ts';
 
 /** Builds the caller's AccessContext for a deployment; 404 when the deployment is not theirs. */
@@ -11,7 +11,7 @@ export class AccessResolver {
   constructor(
     private readonly deps: {
       deployments: DeploymentsService;
-      folders: FoldersRepository;
+      folders: FolderRows;
       permissions: PermissionsRepository;
     },
   ) {}
