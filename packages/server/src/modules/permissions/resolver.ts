@@ -1,8 +1,7 @@
-import type { Principal } from '../../auth/principal.ts';
 import type { Db } from '../../db/database.ts';
 import type { DeploymentsService } from '../deployments/service.ts';
 import { FolderTree } from '../folders/tree.ts';
-import { AccessContext } from './access.ts';
+import { AccessContext, type AccessSubject } from './access.ts';
 import type { FolderRows } from './ports.ts';
 import type { PermissionsRepository } from './repository.ts';
 
@@ -17,7 +16,7 @@ export class AccessResolver {
   ) {}
 
   /** `db` lets a transaction read the tree it has locked (workspace/move-service.ts). */
-  async resolve(principal: Principal, deploymentId: number, db?: Db): Promise<AccessContext> {
+  async resolve(principal: AccessSubject, deploymentId: number, db?: Db): Promise<AccessContext> {
     await this.deps.deployments.require(principal.tenantId, deploymentId, db);
     const embed = principal.embed;
     const [folders, grants, embedShared] = await Promise.all([
