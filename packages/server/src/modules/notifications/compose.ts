@@ -4,6 +4,7 @@ import type { Db } from '../../db/database.ts';
 import type { DashboardDataService } from '../dashboard-data/service.ts';
 import type { DeploymentsService } from '../deployments/service.ts';
 import type { EmbedIdentities } from '../embed-tenants/identities.ts';
+import type { ComposedModule } from '../module.ts';
 import type { AccessResolver } from '../permissions/resolver.ts';
 import { type Channels, createChannels } from './channels.ts';
 import { DashboardExportsService } from './exports.ts';
@@ -12,9 +13,10 @@ import type { PublishedVersions, UserLookup, WorkbookLookup } from './ports.ts';
 import { RecipientsService } from './recipients.ts';
 import { DashboardRenderer } from './renderer.ts';
 import { NotificationsRepository } from './repository.ts';
+import { dashboardExportRoutes, notificationRoutes } from './routes.ts';
 import { RunLog } from './run-log.ts';
 import { RunsRepository } from './runs-repository.ts';
-import { NotificationScheduler, type SchedulerOptions } from './scheduler.ts';
+import { NotificationScheduler, notificationSchedulerPlugin, type SchedulerOptions } from './scheduler.ts';
 import { NotificationsService } from './service.ts';
 
 export interface NotificationsDeps {
@@ -38,9 +40,30 @@ export interface NotificationsDeps {
 /**
  * The notifications module's objects, built in dependency order for the composition root
  * (composition.ts): the API services, the renderer they share with dashboard exports, and the
- * scheduler every replica runs.
+ * scheduler every replica runs; and the plugin of their routes and of the scheduler (issue 22 item 0).
  */
-export function composeNotifications(deps: NotificationsDeps) {
+export function composeNotifications(
+  deps: NotificationsDeps,
+): ComposedModule<{ notifications: NotificationsParts }> {
+  const parts = notificationsParts(deps);
+  return {
+    services: { notifications: parts },
+    routes: async (app) => {
+      await app.register(notificationRoutes, {
+        notifications: parts.notifications,
+        recipients: parts.recipients,
+        runs: parts.runs,
+      });
+      await app.register(dashboardExportRoutes, { exports: parts.exports });
+      await app.register(notificationSchedulerPlugin, {
+        scheduler: parts.scheduler,
+        disabled: deps.config.scheduler.disabled,
+      });
+    },
+  };
+}
+
+function notificationsParts(deps: NotificationsDeps) {
   const repository = new NotificationsRepository(deps.db);
   const runsRepository = new RunsRepository(deps.db);
   const exportsRepository = new ExportsRepository(deps.db);
@@ -95,4 +118,4 @@ export function composeNotifications(deps: NotificationsDeps) {
   return { notifications, recipients, renderer, exports, scheduler, runs, runsRepository };
 }
 
-export type NotificationsModule = ReturnType<typeof composeNotifications>;
+export type NotificationsParts = ReturnType<typeof notificationsParts>;
