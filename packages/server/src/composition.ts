@@ -38,23 +38,13 @@ import { DataModelRepository } from './modules/data-model/repository.ts';
 import { UploadRepository } from './modules/data-model/upload-repository.ts';
 import { composeDeployments } from './modules/deployments/compose.ts';
 import { DeploymentsRepository } from './modules/deployments/repository.ts';
-import { EmbedDashboardsService } from './modules/embed/dashboard-service.ts';
+import { composeEmbed } from './modules/embed/compose.ts';
 import { EmbedDashboardsRepository } from './modules/embed/dashboards-repository.ts';
-import { embedRoutes } from './modules/embed/routes.ts';
-import { EmbedSessionService } from './modules/embed/session-service.ts';
 import { EmbedSessionsRepository } from './modules/embed/sessions-repository.ts';
 import { EmbedSettingsRepository } from './modules/embed/settings-repository.ts';
-import { EmbedSettingsService } from './modules/embed/settings-service.ts';
-import { EmbedSweeper, embedSweeperPlugin } from './modules/embed/sweeper.ts';
-import { EmbedTokens } from './modules/embed/tokens.ts';
 import { EmbedAccessRepository } from './modules/embed-tenants/access-repository.ts';
-import { embedAccessRoutes } from './modules/embed-tenants/access-routes.ts';
-import { EmbedAccessService } from './modules/embed-tenants/access-service.ts';
+import { composeEmbedTenants } from './modules/embed-tenants/compose.ts';
 import { EmbedGroupsRepository } from './modules/embed-tenants/groups-repository.ts';
-import { EmbedGroupsService } from './modules/embed-tenants/groups-service.ts';
-import { EmbedIdentities } from './modules/embed-tenants/identities.ts';
-import { embedTenantRoutes } from './modules/embed-tenants/routes.ts';
-import { EmbedTenantsService } from './modules/embed-tenants/service.ts';
 import { EmbedTenantsRepository } from './modules/embed-tenants/tenants-repository.ts';
 import { EmbedUsersRepository } from './modules/embed-tenants/users-repository.ts';
 import { composeEnvVariables } from './modules/env-variables/compose.ts';
@@ -344,60 +334,43 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
   const regionsModule = composeRegions(config.regions);
 
   // Embedding (spec 2.6, 4.3; DESIGN.md "Identity and access": embed tokens are a credential).
-  const embedTokens = new EmbedTokens({
-    settings: repos.embedSettings,
-    sessions: repos.embedSessions,
-    secrets,
-  });
-  const embedDashboards = new EmbedDashboardsService({
-    db,
-    embeddable: repos.embedDashboards,
-    dashboards: repos.dashboards,
-    workbooks: repos.workbooks,
-    shares: repos.embedAccess,
-    access,
-  });
-  // Issue 22 item 0: the one writer of embed users, for every module that creates them.
-  const embedIdentities = new EmbedIdentities({
-    tenants: repos.embedTenants,
-    groups: repos.embedGroups,
-    users: repos.embedUsers,
-  });
-  const embedSessions = new EmbedSessionService({
-    db,
-    deployments,
-    settings: repos.embedSettings,
-    sessions: repos.embedSessions,
-    identities: embedIdentities,
-    dashboards: embedDashboards,
-    tokens: embedTokens,
-    hostTenants: tenantResolver,
-    userAttributes,
-  });
-  const embedSettings = new EmbedSettingsService(db, repos.embedSettings, auditLog);
-  const embedTenants = new EmbedTenantsService({
+  // Issue 22 item 0: embed-tenants holds the one writer of embed users, for every module that creates them.
+  const embedTenantsModule = composeEmbedTenants({
     db,
     tenants: repos.embedTenants,
     groups: repos.embedGroups,
     users: repos.embedUsers,
-    identities: embedIdentities,
+    access: {
+      shares: repos.embedAccess,
+      workbooks: repos.workbooks,
+      dashboards: repos.dashboards,
+      access,
+    },
   });
-  const embedGroups = new EmbedGroupsService({
-    db,
-    tenants: embedTenants,
-    groups: repos.embedGroups,
-    users: repos.embedUsers,
-    identities: embedIdentities,
+  const { embedIdentities } = embedTenantsModule.services;
+  const embedModule = composeEmbed({
+    tokens: { settings: repos.embedSettings, sessions: repos.embedSessions, secrets },
+    dashboards: {
+      db,
+      embeddable: repos.embedDashboards,
+      dashboards: repos.dashboards,
+      workbooks: repos.workbooks,
+      shares: repos.embedAccess,
+      access,
+    },
+    sessions: {
+      db,
+      deployments,
+      settings: repos.embedSettings,
+      sessions: repos.embedSessions,
+      identities: embedIdentities,
+      hostTenants: tenantResolver,
+      userAttributes,
+    },
+    settings: [db, repos.embedSettings, auditLog],
+    sweeper: { users: embedIdentities, sessions: repos.embedSessions },
   });
-  const embedAccess = new EmbedAccessService({
-    db,
-    shares: repos.embedAccess,
-    tenants: embedTenants,
-    workbooks: repos.workbooks,
-    dashboards: repos.dashboards,
-    access,
-  });
-  const embedSweeper = new EmbedSweeper({ users: embedIdentities, sessions: repos.embedSessions });
+  const { embedDashboards } = embedModule.services;
 
   // The data API (DESIGN.md "Semantic layer and data API") and the dashboard data that runs
   // widget queries through it. The drivers (created with the deployments, which test connections
@@ -534,17 +507,8 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     },
     { services: {}, routes: routesWith(dataRoutes, { data }) },
     { services: {}, routes: routesWith(dashboardDataRoutes, { dashboardData }) },
-    {
-      services: {},
-      routes: routesWith(embedRoutes, {
-        sessions: embedSessions,
-        dashboards: embedDashboards,
-        settings: embedSettings,
-      }),
-    },
-    { services: {}, routes: routesWith(embedTenantRoutes, { tenants: embedTenants, groups: embedGroups }) },
-    { services: {}, routes: routesWith(embedAccessRoutes, { access: embedAccess }) },
-    { services: {}, routes: routesWith(embedSweeperPlugin, { sweeper: embedSweeper }) },
+    embedModule,
+    embedTenantsModule,
     notificationsModule,
     { services: {}, routes: routesWith(preAggregationRefresherPlugin, { refresher: preAggregations }) },
     chatModule,
@@ -580,15 +544,6 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     scimGroups,
     data,
     dashboardData,
-    embedTokens,
-    embedDashboards,
-    embedSessions,
-    embedSettings,
-    embedTenants,
-    embedGroups,
-    embedAccess,
-    embedIdentities,
-    embedSweeper,
     preAggregations,
     oidcSignIn,
     oidcIssuer,
