@@ -14,10 +14,8 @@ import { AgentsRepository } from './modules/chat/agents/repository.ts';
 import { composeChat } from './modules/chat/compose.ts';
 import { LiveRuns } from './modules/chat/live-runs.ts';
 import { ChatRepository } from './modules/chat/repository.ts';
+import { composeDashboardData } from './modules/dashboard-data/compose.ts';
 import { DashboardDataRepository } from './modules/dashboard-data/repository.ts';
-import { dashboardDataRoutes } from './modules/dashboard-data/routes.ts';
-import { ViewerResolver } from './modules/dashboard-data/security-context.ts';
-import { DashboardDataService } from './modules/dashboard-data/service.ts';
 import { composeDashboards } from './modules/dashboards/compose.ts';
 import { DashboardsRepository } from './modules/dashboards/repository.ts';
 import { QueryExecutor } from './modules/data/executor.ts';
@@ -397,19 +395,22 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     settings: dataSettings,
     preAggregations: new PreAggregationMatcher(preAggregations),
   });
-  const viewers = new ViewerResolver(
-    { users: repos.users, groups: repos.groups, embed: embedDashboards },
-    (tenantId, userId) => userAttributes.attributesOf(tenantId, userId),
-  );
-  const dashboardData = new DashboardDataService({
-    deployments,
-    access,
-    workbooks: repos.workbooks,
-    dashboards: repos.publishedDashboards,
-    viewers,
-    data,
-    reports: repos.reports,
+  const dashboardDataModule = composeDashboardData({
+    viewers: [
+      { users: repos.users, groups: repos.groups, embed: embedDashboards },
+      (tenantId, userId) => userAttributes.attributesOf(tenantId, userId),
+    ],
+    data: {
+      deployments,
+      access,
+      workbooks: repos.workbooks,
+      dashboards: repos.publishedDashboards,
+      data,
+      reports: repos.reports,
+    },
   });
+  const { dashboardData } = dashboardDataModule.services;
+  const { viewers } = dashboardData;
 
   // The chat agent (DESIGN.md "Chat agent"): agents, and turns run over the data service.
   const chatRepository = new ChatRepository(db);
@@ -506,7 +507,7 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
       routes: routesWith(scimRoutes, { prefix: scimPrefix, users: scimUsers, groups: scimGroups }),
     },
     { services: {}, routes: routesWith(dataRoutes, { data }) },
-    { services: {}, routes: routesWith(dashboardDataRoutes, { dashboardData }) },
+    dashboardDataModule,
     embedModule,
     embedTenantsModule,
     notificationsModule,
@@ -543,7 +544,6 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     scimUsers,
     scimGroups,
     data,
-    dashboardData,
     preAggregations,
     oidcSignIn,
     oidcIssuer,
