@@ -64,6 +64,17 @@ module.exports = {
       to: { path: '/[a-z-]*repository\\.ts$' },
     },
     {
+      name: 'modules-do-not-import-other-modules-repositories',
+      severity: 'error',
+      comment:
+        "A module reaches another module's rows through that module's service or a narrow interface it declares itself; composition.ts wires the repositories (issue 22 item 0).",
+      from: { path: '^packages/server/src/modules/([^/]+)/' },
+      to: {
+        path: '^packages/server/src/modules/.+/[a-z-]*repository[.]ts$',
+        pathNot: '^packages/server/src/modules/$1/',
+      },
+    },
+    {
       name: 'production-code-does-not-import-tests',
       severity: 'error',
       comment: 'Test helpers stay out of what ships.',

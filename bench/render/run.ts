@@ -37,7 +37,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { type Browser, chromium, type Page } from 'playwright-core';
-import type { Principal } from '../../packages/server/src/auth/principal.ts';
 import { seedDemoDashboard } from '../../packages/server/src/bootstrap/demo-dashboard.ts';
 import { sampleDatabaseFile } from '../../packages/server/src/datasources/registry.ts';
 import {
@@ -124,14 +123,7 @@ async function measureStore(engine: Engine, server: TesseraServer, out: string |
   // are the same) and the dimension values of the viewer's filter controls (the renderer has none).
   // The engine executions that still fall in measured runs are printed per side.
   const executor = (services.data as unknown as { deps: { executor: QueryExecutor } }).deps.executor;
-  const viewer: Principal = {
-    tenantId: seeded.tenantId,
-    userId: seeded.adminUserId,
-    role: 'admin',
-    credentialId: 0,
-    credentialKind: 'session',
-    deploymentIds: null,
-  };
+  const viewer = await services.dashboardData.viewers.user(seeded.tenantId, seeded.adminUserId, 'admin');
   const prime = async () => {
     executor.clear();
     await Promise.all([

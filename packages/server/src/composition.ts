@@ -4,104 +4,99 @@ import type { Config } from './config/config.ts';
 import type { SecretBox } from './crypto/secrets.ts';
 import { DriverRegistry } from './datasources/registry.ts';
 import type { Db } from './db/database.ts';
+import { composeApiKeys } from './modules/api-keys/compose.ts';
 import { ApiKeysRepository, type CredentialLookup } from './modules/api-keys/repository.ts';
-import { ApiKeysService } from './modules/api-keys/service.ts';
+import { composeAppConfig } from './modules/app-config/compose.ts';
 import { AppConfigRepository } from './modules/app-config/repository.ts';
-import { AppConfigService } from './modules/app-config/service.ts';
+import { composeAuditLog } from './modules/audit-log/compose.ts';
 import { AuditLogRepository } from './modules/audit-log/repository.ts';
-import { AuditLog } from './modules/audit-log/service.ts';
 import { AgentsRepository } from './modules/chat/agents/repository.ts';
-import { AgentsService } from './modules/chat/agents/service.ts';
+import { composeChat } from './modules/chat/compose.ts';
 import { LiveRuns } from './modules/chat/live-runs.ts';
 import { ChatRepository } from './modules/chat/repository.ts';
-import { ChatService } from './modules/chat/service.ts';
+import { composeDashboardData } from './modules/dashboard-data/compose.ts';
 import { DashboardDataRepository } from './modules/dashboard-data/repository.ts';
-import { ViewerResolver } from './modules/dashboard-data/security-context.ts';
-import { DashboardDataService } from './modules/dashboard-data/service.ts';
+import { composeDashboards } from './modules/dashboards/compose.ts';
 import { DashboardsRepository } from './modules/dashboards/repository.ts';
-import { DashboardsService } from './modules/dashboards/service.ts';
 import { QueryExecutor } from './modules/data/executor.ts';
 import { ModelCache } from './modules/data/model-cache.ts';
 import { PreAggregationMatcher } from './modules/data/pre-aggregations/matcher.ts';
 import {
   PreAggregationRefresher,
+  preAggregationRefresherPlugin,
   preAggregationSettings,
 } from './modules/data/pre-aggregations/refresher.ts';
 import { PreAggregationRepository } from './modules/data/pre-aggregations/repository.ts';
+import { dataRoutes } from './modules/data/routes.ts';
 import { DataService } from './modules/data/service.ts';
 import { dataSettingsFromEnv } from './modules/data/settings.ts';
+import { composeDataModel } from './modules/data-model/compose.ts';
+import { modelDirPlugin } from './modules/data-model/model-dir-plugin.ts';
 import { DataModelRepository } from './modules/data-model/repository.ts';
-import { DataModelService } from './modules/data-model/service.ts';
 import { UploadRepository } from './modules/data-model/upload-repository.ts';
-import { UploadService } from './modules/data-model/upload-service.ts';
+import { composeDeployments } from './modules/deployments/compose.ts';
 import { DeploymentsRepository } from './modules/deployments/repository.ts';
-import { DeploymentsService } from './modules/deployments/service.ts';
-import { EmbedDashboardsService } from './modules/embed/dashboard-service.ts';
+import { composeEmbed } from './modules/embed/compose.ts';
 import { EmbedDashboardsRepository } from './modules/embed/dashboards-repository.ts';
-import { EmbedSessionService } from './modules/embed/session-service.ts';
 import { EmbedSessionsRepository } from './modules/embed/sessions-repository.ts';
 import { EmbedSettingsRepository } from './modules/embed/settings-repository.ts';
-import { EmbedSettingsService } from './modules/embed/settings-service.ts';
-import { EmbedSweeper } from './modules/embed/sweeper.ts';
-import { EmbedTokens } from './modules/embed/tokens.ts';
 import { EmbedAccessRepository } from './modules/embed-tenants/access-repository.ts';
-import { EmbedAccessService } from './modules/embed-tenants/access-service.ts';
+import { composeEmbedTenants } from './modules/embed-tenants/compose.ts';
 import { EmbedGroupsRepository } from './modules/embed-tenants/groups-repository.ts';
-import { EmbedGroupsService } from './modules/embed-tenants/groups-service.ts';
-import { EmbedTenantsService } from './modules/embed-tenants/service.ts';
 import { EmbedTenantsRepository } from './modules/embed-tenants/tenants-repository.ts';
 import { EmbedUsersRepository } from './modules/embed-tenants/users-repository.ts';
+import { composeEnvVariables } from './modules/env-variables/compose.ts';
 import { EnvVariablesRepository } from './modules/env-variables/repository.ts';
 import { EnvVariableResolver } from './modules/env-variables/resolver.ts';
-import { EnvVariablesService } from './modules/env-variables/service.ts';
+import { composeFolders } from './modules/folders/compose.ts';
 import { FoldersRepository } from './modules/folders/repository.ts';
-import { FoldersService } from './modules/folders/service.ts';
+import { composeGroups } from './modules/groups/compose.ts';
 import { GroupsRepository } from './modules/groups/repository.ts';
-import { GroupsService } from './modules/groups/service.ts';
+import { type ComposedModule, routesWith, servicesOf } from './modules/module.ts';
 import { composeNotifications } from './modules/notifications/compose.ts';
-import { OAuthIntegrationsService } from './modules/oauth/integrations-service.ts';
-import { OAuthRepository } from './modules/oauth/repository.ts';
-import { UserOAuthTokensService } from './modules/oauth/tokens-service.ts';
+import { composeOAuth } from './modules/oauth/compose.ts';
 import { ExternalProvider } from './modules/oidc/external/provider.ts';
 import { OidcIdentitiesRepository } from './modules/oidc/external/repository.ts';
+import { oidcSignInRoutes } from './modules/oidc/external/routes.ts';
 import { OidcSignInService } from './modules/oidc/external/service.ts';
 import { SigningKeys } from './modules/oidc/issuer/keys.ts';
 import { OidcIssuerRepository } from './modules/oidc/issuer/repository.ts';
+import { oidcIssuerRoutes } from './modules/oidc/issuer/routes.ts';
 import { OidcIssuerService } from './modules/oidc/issuer/service.ts';
+import { composePermissions } from './modules/permissions/compose.ts';
 import { PermissionsRepository } from './modules/permissions/repository.ts';
 import { AccessResolver } from './modules/permissions/resolver.ts';
-import { PermissionsService } from './modules/permissions/service.ts';
+import { composeQueryHistory } from './modules/query-history/compose.ts';
 import { QueryHistoryRepository } from './modules/query-history/repository.ts';
-import { QueryHistoryService } from './modules/query-history/service.ts';
-import { RegionsService } from './modules/regions/service.ts';
+import { composeRegions } from './modules/regions/compose.ts';
+import { composeReports } from './modules/reports/compose.ts';
 import { ReportsRepository } from './modules/reports/repository.ts';
-import { ReportsService } from './modules/reports/service.ts';
+import { composeRoles } from './modules/roles/compose.ts';
 import { RolesRepository } from './modules/roles/repository.ts';
-import { RolesService } from './modules/roles/service.ts';
+import { scimPrefix } from './modules/scim/constants.ts';
 import { scimGroupType } from './modules/scim/group-type.ts';
 import { ScimMembershipsRepository } from './modules/scim/memberships-repository.ts';
 import { ScimResourceRepository } from './modules/scim/resource-repository.ts';
 import { ScimResourceService } from './modules/scim/resource-service.ts';
+import { scimRoutes } from './modules/scim/routes.ts';
 import { scimUserType } from './modules/scim/user-type.ts';
 import { AttemptLimiter } from './modules/sign-in/attempts.ts';
+import { composeSignIn } from './modules/sign-in/compose.ts';
 import { SignInRepository } from './modules/sign-in/repository.ts';
-import { SignInService } from './modules/sign-in/service.ts';
 import { BrowserSessions } from './modules/sign-in/sessions.ts';
+import { composeTenantSettings } from './modules/tenant-settings/compose.ts';
 import { TenantSettingsRepository } from './modules/tenant-settings/repository.ts';
-import { TenantSettingsService } from './modules/tenant-settings/service.ts';
 import { TenantsRepository } from './modules/tenants/repository.ts';
 import { TenantResolver } from './modules/tenants/resolver.ts';
-import { TokensService } from './modules/tokens/service.ts';
+import { composeTokens } from './modules/tokens/compose.ts';
+import { composeUserAttributes } from './modules/user-attributes/compose.ts';
 import { UserAttributesRepository } from './modules/user-attributes/repository.ts';
-import { UserAttributesService } from './modules/user-attributes/service.ts';
+import { composeUsers } from './modules/users/compose.ts';
 import { UsersRepository } from './modules/users/repository.ts';
-import { UsersService } from './modules/users/service.ts';
-import { WorkbookDuplicator } from './modules/workbooks/duplicate.ts';
+import { composeWorkbooks } from './modules/workbooks/compose.ts';
 import { WorkbooksRepository } from './modules/workbooks/repository.ts';
-import { WorkbooksService } from './modules/workbooks/service.ts';
-import { MoveService } from './modules/workspace/move-service.ts';
+import { composeWorkspace } from './modules/workspace/compose.ts';
 import { WorkspaceRepository } from './modules/workspace/repository.ts';
-import { WorkspaceService } from './modules/workspace/service.ts';
 import type { RedisParts } from './redis-parts.ts';
 
 export interface CompositionDeps {
@@ -115,8 +110,9 @@ export interface CompositionDeps {
 
 /**
  * The composition root: the whole application, every repository and service built once, in
- * dependency order, each given exactly what it uses (STYLE.md 10). Nothing here knows HTTP:
- * http/app.ts registers each module's routes as a Fastify plugin with the services it calls.
+ * dependency order, each given exactly what it uses (STYLE.md 10). A module's `compose<Module>()`
+ * builds its services and binds its routes plugin to them (modules/module.ts); `modules` lists
+ * them in registration order and http/app.ts registers each plugin, knowing no module by name.
  */
 export function composeApplication({ config, db, secrets, bus, redis }: CompositionDeps) {
   // Repositories: plain Kysely over the store, no rules (DESIGN.md "Inside packages/server/src").
@@ -167,33 +163,38 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
   bus.subscribe('credentials', () => credentials.clear());
   const tenantResolver = new TenantResolver(repos.tenants, config.domain);
   // Issue 22 item 5: every management service records its changes here, in the change's transaction.
-  const auditLog = new AuditLog(repos.auditLog);
+  const auditLogModule = composeAuditLog(repos.auditLog);
+  const { auditLog } = auditLogModule.services;
   // Issue 22 item 3: what every account user's security context carries at serviceCloud.userAttributes.
-  const userAttributes = new UserAttributesService({
+  const userAttributesModule = composeUserAttributes({
     repository: repos.userAttributes,
     users: repos.users,
     audit: auditLog,
   });
-  const apiKeys = new ApiKeysService(repos.apiKeys, repos.users, bus, auditLog);
-  const users = new UsersService(db, repos.users, repos.apiKeys, bus, repos.signIn, repos.roles, auditLog);
-  const roles = new RolesService(repos.roles, repos.users, bus);
-  const groups = new GroupsService(repos.groups, repos.users, auditLog);
+  const { userAttributes } = userAttributesModule.services;
+  const apiKeysModule = composeApiKeys(repos.apiKeys, repos.users, bus, auditLog);
+  const usersModule = composeUsers(db, repos.users, repos.apiKeys, bus, repos.signIn, repos.roles, auditLog);
+  const rolesModule = composeRoles(repos.roles, repos.users, bus);
+  const groupsModule = composeGroups(repos.groups, repos.users, auditLog);
   // Browser sign-in (DESIGN.md "Web app and sessions"): the session cookie is a credential too.
   const browserSessions = new BrowserSessions(repos.signIn, bus, {
     idleMs: config.sessionIdleMinutes * 60_000,
     maxAgeMs: config.sessionMaxHours * 3_600_000,
   });
-  const signIn = new SignInService({
-    db,
-    repository: repos.signIn,
-    users: repos.users,
-    sessions: browserSessions,
-    tenants: tenantResolver,
-    // 10 failed attempts per email and client address in 15 minutes (OWASP authentication cheat sheet).
-    attempts: new AttemptLimiter(10, 15 * 60_000),
-    bus,
-    audit: auditLog,
-  });
+  const signInModule = composeSignIn(
+    {
+      db,
+      repository: repos.signIn,
+      users: repos.users,
+      sessions: browserSessions,
+      tenants: tenantResolver,
+      // 10 failed attempts per email and client address in 15 minutes (OWASP authentication cheat sheet).
+      attempts: new AttemptLimiter(10, 15 * 60_000),
+      bus,
+      audit: auditLog,
+    },
+    config.env === 'production',
+  );
   const scimUsers = new ScimResourceService(
     db,
     repos.scimUsers,
@@ -226,7 +227,7 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     sampleScale: dataSettings.sampleScale,
     variables: envVariableResolver,
   });
-  const deployments = new DeploymentsService({
+  const deploymentsModule = composeDeployments({
     repository: repos.deployments,
     secrets,
     publicUrl: () => publicUrl(config),
@@ -235,7 +236,8 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     connections: drivers,
     audit: auditLog,
   });
-  const envVariables = new EnvVariablesService({
+  const { deployments } = deploymentsModule.services;
+  const envVariablesModule = composeEnvVariables({
     repository: repos.envVariables,
     resolver: envVariableResolver,
     deployments,
@@ -243,11 +245,14 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     bus,
     audit: auditLog,
   });
-  const dataModel = new DataModelService(repos.modelFiles, deployments);
+  const dataModelModule = composeDataModel({
+    modelFiles: repos.modelFiles,
+    uploads: repos.uploads,
+    deployments,
+  });
   // The SQL editor's history of runs, each user's own (issue 21 item 2).
-  const queryHistory = new QueryHistoryService(repos.queryHistory, deployments);
-  const uploads = new UploadService(repos.uploads, repos.modelFiles, dataModel);
-  const tokens = new TokensService({
+  const queryHistoryModule = composeQueryHistory(repos.queryHistory, deployments);
+  const tokensModule = composeTokens({
     deployments,
     repository: repos.deployments,
     secrets,
@@ -259,55 +264,60 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
 
   // Workspace content: every content check is answered by one access resolver (permissions/access.ts).
   const access = new AccessResolver({ deployments, folders: repos.folders, permissions: repos.permissions });
-  const workbooks = new WorkbooksService({
-    db,
-    workbooks: repos.workbooks,
-    dashboards: repos.dashboards,
-    permissions: repos.permissions,
-    access,
-    audit: auditLog,
-  });
-  const dashboards = new DashboardsService({
+  const dashboardsModule = composeDashboards({
     db,
     dashboards: repos.dashboards,
     workbooks: repos.workbooks,
     reports: repos.reports,
     access,
   });
-  const duplicator = new WorkbookDuplicator({
-    db,
-    workbooks,
-    workbookRows: repos.workbooks,
-    reports: repos.reports,
-    dashboards: repos.dashboards,
-    publishing: dashboards,
-    permissions: repos.permissions,
-    access,
+  const { dashboards } = dashboardsModule.services;
+  const workbooksModule = composeWorkbooks({
+    workbooks: {
+      db,
+      workbooks: repos.workbooks,
+      dashboards: repos.dashboards,
+      permissions: repos.permissions,
+      access,
+      audit: auditLog,
+    },
+    duplicator: {
+      db,
+      workbookRows: repos.workbooks,
+      reports: repos.reports,
+      dashboards: repos.dashboards,
+      publishing: dashboards,
+      permissions: repos.permissions,
+      access,
+    },
   });
-  const folders = new FoldersService({
+  const { workbooks } = workbooksModule.services;
+  const foldersModule = composeFolders({
     db,
     folders: repos.folders,
     permissions: repos.permissions,
     access,
     audit: auditLog,
   });
-  const reports = new ReportsService({
+  const reportsModule = composeReports({
     db,
     reports: repos.reports,
     workbooks: repos.workbooks,
     permissions: repos.permissions,
     access,
   });
-  const workspace = new WorkspaceService({ access, repository: repos.workspace });
-  const mover = new MoveService({
-    db,
-    folders: repos.folders,
-    workbooks: repos.workbooks,
-    workbookViews: workbooks,
-    reports: repos.reports,
-    access,
+  const workspaceModule = composeWorkspace({
+    workspace: { access, repository: repos.workspace },
+    mover: {
+      db,
+      folders: repos.folders,
+      workbooks: repos.workbooks,
+      workbookViews: workbooks,
+      reports: repos.reports,
+      access,
+    },
   });
-  const permissions = new PermissionsService({
+  const permissionsModule = composePermissions({
     permissions: repos.permissions,
     users: repos.users,
     groups: repos.groups,
@@ -317,59 +327,48 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     db,
     audit: auditLog,
   });
-  const appConfig = new AppConfigService(db, repos.appConfig, auditLog);
-  const tenantSettings = new TenantSettingsService(db, repos.tenantSettings, auditLog);
-  const regions = new RegionsService(config.regions);
+  const appConfigModule = composeAppConfig(db, repos.appConfig, auditLog);
+  const tenantSettingsModule = composeTenantSettings(db, repos.tenantSettings, auditLog);
+  const regionsModule = composeRegions(config.regions);
 
   // Embedding (spec 2.6, 4.3; DESIGN.md "Identity and access": embed tokens are a credential).
-  const embedTokens = new EmbedTokens({
-    settings: repos.embedSettings,
-    sessions: repos.embedSessions,
-    secrets,
-  });
-  const embedDashboards = new EmbedDashboardsService({
-    db,
-    embeddable: repos.embedDashboards,
-    dashboards: repos.dashboards,
-    workbooks: repos.workbooks,
-    shares: repos.embedAccess,
-    access,
-  });
-  const embedSessions = new EmbedSessionService({
-    db,
-    deployments,
-    settings: repos.embedSettings,
-    sessions: repos.embedSessions,
-    tenants: repos.embedTenants,
-    groups: repos.embedGroups,
-    users: repos.embedUsers,
-    dashboards: embedDashboards,
-    tokens: embedTokens,
-    hostTenants: tenantResolver,
-    userAttributes,
-  });
-  const embedSettings = new EmbedSettingsService(db, repos.embedSettings, auditLog);
-  const embedTenants = new EmbedTenantsService({
+  // Issue 22 item 0: embed-tenants holds the one writer of embed users, for every module that creates them.
+  const embedTenantsModule = composeEmbedTenants({
     db,
     tenants: repos.embedTenants,
     groups: repos.embedGroups,
     users: repos.embedUsers,
+    access: {
+      shares: repos.embedAccess,
+      workbooks: repos.workbooks,
+      dashboards: repos.dashboards,
+      access,
+    },
   });
-  const embedGroups = new EmbedGroupsService({
-    db,
-    tenants: embedTenants,
-    groups: repos.embedGroups,
-    users: repos.embedUsers,
+  const { embedIdentities } = embedTenantsModule.services;
+  const embedModule = composeEmbed({
+    tokens: { settings: repos.embedSettings, sessions: repos.embedSessions, secrets },
+    dashboards: {
+      db,
+      embeddable: repos.embedDashboards,
+      dashboards: repos.dashboards,
+      workbooks: repos.workbooks,
+      shares: repos.embedAccess,
+      access,
+    },
+    sessions: {
+      db,
+      deployments,
+      settings: repos.embedSettings,
+      sessions: repos.embedSessions,
+      identities: embedIdentities,
+      hostTenants: tenantResolver,
+      userAttributes,
+    },
+    settings: [db, repos.embedSettings, auditLog],
+    sweeper: { users: embedIdentities, sessions: repos.embedSessions },
   });
-  const embedAccess = new EmbedAccessService({
-    db,
-    shares: repos.embedAccess,
-    tenants: embedTenants,
-    workbooks: repos.workbooks,
-    dashboards: repos.dashboards,
-    access,
-  });
-  const embedSweeper = new EmbedSweeper({ users: repos.embedUsers, sessions: repos.embedSessions });
+  const { embedDashboards } = embedModule.services;
 
   // The data API (DESIGN.md "Semantic layer and data API") and the dashboard data that runs
   // widget queries through it. The drivers (created with the deployments, which test connections
@@ -396,38 +395,42 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     settings: dataSettings,
     preAggregations: new PreAggregationMatcher(preAggregations),
   });
-  const viewers = new ViewerResolver(
-    { users: repos.users, groups: repos.groups, embed: embedDashboards },
-    (tenantId, userId) => userAttributes.attributesOf(tenantId, userId),
-  );
-  const dashboardData = new DashboardDataService({
-    deployments,
-    access,
-    workbooks: repos.workbooks,
-    dashboards: repos.publishedDashboards,
-    viewers,
-    data,
-    reports: repos.reports,
+  const dashboardDataModule = composeDashboardData({
+    viewers: [
+      { users: repos.users, groups: repos.groups, embed: embedDashboards },
+      (tenantId, userId) => userAttributes.attributesOf(tenantId, userId),
+    ],
+    data: {
+      deployments,
+      access,
+      workbooks: repos.workbooks,
+      dashboards: repos.publishedDashboards,
+      data,
+      reports: repos.reports,
+    },
   });
+  const { dashboardData } = dashboardDataModule.services;
+  const { viewers } = dashboardData;
 
   // The chat agent (DESIGN.md "Chat agent"): agents, and turns run over the data service.
-  const agents = new AgentsService({
-    repository: repos.agents,
-    deployments,
-    secrets,
-    publicUrl: () => publicUrl(config),
-  });
   const chatRepository = new ChatRepository(db);
-  const chat = new ChatService({
-    db,
-    repository: chatRepository,
-    embedUsers: repos.embedUsers,
-    viewers,
-    agents,
-    deployments,
-    data,
-    // REDIS_URL: replicas follow and abort each other's turns through Redis (modules/chat/fanout.ts)
-    live: new LiveRuns(chatRepository, redis?.fanout),
+  const chatModule = composeChat({
+    agents: {
+      repository: repos.agents,
+      deployments,
+      secrets,
+      publicUrl: () => publicUrl(config),
+    },
+    chat: {
+      db,
+      repository: chatRepository,
+      embedUsers: embedIdentities,
+      viewers,
+      deployments,
+      data,
+      // REDIS_URL: replicas follow and abort each other's turns through Redis (modules/chat/fanout.ts)
+      live: new LiveRuns(chatRepository, redis?.fanout),
+    },
   });
 
   // Scheduled notifications and dashboard exports (spec 2.5, 4.5, 6; modules/notifications).
@@ -439,21 +442,14 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     access,
     users: repos.users,
     workbooks: repos.workbooks,
-    embedTenants: repos.embedTenants,
-    embedUsers: repos.embedUsers,
+    embedIdentities,
     publishedDashboards: repos.publishedDashboards,
     dashboardData,
     publicUrl: () => publicUrl(config),
   });
 
   // OAuth integrations and users' connections through them (spec 4.1; modules/oauth).
-  const oauthRepository = new OAuthRepository(db);
-  const oauthIntegrations = new OAuthIntegrationsService(oauthRepository, secrets);
-  const userOAuthTokens = new UserOAuthTokensService({
-    repository: oauthRepository,
-    integrations: oauthIntegrations,
-    secrets,
-  });
+  const oauthModule = composeOAuth({ db, secrets });
 
   // Sign-in with an external OpenID provider, and its access tokens as credentials (modules/oidc/external).
   const oidcSignIn = config.oidc
@@ -480,58 +476,81 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     region: config.regions[0]?.name ?? 'local',
   });
 
+  // Every module, in the order http/app.ts registers their routes (the OpenAPI document's order):
+  // a module's compose<Module>() gives its services (spread into the Application below) and its
+  // routes plugin. A new module is its compose call above and one line here (issue 22 item 0).
+  // The inline entries are modules without a compose<Module>() of their own yet.
+  const modules = [
+    deploymentsModule,
+    dataModelModule,
+    apiKeysModule,
+    usersModule,
+    signInModule,
+    groupsModule,
+    rolesModule,
+    foldersModule,
+    workbooksModule,
+    dashboardsModule,
+    reportsModule,
+    workspaceModule,
+    permissionsModule,
+    appConfigModule,
+    tenantSettingsModule,
+    envVariablesModule,
+    queryHistoryModule,
+    userAttributesModule,
+    auditLogModule,
+    regionsModule,
+    tokensModule,
+    {
+      services: {},
+      routes: routesWith(scimRoutes, { prefix: scimPrefix, users: scimUsers, groups: scimGroups }),
+    },
+    { services: {}, routes: routesWith(dataRoutes, { data }) },
+    dashboardDataModule,
+    embedModule,
+    embedTenantsModule,
+    notificationsModule,
+    { services: {}, routes: routesWith(preAggregationRefresherPlugin, { refresher: preAggregations }) },
+    chatModule,
+    oauthModule,
+    {
+      services: {},
+      routes: routesWith(oidcSignInRoutes, {
+        oidc: oidcSignIn,
+        secureCookie: config.env === 'production',
+        publicUrl: config.publicUrl,
+      }),
+    },
+    { services: {}, routes: routesWith(oidcIssuerRoutes, { issuer: oidcIssuer }) },
+    // TESSERA_MODEL_DIR: the demo deployment's model from a directory, reloaded in development.
+    {
+      services: {},
+      routes: routesWith(modelDirPlugin, {
+        dir: config.modelDir,
+        watch: config.env === 'development',
+        db,
+        deployments: repositories.deployments,
+      }),
+    },
+  ] as const;
+
   return {
     bus,
     credentials,
     repositories,
     tenantResolver,
-    auditLog,
-    userAttributes,
-    apiKeys,
-    users,
-    roles,
-    groups,
     browserSessions,
-    signIn,
     scimUsers,
     scimGroups,
-    deployments,
-    dataModel,
-    uploads,
-    tokens,
-    folders,
-    workbooks,
-    duplicator,
-    dashboards,
-    reports,
-    workspace,
-    mover,
-    permissions,
-    appConfig,
-    tenantSettings,
-    regions,
-    envVariables,
-    queryHistory,
     data,
-    dashboardData,
-    embedTokens,
-    embedDashboards,
-    embedSessions,
-    embedSettings,
-    embedTenants,
-    embedGroups,
-    embedAccess,
-    embedSweeper,
-    agents,
-    chat,
-    notifications: notificationsModule,
     preAggregations,
-    oauthRepository,
-    oauthIntegrations,
-    userOAuthTokens,
     oidcSignIn,
     oidcIssuer,
     envVariableResolver,
+    ...servicesOf(modules),
+    /** Each module's routes plugin, for http/app.ts to register in this order. */
+    modules: modules as readonly ComposedModule[],
     /** Releases what the application opened (data-source connections); the store is the caller's. */
     close: async () => {
       await shared?.close();

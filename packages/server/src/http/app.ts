@@ -11,45 +11,6 @@ import type { Config } from '../config/config.ts';
 import type { SecretBox } from '../crypto/secrets.ts';
 import type { Db } from '../db/database.ts';
 import { registerErrorHandling } from '../errors/error-handler.ts';
-import { apiKeyRoutes } from '../modules/api-keys/routes.ts';
-import { appConfigRoutes } from '../modules/app-config/routes.ts';
-import { auditLogRoutes } from '../modules/audit-log/routes.ts';
-import { agentRoutes } from '../modules/chat/agents/routes.ts';
-import { chatRoutes } from '../modules/chat/routes.ts';
-import { dashboardDataRoutes } from '../modules/dashboard-data/routes.ts';
-import { dashboardRoutes } from '../modules/dashboards/routes.ts';
-import { preAggregationRefresherPlugin } from '../modules/data/pre-aggregations/refresher.ts';
-import { dataRoutes } from '../modules/data/routes.ts';
-import { modelDirPlugin } from '../modules/data-model/model-dir-plugin.ts';
-import { dataModelRoutes } from '../modules/data-model/routes.ts';
-import { uploadRoutes } from '../modules/data-model/upload-routes.ts';
-import { dataSourceRoutes, deploymentRoutes } from '../modules/deployments/routes.ts';
-import { embedRoutes } from '../modules/embed/routes.ts';
-import { embedSweeperPlugin } from '../modules/embed/sweeper.ts';
-import { embedAccessRoutes } from '../modules/embed-tenants/access-routes.ts';
-import { embedTenantRoutes } from '../modules/embed-tenants/routes.ts';
-import { envVariableRoutes } from '../modules/env-variables/routes.ts';
-import { folderRoutes } from '../modules/folders/routes.ts';
-import { groupRoutes } from '../modules/groups/routes.ts';
-import { dashboardExportRoutes, notificationRoutes } from '../modules/notifications/routes.ts';
-import { notificationSchedulerPlugin } from '../modules/notifications/scheduler.ts';
-import { oauthRoutes } from '../modules/oauth/routes.ts';
-import { oidcSignInRoutes } from '../modules/oidc/external/routes.ts';
-import { oidcIssuerRoutes } from '../modules/oidc/issuer/routes.ts';
-import { permissionRoutes } from '../modules/permissions/routes.ts';
-import { queryHistoryRoutes } from '../modules/query-history/routes.ts';
-import { regionRoutes } from '../modules/regions/routes.ts';
-import { reportRoutes } from '../modules/reports/routes.ts';
-import { roleRoutes } from '../modules/roles/routes.ts';
-import { scimPrefix } from '../modules/scim/constants.ts';
-import { scimRoutes } from '../modules/scim/routes.ts';
-import { signInRoutes } from '../modules/sign-in/routes.ts';
-import { tenantSettingsRoutes } from '../modules/tenant-settings/routes.ts';
-import { tokenRoutes } from '../modules/tokens/routes.ts';
-import { userAttributeRoutes } from '../modules/user-attributes/routes.ts';
-import { userRoutes } from '../modules/users/routes.ts';
-import { workbookRoutes } from '../modules/workbooks/routes.ts';
-import { workspaceRoutes } from '../modules/workspace/routes.ts';
 import { redisParts } from '../redis-parts.ts';
 import { replyToFrameworkError } from './framework-errors.ts';
 import { closeUnusedConnectionsOnClose } from './graceful-close.ts';
@@ -171,76 +132,11 @@ export async function buildApp(
       ),
   });
 
-  await app.register(deploymentRoutes, { deployments: services.deployments });
-  await app.register(dataSourceRoutes, { deployments: services.deployments });
-  await app.register(dataModelRoutes, { dataModel: services.dataModel });
-  await app.register(uploadRoutes, { uploads: services.uploads });
-  await app.register(apiKeyRoutes, { apiKeys: services.apiKeys });
-  await app.register(userRoutes, { users: services.users });
-  await app.register(signInRoutes, { signIn: services.signIn, secureCookie: config.env === 'production' });
-  await app.register(groupRoutes, { groups: services.groups });
-  await app.register(roleRoutes, { roles: services.roles });
-  await app.register(folderRoutes, { folders: services.folders });
-  await app.register(workbookRoutes, { workbooks: services.workbooks, duplicator: services.duplicator });
-  await app.register(dashboardRoutes, { dashboards: services.dashboards });
-  await app.register(reportRoutes, { reports: services.reports });
-  await app.register(workspaceRoutes, { workspace: services.workspace, mover: services.mover });
-  await app.register(permissionRoutes, { permissions: services.permissions });
-  await app.register(appConfigRoutes, { appConfig: services.appConfig });
-  await app.register(tenantSettingsRoutes, { tenantSettings: services.tenantSettings });
-  await app.register(envVariableRoutes, { envVariables: services.envVariables });
-  await app.register(queryHistoryRoutes, { queryHistory: services.queryHistory });
-  await app.register(userAttributeRoutes, { userAttributes: services.userAttributes });
-  await app.register(auditLogRoutes, { auditLog: services.auditLog });
-  await app.register(regionRoutes, { regions: services.regions });
-  await app.register(tokenRoutes, { tokens: services.tokens });
-  await app.register(scimRoutes, {
-    prefix: scimPrefix,
-    users: services.scimUsers,
-    groups: services.scimGroups,
-  });
-  await app.register(dataRoutes, { data: services.data });
-  await app.register(dashboardDataRoutes, { dashboardData: services.dashboardData });
-  await app.register(embedRoutes, {
-    sessions: services.embedSessions,
-    dashboards: services.embedDashboards,
-    settings: services.embedSettings,
-  });
-  await app.register(embedTenantRoutes, { tenants: services.embedTenants, groups: services.embedGroups });
-  await app.register(embedAccessRoutes, { access: services.embedAccess });
-  await app.register(embedSweeperPlugin, { sweeper: services.embedSweeper });
-  await app.register(notificationRoutes, {
-    notifications: services.notifications.notifications,
-    recipients: services.notifications.recipients,
-    runs: services.notifications.runs,
-  });
-  await app.register(dashboardExportRoutes, { exports: services.notifications.exports });
-  await app.register(preAggregationRefresherPlugin, { refresher: services.preAggregations });
-  await app.register(notificationSchedulerPlugin, {
-    scheduler: services.notifications.scheduler,
-    disabled: config.scheduler.disabled,
-  });
-  await app.register(agentRoutes, { agents: services.agents });
-  await app.register(chatRoutes, { chat: services.chat });
-  await app.register(oauthRoutes, {
-    integrations: services.oauthIntegrations,
-    tokens: services.userOAuthTokens,
-  });
-  await app.register(oidcSignInRoutes, {
-    oidc: services.oidcSignIn,
-    secureCookie: config.env === 'production',
-    publicUrl: config.publicUrl,
-  });
-  await app.register(oidcIssuerRoutes, { issuer: services.oidcIssuer });
+  // Every module's routes, in the composition root's order (composition.ts `modules`), each a
+  // plugin given its services there: a new module is a line in composition.ts, none here.
+  for (const module of services.modules) await app.register(module.routes);
   // Shutting down suspends the turns running here (`__suspended__`); the same request resumes them.
   app.addHook('preClose', () => services.chat.suspendAll());
-  // TESSERA_MODEL_DIR: the demo deployment's model from a directory, reloaded in development.
-  await app.register(modelDirPlugin, {
-    dir: config.modelDir,
-    watch: config.env === 'development',
-    db: deps.db,
-    deployments: services.repositories.deployments,
-  });
 
   return { app, services, routes };
 }

@@ -3,7 +3,7 @@ import type { HeldRole } from '../../auth/roles.ts';
 import type { Db } from '../../db/database.ts';
 import type { AccountRole, ApiKeyRow, CredentialKind } from '../../db/schema.ts';
 import { type PageWindow, pageById } from '../../pagination/page.ts';
-import { heldRolesOf } from '../roles/repository.ts';
+import { heldRolesOf } from '../roles/held-roles.ts';
 
 export interface CredentialLookup {
   id: number;

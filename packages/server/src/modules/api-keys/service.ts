@@ -6,7 +6,7 @@ import type { ApiKeyRow } from '../../db/schema.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../errors/domain-errors.ts';
 import { type PageQuery, pageWindow, toPage } from '../../pagination/page.ts';
 import type { AuditLog } from '../audit-log/service.ts';
-import type { UsersRepository } from '../users/repository.ts';
+import type { UserLookup } from './ports.ts';
 import type { ApiKeysRepository } from './repository.ts';
 import type { ApiKey, CreateApiKeyBody } from './schemas.ts';
 
@@ -15,7 +15,7 @@ export type ApiKeyView = Static<typeof ApiKey>;
 export class ApiKeysService {
   constructor(
     private readonly repository: ApiKeysRepository,
-    private readonly users: UsersRepository,
+    private readonly users: UserLookup,
     private readonly bus: InvalidationBus,
     /** Issue 22 item 5: each change is recorded in its own transaction; the key itself never is. */
     private readonly audit: Pick<AuditLog, 'record'>,

@@ -9,6 +9,7 @@ import {
   NotFoundError,
   ValidationError,
 } from '../../errors/domain-errors.ts';
+import { embedViewer } from '../dashboard-data/viewer.ts';
 import { decideBranch } from '../data/branch.ts';
 import type { DataCaller } from '../data/caller.ts';
 import type { DataService } from '../data/service.ts';
@@ -98,7 +99,12 @@ export class ChatService {
       );
     const session =
       embedded ??
-      (await resolveSession(this.deps, target.tenantId, body.sessionSettings as SessionSettingsInput));
+      (await resolveSession(
+        this.deps,
+        target.tenantId,
+        body.sessionSettings as SessionSettingsInput,
+        deployment.id,
+      ));
     const caller: DataCaller = { deployment, securityContext: session.securityContext, branch };
 
     const repo = this.deps.repository;
@@ -465,5 +471,6 @@ function embedSession(principal: Principal, s: SessionSettingsInput | undefined)
       'sessionSettings is not allowed with an embed token: its session names the user',
       [{ field: 'body/sessionSettings', message: 'is not allowed with an embed token' }],
     );
-  return { owner: { embedUserId: grant.embedUserId }, securityContext: grant.securityContext };
+  const viewer = embedViewer(principal.tenantId, grant);
+  return { owner: { embedUserId: grant.embedUserId }, viewer, securityContext: viewer.securityContext };
 }

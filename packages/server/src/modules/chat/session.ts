@@ -2,8 +2,10 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { ConflictError, ValidationError } from '../../errors/domain-errors.ts';
 import type { ViewerResolver } from '../dashboard-data/security-context.ts';
+import { embedViewer, type Viewer } from '../dashboard-data/viewer.ts';
 import { embedSecurityContext } from '../embed/session-rules.ts';
-import type { EmbedUsersRepository, Lifetime } from '../embed-tenants/users-repository.ts';
+import type { EmbedIdentities } from '../embed-tenants/identities.ts';
+import type { Lifetime } from '../embed-tenants/records.ts';
 import type { ChatRepository, ThreadOwner } from './repository.ts';
 import { EPHEMERAL_TTL_MAX_SECONDS, type SessionSettingsInput } from './request.ts';
 
@@ -12,6 +14,8 @@ export const PERMANENT_CHAT_USERS_MAX = 10_000;
 
 export interface ChatSession {
   owner: ThreadOwner;
+  /** Whom the agent answers (issue 22 item 0): an account user, or an embed user and its context. */
+  viewer: Viewer;
   /** What every query of the agent runs under (`serviceCloud.groups`, `serviceCloud.userAttributes`). */
   securityContext: Record<string, unknown>;
 }
@@ -19,7 +23,8 @@ export interface ChatSession {
 export interface SessionDeps {
   db: Db;
   repository: ChatRepository;
-  embedUsers: EmbedUsersRepository;
+  /** External chat users are embed users, written only through modules/embed-tenants. */
+  embedUsers: Pick<EmbedIdentities, 'upsertUser'>;
   viewers: ViewerResolver;
 }
 
@@ -33,6 +38,8 @@ export async function resolveSession(
   deps: SessionDeps,
   tenantId: number,
   settings: SessionSettingsInput,
+  /** The agent's deployment, the one an external user's viewer reads. */
+  deploymentId: number,
 ): Promise<ChatSession> {
   if (settings.internalId !== undefined) {
     const user = await deps.repository.findAccountUser(tenantId, settings.internalId.trim().toLowerCase());
@@ -40,10 +47,8 @@ export async function resolveSession(
       throw new ValidationError('sessionSettings.internalId is not an existing user of this account', [
         { field: 'body/sessionSettings/internalId', message: 'is not an existing user of this account' },
       ]);
-    return {
-      owner: { userId: user.id },
-      securityContext: await deps.viewers.securityContext(tenantId, user.id),
-    };
+    const viewer = await deps.viewers.user(tenantId, user.id);
+    return { owner: { userId: user.id }, viewer, securityContext: viewer.securityContext };
   }
   const externalId = (settings.externalId as string).trim();
   const lifetime: Lifetime =
@@ -74,14 +79,20 @@ export async function resolveSession(
           'chat_user_limit',
         );
     }
-    return deps.embedUsers.upsert(
+    return deps.embedUsers.upsertUser(
       { tenantId, embedTenantId: null, externalId, email: settings.email, lifetime, signsIn: true },
       trx,
     );
   });
   const attributes = Object.fromEntries((settings.userAttributes ?? []).map((a) => [a.name, a.value]));
-  return {
-    owner: { embedUserId: user.id },
+  const viewer = embedViewer(tenantId, {
+    deploymentId,
+    embedUserId: user.id,
+    externalId: user.external_id,
+    embedTenantId: null,
+    embedTenantName: null,
+    creatorMode: false,
+    publicDashboardId: null,
     securityContext: embedSecurityContext({
       callerContext: settings.securityContext ?? {},
       groups: [...new Set(settings.groups ?? [])],
@@ -89,7 +100,8 @@ export async function resolveSession(
       embedTenantName: null,
       userAttributes: attributes,
     }),
-  };
+  });
+  return { owner: { embedUserId: user.id }, viewer, securityContext: viewer.securityContext };
 }
 
 export function sameOwner(a: ThreadOwner, thread: { embed_user_id: number | null; user_id: number | null }) {

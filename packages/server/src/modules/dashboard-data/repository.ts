@@ -1,10 +1,8 @@
 import type { Db } from '../../db/database.ts';
-import type { DashboardRow, DashboardVersionRow, ReportSnapshotRow } from '../../db/schema.ts';
+import type { ReportSnapshotRow } from '../../db/schema.ts';
+import type { DashboardVersion } from './records.ts';
 
-export interface DashboardVersion {
-  dashboard: DashboardRow;
-  version: DashboardVersionRow;
-}
+export type { DashboardVersion } from './records.ts';
 
 /** Read-only access to published dashboards by `publicId` (the viewer's address of a dashboard). */
 export class DashboardDataRepository {

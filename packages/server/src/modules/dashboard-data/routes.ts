@@ -58,9 +58,9 @@ export const dashboardDataRoutes: FastifyPluginAsyncTypebox<{ dashboardData: Das
         request.body ??= {};
       },
     },
-    (r) =>
+    async (r) =>
       dashboardData.widgetData(
-        principalOf(r),
+        await dashboardData.viewers.of(principalOf(r)),
         r.params.deploymentId,
         r.params.publicId,
         r.params.widgetId,
@@ -91,7 +91,13 @@ export const dashboardDataRoutes: FastifyPluginAsyncTypebox<{ dashboardData: Das
         request.body ??= {};
       },
     },
-    (r) => dashboardData.dimensionValues(principalOf(r), r.params.deploymentId, r.params.publicId, r.body),
+    async (r) =>
+      dashboardData.dimensionValues(
+        await dashboardData.viewers.of(principalOf(r)),
+        r.params.deploymentId,
+        r.params.publicId,
+        r.body,
+      ),
   );
   app.post(
     '/api/v1/deployments/:deploymentId/reports/:reportId/data',
@@ -116,6 +122,12 @@ export const dashboardDataRoutes: FastifyPluginAsyncTypebox<{ dashboardData: Das
         request.body ??= {};
       },
     },
-    (r) => dashboardData.reportData(principalOf(r), r.params.deploymentId, r.params.reportId, r.body),
+    async (r) =>
+      dashboardData.reportData(
+        await dashboardData.viewers.of(principalOf(r)),
+        r.params.deploymentId,
+        r.params.reportId,
+        r.body,
+      ),
   );
 };

@@ -1,7 +1,6 @@
 import { type DashboardConfig, dashboardWidgets, widgetReportId } from '@tessera/dashboard';
 import { type CubeQuery, JoinPathError } from '@tessera/semantic';
 import type { Static } from 'typebox';
-import type { Principal } from '../../auth/principal.ts';
 import type { ReportSnapshotRow } from '../../db/schema.ts';
 import { NotFoundError, ValidationError } from '../../errors/domain-errors.ts';
 import type { DataCaller } from '../data/caller.ts';
@@ -11,9 +10,8 @@ import type { DataService } from '../data/service.ts';
 import type { DeploymentsService } from '../deployments/service.ts';
 import { contentSubject, dashboardSubject } from '../permissions/access.ts';
 import type { AccessResolver } from '../permissions/resolver.ts';
-import type { ReportsRepository } from '../reports/repository.ts';
-import type { WorkbooksRepository } from '../workbooks/repository.ts';
 import { type FillSpec, fillMissingRows } from './fill-missing-rows.ts';
+import type { ReportLookup, WorkbookLookup } from './ports.ts';
 import type { DashboardDataRepository, DashboardVersion } from './repository.ts';
 import type {
   DimensionValues,
@@ -26,15 +24,16 @@ import type {
 import type { ViewerResolver } from './security-context.ts';
 import { applyDashboardState, dimensionTypes, type Filter, memberNames } from './semantic-query.ts';
 import { groupedGrain, type NotApplied, type Projection, regrain, wrapSql } from './sql-widget.ts';
+import type { Viewer } from './viewer.ts';
 
 export interface DashboardDataDeps {
   deployments: DeploymentsService;
   access: AccessResolver;
-  workbooks: WorkbooksRepository;
+  workbooks: WorkbookLookup;
   dashboards: DashboardDataRepository;
   viewers: ViewerResolver;
   data: DataService;
-  reports: Pick<ReportsRepository, 'find'>;
+  reports: ReportLookup;
 }
 
 type Body = Static<typeof WidgetDataBody>;
@@ -56,13 +55,13 @@ export class DashboardDataService {
   }
 
   async widgetData(
-    principal: Principal,
+    viewer: Viewer,
     deploymentId: number,
     publicId: string,
     widgetId: string,
     body: Body,
   ): Promise<Answer> {
-    const opened = await this.openDashboard(principal, deploymentId, publicId, body.versionNumber ?? null);
+    const opened = await this.openDashboard(viewer, deploymentId, publicId, body.versionNumber ?? null);
     return opened.widget(widgetId, body);
   }
 
@@ -75,20 +74,20 @@ export class DashboardDataService {
    * `report_without_query` for a report with no query yet.
    */
   async reportData(
-    principal: Principal,
+    viewer: Viewer,
     deploymentId: number,
     reportId: number,
     body: Static<typeof ReportDataBody>,
   ): Promise<Static<typeof ReportData>> {
     // An embed token reads the dashboards its session was given, never a workspace's reports.
-    if (principal.embed) throw new NotFoundError(`Report ${reportId}`, 'report_not_found');
-    const ctx = await this.deps.access.resolve(principal, deploymentId);
-    const row = await this.deps.reports.find(deploymentId, reportId, principal.userId);
+    if (viewer.embed) throw new NotFoundError(`Report ${reportId}`, 'report_not_found');
+    const ctx = await this.deps.access.resolve(viewer, deploymentId);
+    const row = await this.deps.reports.find(deploymentId, reportId, viewer.userId);
     if (!row) throw new NotFoundError(`Report ${reportId}`, 'report_not_found');
     ctx.require(ctx.item('REPORT', row), 'view', contentSubject('REPORT', reportId));
     const caller: DataCaller = {
-      deployment: await this.deps.deployments.require(principal.tenantId, deploymentId),
-      securityContext: await this.deps.viewers.securityContext(principal.tenantId, principal.userId),
+      deployment: await this.deps.deployments.require(viewer.tenantId, deploymentId),
+      securityContext: viewer.securityContext,
       branch: 'main',
     };
     const paging = { limit: body.limit ?? null, offset: body.offset ?? null };
@@ -123,12 +122,12 @@ export class DashboardDataService {
    * so an unpublished dashboard or a revoked grant is seen on the next render.
    */
   async openDashboard(
-    principal: Principal,
+    viewer: Viewer,
     deploymentId: number,
     publicId: string,
     versionNumber: number | null,
   ): Promise<OpenedDashboard> {
-    const { found, caller } = await this.open(principal, deploymentId, publicId, versionNumber);
+    const { found, caller } = await this.open(viewer, deploymentId, publicId, versionNumber);
     const snapshots = await this.deps.dashboards.snapshots(found.version.id);
     return new OpenedDashboard(found, snapshots, (snapshot, widgetId, body) =>
       this.answer(caller, found.version.version_number, snapshot, widgetId, body),
@@ -165,12 +164,12 @@ export class DashboardDataService {
    * `unknown_member`): a viewer reads no more of the model than the dashboard shows.
    */
   async dimensionValues(
-    principal: Principal,
+    viewer: Viewer,
     deploymentId: number,
     publicId: string,
     body: Static<typeof DimensionValuesBody>,
   ): Promise<Static<typeof DimensionValues>> {
-    const { found, caller } = await this.open(principal, deploymentId, publicId, body.versionNumber ?? null);
+    const { found, caller } = await this.open(viewer, deploymentId, publicId, body.versionNumber ?? null);
     const shown = dashboardDimensions(
       await this.deps.dashboards.snapshots(found.version.id),
       found.version.config,
@@ -261,13 +260,8 @@ export class DashboardDataService {
    * The published version a caller reads and the data caller it reads it as: 404 for a deployment
    * that is not the tenant's (spec 7) or an unknown dashboard or version; 403 without view access.
    */
-  private async open(
-    principal: Principal,
-    deploymentId: number,
-    publicId: string,
-    versionNumber: number | null,
-  ) {
-    const ctx = await this.deps.access.resolve(principal, deploymentId);
+  private async open(viewer: Viewer, deploymentId: number, publicId: string, versionNumber: number | null) {
+    const ctx = await this.deps.access.resolve(viewer, deploymentId);
     const found = await this.deps.dashboards.version(deploymentId, publicId, versionNumber);
     if (!found) {
       const what = versionNumber == null ? '' : ` version ${versionNumber}`;
@@ -277,11 +271,11 @@ export class DashboardDataService {
     if (!workbook) throw new NotFoundError(`Dashboard ${publicId}`, 'dashboard_not_found');
     // Viewing a dashboard is viewing its workbook (DESIGN.md "Identity and access"); an embed
     // token is admitted by the embed module instead, under its session's security context.
-    const securityContext = await this.deps.viewers.forDashboard(principal, found.dashboard, () =>
+    const securityContext = await this.deps.viewers.forDashboard(viewer, found.dashboard, () =>
       ctx.require(ctx.item('WORKBOOK', workbook), 'view', dashboardSubject(publicId, workbook.id)),
     );
     const caller: DataCaller = {
-      deployment: await this.deps.deployments.require(principal.tenantId, deploymentId),
+      deployment: await this.deps.deployments.require(viewer.tenantId, deploymentId),
       securityContext,
       branch: 'main',
     };

@@ -1,18 +1,10 @@
 import type { DashboardConfig } from '@tessera/dashboard';
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import type { DashboardRow, DashboardVersionRow, ReportSnapshotRow } from '../../db/schema.ts';
+import type { DashboardRow, ReportSnapshotRow } from '../../db/schema.ts';
+import type { Published } from './records.ts';
 
-/** A snapshot with its semantic query also as text, exactly as the report held it (`jsonQuery`). */
-export type PublishedSnapshot = ReportSnapshotRow & { json_query: string | null };
-
-export interface Published {
-  dashboard: DashboardRow;
-  version: DashboardVersionRow;
-  snapshots: PublishedSnapshot[];
-  /** The account's app-config setting (spec 2.3), which every published dashboard reports. */
-  restrictDataDownload: boolean;
-}
+export type { Published, PublishedSnapshot } from './records.ts';
 
 /** A snapshot to write; `semantic_query` is the report's JSON text, stored as written. */
 export type NewSnapshot = Omit<ReportSnapshotRow, 'id' | 'dashboard_version_id' | 'semantic_query'> & {

@@ -4,10 +4,10 @@ import type { Db } from '../../db/database.ts';
 import { NotFoundError, ValidationError } from '../../errors/domain-errors.ts';
 import { type AccessContext, contentSubject } from '../permissions/access.ts';
 import type { AccessResolver } from '../permissions/resolver.ts';
-import type { ReportsRepository } from '../reports/repository.ts';
-import type { WorkbooksRepository, WorkbookWithOwner } from '../workbooks/repository.ts';
+import type { WorkbookWithOwner } from '../workbooks/records.ts';
 import { publicId } from '../workspace/ids.ts';
 import { reportRefs, validateForPublish } from './config.ts';
+import type { ReportRecords, WorkbookRecords } from './ports.ts';
 import type { DashboardsRepository, NewSnapshot } from './repository.ts';
 import type { PublishBody, WorkbookDashboardBody } from './schemas.ts';
 import { publishedView } from './view.ts';
@@ -15,8 +15,8 @@ import { publishedView } from './view.ts';
 export interface DashboardsServiceDeps {
   db: Db;
   dashboards: DashboardsRepository;
-  workbooks: WorkbooksRepository;
-  reports: ReportsRepository;
+  workbooks: WorkbookRecords;
+  reports: ReportRecords;
   access: AccessResolver;
 }
 

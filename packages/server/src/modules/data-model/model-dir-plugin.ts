@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Db } from '../../db/database.ts';
-import type { DeploymentsRepository } from '../deployments/repository.ts';
 import { syncModelDir } from './model-dir.ts';
 import { logSync, watchModelDir } from './model-dir-watcher.ts';
+import type { DemoDeployment } from './ports.ts';
 
 export interface ModelDirOptions {
   /** TESSERA_MODEL_DIR; nothing happens when it is unset. */
@@ -11,7 +11,7 @@ export interface ModelDirOptions {
   watch: boolean;
   /** Each sync writes in a transaction of its own (model-dir.ts). */
   db: Db;
-  deployments: Pick<DeploymentsRepository, 'demoDeploymentId'>;
+  deployments: DemoDeployment;
 }
 
 /**

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { compileModelAsync, formatModelError, type Model, type UnavailableCube } from '@tessera/semantic';
 import type { InvalidationBus } from '../../cache/invalidation-bus.ts';
 import { ReadCache } from '../../cache/read-cache.ts';
-import type { DataModelRepository } from '../data-model/repository.ts';
 import { modelCompileError } from './errors.ts';
+import type { ModelFiles } from './ports.ts';
 
 interface Entry {
   /** The healthy part of the model (@tessera/semantic isolate.ts). */
@@ -29,7 +29,7 @@ export class ModelCache {
   private readonly unavailableByModel = new WeakMap<Model, ReadonlyMap<string, UnavailableCube>>();
 
   constructor(
-    private readonly files: Pick<DataModelRepository, 'files'>,
+    private readonly files: ModelFiles,
     bus: InvalidationBus,
   ) {
     bus.subscribe('deployments', () => this.models.clear());

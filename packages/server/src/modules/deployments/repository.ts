@@ -2,6 +2,9 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { DataSourceSettings, DeploymentRow, EnvironmentRow } from '../../db/schema.ts';
 import { type PageWindow, pageById } from '../../pagination/page.ts';
+import type { DeploymentChanges } from './records.ts';
+
+export type { DeploymentChanges } from './records.ts';
 
 export interface NewDeployment {
   tenantId: number;
@@ -10,14 +13,6 @@ export interface NewDeployment {
   apiSecretEnc: string;
   basePath: string;
   creationStep: string;
-}
-
-export interface DeploymentChanges {
-  name?: string;
-  dataSource?: DataSourceSettings;
-  apiSecretEnc?: string;
-  basePath?: string;
-  creationStep?: string;
 }
 
 /** Deployments and their environments; plain Kysely, no rules. */

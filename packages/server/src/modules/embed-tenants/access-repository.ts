@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { DashboardRow } from '../../db/schema.ts';
 import { type PageWindow, pageById } from '../../pagination/page.ts';
-import type { WorkbookWithOwner } from '../workbooks/repository.ts';
+import type { WorkbookWithOwner } from '../workbooks/records.ts';
 import { ownerColumns } from '../workspace/common.ts';
 
 /** The unique index `embed_access_unique` (migration 0008-embed). */

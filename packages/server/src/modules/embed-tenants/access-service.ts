@@ -3,12 +3,12 @@ import type { Principal } from '../../auth/principal.ts';
 import type { Db } from '../../db/database.ts';
 import { NotFoundError, ValidationError } from '../../errors/domain-errors.ts';
 import { type PageQuery, pageWindow, toPage } from '../../pagination/page.ts';
-import type { DashboardsRepository } from '../dashboards/repository.ts';
 import { type AccessContext, contentSubject } from '../permissions/access.ts';
 import type { AccessResolver } from '../permissions/resolver.ts';
-import type { WorkbooksRepository, WorkbookWithOwner } from '../workbooks/repository.ts';
+import type { WorkbookWithOwner } from '../workbooks/records.ts';
 import { workbookView } from '../workbooks/service.ts';
 import type { EmbedAccessRepository } from './access-repository.ts';
+import type { EmbeddableDashboards, WorkbookLookup } from './ports.ts';
 import type { AccessSource, EmbedAccessResponse, UpdateEmbedAccessBody } from './schemas.ts';
 import type { EmbedTenantsService } from './service.ts';
 
@@ -16,8 +16,8 @@ export interface EmbedAccessDeps {
   db: Db;
   shares: EmbedAccessRepository;
   tenants: EmbedTenantsService;
-  workbooks: WorkbooksRepository;
-  dashboards: DashboardsRepository;
+  workbooks: WorkbookLookup;
+  dashboards: EmbeddableDashboards;
   access: AccessResolver;
 }
 

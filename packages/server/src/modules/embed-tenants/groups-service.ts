@@ -7,6 +7,7 @@ import { keysetCursor } from '../../pagination/keyset.ts';
 import { type PageQuery, pageWindow, toPage } from '../../pagination/page.ts';
 import { reservedGroupPrefix } from './group-names.ts';
 import type { EmbedGroupsRepository, EmbedGroupWithCount } from './groups-repository.ts';
+import type { EmbedIdentities } from './identities.ts';
 import type { CreateEmbedGroupBody, EmbedGroupMembersBody, UpdateEmbedGroupBody } from './schemas.ts';
 import type { EmbedTenantsService } from './service.ts';
 import type { EmbedUsersRepository } from './users-repository.ts';
@@ -16,7 +17,9 @@ export interface EmbedGroupsDeps {
   db: Db;
   tenants: EmbedTenantsService;
   groups: EmbedGroupsRepository;
-  users: EmbedUsersRepository;
+  users: Pick<EmbedUsersRepository, 'byIds' | 'byExternalIds'>;
+  /** Members provisioned by name are created there, the one writer of embed users. */
+  identities: Pick<EmbedIdentities, 'upsertUser'>;
 }
 
 type Members = Static<typeof EmbedGroupMembersBody>['members'];
@@ -154,7 +157,7 @@ export class EmbedGroupsService {
         const rows = [];
         for (const externalId of unknown)
           rows.push(
-            await this.deps.users.upsert(
+            await this.deps.identities.upsertUser(
               { tenantId, embedTenantId, externalId, lifetime: { kind: 'permanent' }, signsIn: false },
               trx,
             ),

@@ -6,6 +6,7 @@ import { keysetCursor } from '../../pagination/keyset.ts';
 import { type PageQuery, pageWindow, toPage } from '../../pagination/page.ts';
 import { uniqueNames, unknownNames } from './group-names.ts';
 import type { EmbedGroupsRepository } from './groups-repository.ts';
+import type { EmbedIdentities } from './identities.ts';
 import type { CreateEmbedTenantBody, ProvisionEmbedUserBody, ProvisionEmbedUsersBody } from './schemas.ts';
 import type { EmbedTenantsRepository, EmbedTenantWithCount } from './tenants-repository.ts';
 import type { EmbedUsersRepository } from './users-repository.ts';
@@ -15,7 +16,9 @@ export interface EmbedTenantsDeps {
   db: Db;
   tenants: EmbedTenantsRepository;
   groups: EmbedGroupsRepository;
-  users: EmbedUsersRepository;
+  users: Pick<EmbedUsersRepository, 'list'>;
+  /** Provisioned users are created there, the one writer of embed users. */
+  identities: Pick<EmbedIdentities, 'upsertTenant' | 'upsertUser'>;
 }
 
 type Provision = Static<typeof ProvisionEmbedUserBody>;
@@ -93,8 +96,9 @@ export class EmbedTenantsService {
     ];
     if (unknown.length > 0) throw new ValidationError('Unknown groups', unknown, 'unknown_group');
     const user = await this.deps.db.transaction().execute(async (trx) => {
-      const tenant = existing ?? (await this.deps.tenants.upsert(tenantId, name.toLowerCase(), null, trx));
-      const row = await this.deps.users.upsert(
+      const tenant =
+        existing ?? (await this.deps.identities.upsertTenant(tenantId, name.toLowerCase(), null, trx));
+      const row = await this.deps.identities.upsertUser(
         {
           tenantId,
           embedTenantId: tenant.id,

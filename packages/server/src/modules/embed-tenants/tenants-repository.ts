@@ -2,8 +2,9 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { EmbedTenantRow } from '../../db/schema.ts';
 import { type PageWindow, pageById } from '../../pagination/page.ts';
+import type { EmbedTenantWithCount } from './records.ts';
 
-export type EmbedTenantWithCount = EmbedTenantRow & { user_count: number };
+export type { EmbedTenantWithCount } from './records.ts';
 
 /** Embed tenants of an account (the `embedTenantName` of spec 4.3); plain Kysely. */
 export class EmbedTenantsRepository {

@@ -3,27 +3,9 @@ import type { Db } from '../../db/database.ts';
 import type { EmbedUserRow } from '../../db/schema.ts';
 import { type KeysetRow, pageByKeys } from '../../pagination/keyset.ts';
 import type { PageWindow } from '../../pagination/page.ts';
+import type { EmbedIdentity } from './records.ts';
 
-/**
- * How an upsert treats the user's lifetime (spec 3): `ephemeral` (re)starts it, `permanent`
- * clears it, `keep` leaves a permanent user permanent and restarts an ephemeral (or new) one.
- */
-export type Lifetime = { kind: 'ephemeral' | 'keep'; ttlSeconds: number } | { kind: 'permanent' };
-
-export interface EmbedIdentity {
-  tenantId: number;
-  embedTenantId: number | null;
-  /** Normalised: trimmed and lowercased. */
-  externalId: string;
-  /** Fields given replace the stored ones; null or undefined keeps them. */
-  email?: string | null;
-  displayName?: string | null;
-  picture?: string | null;
-  internalId?: string | null;
-  lifetime: Lifetime;
-  /** A session opens: `last_login` moves. */
-  signsIn: boolean;
-}
+export type { EmbedIdentity, Lifetime } from './records.ts';
 
 /** End users of embedding, one per (account, embed tenant, external id); plain Kysely. */
 export class EmbedUsersRepository {

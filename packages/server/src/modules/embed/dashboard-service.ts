@@ -6,14 +6,13 @@ import type { DashboardRow } from '../../db/schema.ts';
 import { ForbiddenError, NotFoundError } from '../../errors/domain-errors.ts';
 import { type PageQuery, pageWindow, toPage } from '../../pagination/page.ts';
 import type { EmbedDashboardGate } from '../dashboard-data/security-context.ts';
-import type { DashboardsRepository } from '../dashboards/repository.ts';
+import type { EmbedViewer } from '../dashboard-data/viewer.ts';
 import { publishedView } from '../dashboards/view.ts';
-import type { EmbedAccessRepository } from '../embed-tenants/access-repository.ts';
-import { dashboardSubject } from '../permissions/access.ts';
+import { type AccessSubject, dashboardSubject } from '../permissions/access.ts';
 import { tenantSeesOwner } from '../permissions/owner-privacy.ts';
 import type { AccessResolver } from '../permissions/resolver.ts';
-import type { WorkbooksRepository } from '../workbooks/repository.ts';
 import type { EmbedDashboardsRepository, EmbeddableRow } from './dashboards-repository.ts';
+import type { EmbeddableDashboards, EmbedShares, WorkbookLookup } from './ports.ts';
 import type { EmbeddableDashboard } from './schemas.ts';
 
 /** Who would read a dashboard through embedding: a token's grant, or a session being generated. */
@@ -25,9 +24,9 @@ export type EmbedTarget = Pick<
 export interface EmbedDashboardsDeps {
   db: Db;
   embeddable: EmbedDashboardsRepository;
-  dashboards: DashboardsRepository;
-  workbooks: WorkbooksRepository;
-  shares: EmbedAccessRepository;
+  dashboards: EmbeddableDashboards;
+  workbooks: WorkbookLookup;
+  shares: EmbedShares;
   access: AccessResolver;
 }
 
@@ -42,7 +41,7 @@ export interface EmbedDashboardsDeps {
 export class EmbedDashboardsService implements EmbedDashboardGate {
   constructor(private readonly deps: EmbedDashboardsDeps) {}
 
-  async check(target: EmbedTarget, dashboard: DashboardRow, viewer?: Principal): Promise<void> {
+  async check(target: EmbedTarget, dashboard: DashboardRow, viewer?: AccessSubject): Promise<void> {
     const visible =
       dashboard.deployment_id === target.deploymentId &&
       (target.publicDashboardId === null || target.publicDashboardId === dashboard.public_id);
@@ -71,7 +70,7 @@ export class EmbedDashboardsService implements EmbedDashboardGate {
   private async tenantSpacePlace(
     target: EmbedTarget,
     dashboard: DashboardRow,
-    viewer?: Principal,
+    viewer?: AccessSubject,
   ): Promise<'granted' | 'not-granted' | null> {
     const workbook = await this.deps.workbooks.find(dashboard.deployment_id, dashboard.workbook_id);
     if (!workbook || workbook.embed_tenant_id === null) return null;
@@ -90,10 +89,9 @@ export class EmbedDashboardsService implements EmbedDashboardGate {
   }
 
   /** The dashboard-data hook: an embed token reads widget rows under the context its session baked in. */
-  async admit(principal: Principal, dashboard: DashboardRow): Promise<SecurityContext> {
-    if (!principal.embed) throw new ForbiddenError('Not an embed token', 'credential_kind_not_allowed');
-    await this.check(principal.embed, dashboard, principal);
-    return principal.embed.securityContext;
+  async admit(viewer: EmbedViewer, dashboard: DashboardRow): Promise<SecurityContext> {
+    await this.check(viewer.embed, dashboard, viewer);
+    return viewer.embed.securityContext;
   }
 
   /** Reference `GET /embed/dashboard/{publicId}`, for an embed token or an account user with view access. */

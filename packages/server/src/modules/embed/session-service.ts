@@ -6,9 +6,8 @@ import type { Db } from '../../db/database.ts';
 import { ForbiddenError, UnauthorizedError, ValidationError } from '../../errors/domain-errors.ts';
 import type { DeploymentsService } from '../deployments/service.ts';
 import { uniqueNames, unknownNames } from '../embed-tenants/group-names.ts';
-import type { EmbedGroupsRepository } from '../embed-tenants/groups-repository.ts';
-import type { EmbedTenantsRepository } from '../embed-tenants/tenants-repository.ts';
-import type { EmbedUsersRepository, Lifetime } from '../embed-tenants/users-repository.ts';
+import type { EmbedIdentities } from '../embed-tenants/identities.ts';
+import type { Lifetime } from '../embed-tenants/records.ts';
 import type { TenantResolver } from '../tenants/resolver.ts';
 import type { UserAttributesService } from '../user-attributes/service.ts';
 import type { SessionContext } from './claims.ts';
@@ -31,9 +30,8 @@ export interface EmbedSessionDeps {
   deployments: DeploymentsService;
   settings: EmbedSettingsRepository;
   sessions: EmbedSessionsRepository;
-  tenants: EmbedTenantsRepository;
-  groups: EmbedGroupsRepository;
-  users: EmbedUsersRepository;
+  /** Embed tenants, users and their groups: written only through modules/embed-tenants. */
+  identities: EmbedIdentities;
   dashboards: EmbedDashboardsService;
   tokens: EmbedTokens;
   /** The account a request's host names (DESIGN.md "Addresses on one server"). */
@@ -71,7 +69,7 @@ export class EmbedSessionService {
 
     const tenantName = body.embedTenantName ?? null;
     const existingTenant =
-      tenantName === null ? undefined : await this.deps.tenants.find(tenantId, tenantName);
+      tenantName === null ? undefined : await this.deps.identities.findTenant(tenantId, tenantName);
     const globals = await this.checkGroups(tenantId, existingTenant?.id ?? null, body);
     const creatorMode = body.creatorMode === true;
     const publicDashboardId = body.publicDashboardId ?? null;
@@ -93,7 +91,7 @@ export class EmbedSessionService {
       const embedTenant =
         tenantName === null
           ? null
-          : await this.deps.tenants.upsert(
+          : await this.deps.identities.upsertTenant(
               tenantId,
               tenantName,
               body.embedTenantProfile?.displayName ?? null,
@@ -111,8 +109,9 @@ export class EmbedSessionService {
         trx,
       );
       // `groupDefinitions` is deprecated and ignored (spec 4.3): global groups are never created here.
-      if (embedTenant) await this.deps.groups.upsert(embedTenant.id, body.tenantGroupDefinitions ?? [], trx);
-      const user = await this.deps.users.upsert(
+      if (embedTenant)
+        await this.deps.identities.defineTenantGroups(embedTenant.id, body.tenantGroupDefinitions ?? [], trx);
+      const user = await this.deps.identities.upsertUser(
         {
           tenantId,
           embedTenantId: embedTenant?.id ?? null,
@@ -127,10 +126,14 @@ export class EmbedSessionService {
         trx,
       );
       // A session re-applies the group lanes it carries and leaves the others as they were.
-      if (body.groups != null) await this.deps.groups.setGlobalGroups(user.id, globals, trx);
+      if (body.groups != null) await this.deps.identities.setGlobalGroups(user.id, globals, trx);
       if (embedTenant && body.tenantGroups != null) {
-        const rows = await this.deps.groups.named(embedTenant.id, uniqueNames(body.tenantGroups), trx);
-        await this.deps.groups.setTenantGroups(
+        const rows = await this.deps.identities.tenantGroupsNamed(
+          embedTenant.id,
+          uniqueNames(body.tenantGroups),
+          trx,
+        );
+        await this.deps.identities.setTenantGroups(
           user.id,
           rows.map((r) => r.id),
           trx,
@@ -229,12 +232,12 @@ export class EmbedSessionService {
   private async checkGroups(tenantId: number, embedTenantId: number | null, body: Body): Promise<number[]> {
     const groups = body.groups ?? [];
     const tenantGroups = body.tenantGroups ?? [];
-    const found = await this.deps.groups.globalNamed(tenantId, uniqueNames(groups));
+    const found = await this.deps.identities.globalGroupsNamed(tenantId, uniqueNames(groups));
     const defined = new Set((body.tenantGroupDefinitions ?? []).map((d) => d.name));
     const stored =
       embedTenantId === null
         ? []
-        : await this.deps.groups.named(
+        : await this.deps.identities.tenantGroupsNamed(
             embedTenantId,
             uniqueNames(tenantGroups).filter((g) => !defined.has(g)),
           );

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify';
-import type { EmbedUsersRepository } from '../embed-tenants/users-repository.ts';
+import type { EmbedIdentities } from '../embed-tenants/identities.ts';
 import type { EmbedSessionsRepository } from './sessions-repository.ts';
 
 const batch = 500;
@@ -15,7 +15,10 @@ export class EmbedSweeper {
   private running: Promise<unknown> | null = null;
 
   constructor(
-    private readonly deps: { users: EmbedUsersRepository; sessions: EmbedSessionsRepository },
+    private readonly deps: {
+      users: Pick<EmbedIdentities, 'deleteExpiredUsers'>;
+      sessions: EmbedSessionsRepository;
+    },
     private readonly intervalMs = 60_000,
   ) {}
 
@@ -47,7 +50,7 @@ export class EmbedSweeper {
   async sweep(): Promise<{ users: number[]; sessions: number }> {
     const users: number[] = [];
     for (;;) {
-      const removed = await this.deps.users.deleteExpired(batch);
+      const removed = await this.deps.users.deleteExpiredUsers(batch);
       users.push(...removed);
       if (removed.length < batch) break;
     }

@@ -1,17 +1,13 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import type { FolderRow } from '../../db/schema.ts';
 import { pageByKeys } from '../../pagination/keyset.ts';
 import type { PageWindow } from '../../pagination/page.ts';
 import { visibleFilter } from '../permissions/visibility.ts';
 import { ownerColumns } from '../workspace/common.ts';
+import type { FolderWithOwner } from './records.ts';
 import type { TreeFolder } from './tree.ts';
 
-export type FolderWithOwner = FolderRow & {
-  owner_email: string | null;
-  owner_first_name: string | null;
-  owner_picture: string | null;
-};
+export type { FolderWithOwner } from './records.ts';
 
 /** Folders of a deployment's workspace; plain Kysely, rules live in service.ts. */
 export class FoldersRepository {

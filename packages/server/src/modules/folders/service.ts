@@ -6,9 +6,9 @@ import { keysetCursor } from '../../pagination/keyset.ts';
 import { type PageQuery, pageWindow, toPage } from '../../pagination/page.ts';
 import type { AuditLog } from '../audit-log/service.ts';
 import { type AccessContext, contentSubject } from '../permissions/access.ts';
-import type { PermissionsRepository } from '../permissions/repository.ts';
 import type { AccessResolver } from '../permissions/resolver.ts';
 import { ownerView, rootIfZero } from '../workspace/common.ts';
+import type { GrantWriter } from './ports.ts';
 import type { FoldersRepository, FolderWithOwner } from './repository.ts';
 import type { CreateFolderBody, Folder, UpdateFolderBody } from './schemas.ts';
 import { type FolderTree, maxFolderDepth } from './tree.ts';
@@ -16,7 +16,7 @@ import { type FolderTree, maxFolderDepth } from './tree.ts';
 export interface FoldersServiceDeps {
   db: Db;
   folders: FoldersRepository;
-  permissions: PermissionsRepository;
+  permissions: GrantWriter;
   access: AccessResolver;
   /** Issue 22 item 5: each change is recorded in its own transaction. */
   audit: Pick<AuditLog, 'record'>;

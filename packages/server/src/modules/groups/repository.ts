@@ -1,9 +1,9 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import type { GroupRow } from '../../db/schema.ts';
 import { type PageWindow, pageById } from '../../pagination/page.ts';
+import type { GroupWithCount } from './records.ts';
 
-export type GroupWithCount = GroupRow & { user_count: number };
+export type { GroupWithCount } from './records.ts';
 
 /** Global (tenant-wide) groups, usable in access policies as `serviceCloud.groups`. */
 export class GroupsRepository {

@@ -4,7 +4,7 @@ import type { Db } from '../../db/database.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors/domain-errors.ts';
 import { type PageQuery, pageWindow, toPage } from '../../pagination/page.ts';
 import type { AuditLog } from '../audit-log/service.ts';
-import type { UsersRepository } from '../users/repository.ts';
+import type { UserLookup } from './ports.ts';
 import type { GroupsRepository, GroupWithCount } from './repository.ts';
 import type { CreateGroupBody, Group, UpdateGroupBody } from './schemas.ts';
 
@@ -15,7 +15,7 @@ function isUniqueViolation(error: unknown) {
 export class GroupsService {
   constructor(
     private readonly repository: GroupsRepository,
-    private readonly users: UsersRepository,
+    private readonly users: UserLookup,
     /** Issue 22 item 5: each change is recorded in its own transaction. */
     private readonly audit: Pick<AuditLog, 'record'>,
   ) {}

@@ -1,23 +1,22 @@
 import type { Config } from '../../config/config.ts';
 import type { SecretBox } from '../../crypto/secrets.ts';
 import type { Db } from '../../db/database.ts';
-import type { DashboardDataRepository } from '../dashboard-data/repository.ts';
 import type { DashboardDataService } from '../dashboard-data/service.ts';
 import type { DeploymentsService } from '../deployments/service.ts';
-import type { EmbedTenantsRepository } from '../embed-tenants/tenants-repository.ts';
-import type { EmbedUsersRepository } from '../embed-tenants/users-repository.ts';
+import type { EmbedIdentities } from '../embed-tenants/identities.ts';
+import type { ComposedModule } from '../module.ts';
 import type { AccessResolver } from '../permissions/resolver.ts';
-import type { UsersRepository } from '../users/repository.ts';
-import type { WorkbooksRepository } from '../workbooks/repository.ts';
 import { type Channels, createChannels } from './channels.ts';
 import { DashboardExportsService } from './exports.ts';
 import { ExportsRepository } from './exports-repository.ts';
+import type { PublishedVersions, UserLookup, WorkbookLookup } from './ports.ts';
 import { RecipientsService } from './recipients.ts';
 import { DashboardRenderer } from './renderer.ts';
 import { NotificationsRepository } from './repository.ts';
+import { dashboardExportRoutes, notificationRoutes } from './routes.ts';
 import { RunLog } from './run-log.ts';
 import { RunsRepository } from './runs-repository.ts';
-import { NotificationScheduler, type SchedulerOptions } from './scheduler.ts';
+import { NotificationScheduler, notificationSchedulerPlugin, type SchedulerOptions } from './scheduler.ts';
 import { NotificationsService } from './service.ts';
 
 export interface NotificationsDeps {
@@ -26,11 +25,11 @@ export interface NotificationsDeps {
   secrets: SecretBox;
   deployments: DeploymentsService;
   access: AccessResolver;
-  users: UsersRepository;
-  workbooks: WorkbooksRepository;
-  embedTenants: EmbedTenantsRepository;
-  embedUsers: EmbedUsersRepository;
-  publishedDashboards: DashboardDataRepository;
+  users: UserLookup;
+  workbooks: WorkbookLookup;
+  /** Recipients and export subjects that are embed users are created there (the one writer). */
+  embedIdentities: Pick<EmbedIdentities, 'upsertTenant' | 'upsertUser'>;
+  publishedDashboards: PublishedVersions;
   dashboardData: DashboardDataService;
   publicUrl: () => string;
   /** Tests and the bench replace the delivery channels or the scheduler's timings. */
@@ -41,9 +40,30 @@ export interface NotificationsDeps {
 /**
  * The notifications module's objects, built in dependency order for the composition root
  * (composition.ts): the API services, the renderer they share with dashboard exports, and the
- * scheduler every replica runs.
+ * scheduler every replica runs; and the plugin of their routes and of the scheduler (issue 22 item 0).
  */
-export function composeNotifications(deps: NotificationsDeps) {
+export function composeNotifications(
+  deps: NotificationsDeps,
+): ComposedModule<{ notifications: NotificationsParts }> {
+  const parts = notificationsParts(deps);
+  return {
+    services: { notifications: parts },
+    routes: async (app) => {
+      await app.register(notificationRoutes, {
+        notifications: parts.notifications,
+        recipients: parts.recipients,
+        runs: parts.runs,
+      });
+      await app.register(dashboardExportRoutes, { exports: parts.exports });
+      await app.register(notificationSchedulerPlugin, {
+        scheduler: parts.scheduler,
+        disabled: deps.config.scheduler.disabled,
+      });
+    },
+  };
+}
+
+function notificationsParts(deps: NotificationsDeps) {
   const repository = new NotificationsRepository(deps.db);
   const runsRepository = new RunsRepository(deps.db);
   const exportsRepository = new ExportsRepository(deps.db);
@@ -57,8 +77,7 @@ export function composeNotifications(deps: NotificationsDeps) {
     notifications,
     repository,
     users: deps.users,
-    embedTenants: deps.embedTenants,
-    embedUsers: deps.embedUsers,
+    embedIdentities: deps.embedIdentities,
     secrets: deps.secrets,
   });
   const renderer = new DashboardRenderer({
@@ -73,8 +92,7 @@ export function composeNotifications(deps: NotificationsDeps) {
     access: deps.access,
     workbooks: deps.workbooks,
     users: deps.users,
-    embedTenants: deps.embedTenants,
-    embedUsers: deps.embedUsers,
+    embedIdentities: deps.embedIdentities,
     renderer,
     renderOnSubmit: !deps.config.scheduler.disabled,
   });
@@ -100,4 +118,4 @@ export function composeNotifications(deps: NotificationsDeps) {
   return { notifications, recipients, renderer, exports, scheduler, runs, runsRepository };
 }
 
-export type NotificationsModule = ReturnType<typeof composeNotifications>;
+export type NotificationsParts = ReturnType<typeof notificationsParts>;

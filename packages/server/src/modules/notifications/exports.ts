@@ -13,14 +13,12 @@ import {
 } from '../../errors/domain-errors.ts';
 import type { DeploymentsService } from '../deployments/service.ts';
 import { embedSecurityContext, serverOwnedContextKeys } from '../embed/session-rules.ts';
-import type { EmbedTenantsRepository } from '../embed-tenants/tenants-repository.ts';
-import type { EmbedUsersRepository } from '../embed-tenants/users-repository.ts';
+import type { EmbedIdentities } from '../embed-tenants/identities.ts';
 import { dashboardSubject } from '../permissions/access.ts';
 import type { AccessResolver } from '../permissions/resolver.ts';
-import type { UsersRepository } from '../users/repository.ts';
-import type { WorkbooksRepository } from '../workbooks/repository.ts';
 import type { ExportsRepository } from './exports-repository.ts';
 import type { ExportStatus, StartExportBody } from './exports-schemas.ts';
+import type { UserLookup, WorkbookLookup } from './ports.ts';
 import { type DashboardRenderer, RenderError, type RenderSubject } from './renderer.ts';
 import type { NotificationsRepository } from './repository.ts';
 
@@ -29,10 +27,9 @@ export interface ExportsServiceDeps {
   notifications: NotificationsRepository;
   deployments: DeploymentsService;
   access: AccessResolver;
-  workbooks: Pick<WorkbooksRepository, 'find'>;
-  users: Pick<UsersRepository, 'find' | 'findByEmail'>;
-  embedTenants: Pick<EmbedTenantsRepository, 'upsert'>;
-  embedUsers: Pick<EmbedUsersRepository, 'upsert'>;
+  workbooks: WorkbookLookup;
+  users: UserLookup;
+  embedIdentities: Pick<EmbedIdentities, 'upsertTenant' | 'upsertUser'>;
   renderer: DashboardRenderer;
   /**
    * Render a job at once in the replica that accepted it: false where the scheduler is disabled
@@ -253,8 +250,8 @@ export class DashboardExportsService {
       if (unknown >= 0)
         throw problem(`groups/${unknown}`, `"${groups[unknown]}" is not a group of this account`);
     }
-    const tenant = await this.deps.embedTenants.upsert(principal.tenantId, s.embedTenantName, null);
-    const user = await this.deps.embedUsers.upsert({
+    const tenant = await this.deps.embedIdentities.upsertTenant(principal.tenantId, s.embedTenantName, null);
+    const user = await this.deps.embedIdentities.upsertUser({
       tenantId: principal.tenantId,
       embedTenantId: tenant.id,
       externalId: s.externalId.trim().toLowerCase(),

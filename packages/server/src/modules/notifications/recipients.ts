@@ -7,9 +7,8 @@ import type { NotificationRecipientKind } from '../../db/schema.ts';
 import { type FieldProblem, ValidationError } from '../../errors/domain-errors.ts';
 import { type PageQuery, pageWindow, toPage } from '../../pagination/page.ts';
 import { serverOwnedContextKeys } from '../embed/session-rules.ts';
-import type { EmbedTenantsRepository } from '../embed-tenants/tenants-repository.ts';
-import type { EmbedUsersRepository } from '../embed-tenants/users-repository.ts';
-import type { UsersRepository } from '../users/repository.ts';
+import type { EmbedIdentities } from '../embed-tenants/identities.ts';
+import type { UserLookup } from './ports.ts';
 import type { NotificationsRepository, RecipientFilter, RecipientWithNames } from './repository.ts';
 import type {
   AddRecipientsBody,
@@ -24,9 +23,8 @@ export interface RecipientsServiceDeps {
   db: Db;
   notifications: NotificationsService;
   repository: NotificationsRepository;
-  users: Pick<UsersRepository, 'find' | 'findByEmail'>;
-  embedTenants: Pick<EmbedTenantsRepository, 'upsert'>;
-  embedUsers: Pick<EmbedUsersRepository, 'upsert'>;
+  users: UserLookup;
+  embedIdentities: Pick<EmbedIdentities, 'upsertTenant' | 'upsertUser'>;
   secrets: SecretBox;
 }
 
@@ -94,14 +92,14 @@ export class RecipientsService {
       for (const r of resolved.values()) {
         let embedUserId: number | null = null;
         if (r.embed) {
-          const tenant = await this.deps.embedTenants.upsert(
+          const tenant = await this.deps.embedIdentities.upsertTenant(
             principal.tenantId,
             r.embed.tenantName,
             null,
             trx,
           );
           // A subscriber is kept: an ephemeral embed user becomes permanent (spec 3 lifetimes).
-          const user = await this.deps.embedUsers.upsert(
+          const user = await this.deps.embedIdentities.upsertUser(
             {
               tenantId: principal.tenantId,
               embedTenantId: tenant.id,

@@ -9,14 +9,14 @@ import {
   widgetTitleAtGrains,
 } from '@tessera/dashboard';
 import type { Static } from 'typebox';
-import type { Principal } from '../../auth/principal.ts';
 import type { ReportSnapshotRow } from '../../db/schema.ts';
 import { DomainError } from '../../errors/domain-errors.ts';
 import type { FailedWidget, WidgetContent } from '../../render/index.ts';
-import type { DashboardDataRepository, DashboardVersion } from '../dashboard-data/repository.ts';
+import type { DashboardVersion } from '../dashboard-data/records.ts';
 import type { DashboardFilter, TimeGrain } from '../dashboard-data/schemas.ts';
 import type { DashboardDataService, OpenedDashboard } from '../dashboard-data/service.ts';
-import type { UsersRepository } from '../users/repository.ts';
+import { embedViewer, type Viewer } from '../dashboard-data/viewer.ts';
+import type { PublishedVersions, UserLookup } from './ports.ts';
 import type { NotificationFormat } from './schemas.ts';
 import {
   type ColumnFormats,
@@ -107,9 +107,9 @@ const render = () => (renderModule ??= import('../../render/index.ts'));
 export class DashboardRenderer {
   constructor(
     private readonly deps: {
-      dashboards: DashboardDataRepository;
+      dashboards: PublishedVersions;
       dashboardData: DashboardDataService;
-      users: Pick<UsersRepository, 'find'>;
+      users: Pick<UserLookup, 'find'>;
     },
   ) {}
 
@@ -125,10 +125,10 @@ export class DashboardRenderer {
   async draw(request: Omit<RenderRequest, 'format' | 'withPreview'>): Promise<DrawnDashboard> {
     const found = await this.deps.dashboards.version(request.deploymentId, request.dashboardPublicId, null);
     if (!found) throw new RenderError(`Dashboard ${request.dashboardPublicId} has no published version`);
-    const principal = await this.principal(request, found.dashboard.public_id);
+    const viewer = await this.viewer(request, found.dashboard.public_id);
     const config = readDashboardConfig(found.version.config);
     const widgets = config.widgets ?? [];
-    const opened = await this.open(request, principal, found);
+    const opened = await this.open(request, viewer, found);
     const contents = await Promise.all(
       widgets.map(async (w) => [w.id, await this.widget(request, opened, w)] as const),
     );
@@ -172,11 +172,11 @@ export class DashboardRenderer {
     };
   }
 
-  /** The caller dashboard-data sees: the subject, with no more than it could do itself. */
-  private async principal(
+  /** The viewer dashboard-data reads as: the subject, with no more than it could see itself. */
+  private async viewer(
     request: Pick<RenderRequest, 'tenantId' | 'deploymentId' | 'subject'>,
     publicId: string,
-  ): Promise<Principal> {
+  ): Promise<Viewer> {
     const s = request.subject;
     if (s.kind === 'user') {
       const user = await this.deps.users.find(request.tenantId, s.userId);
@@ -184,35 +184,19 @@ export class DashboardRenderer {
         throw new RenderError(
           `User ${s.userId}, whose security context renders the dashboard, is not active`,
         );
-      return {
-        tenantId: request.tenantId,
-        userId: user.id,
-        role: user.role,
-        credentialId: 0,
-        credentialKind: 'api',
-        deploymentIds: null,
-      };
+      return this.deps.dashboardData.viewers.user(request.tenantId, user.id, user.role);
     }
-    return {
-      tenantId: request.tenantId,
-      userId: 0,
-      role: 'viewer',
-      credentialId: 0,
-      credentialKind: 'embed',
-      deploymentIds: [request.deploymentId],
-      embed: {
-        sessionId: 0,
-        deploymentId: request.deploymentId,
-        embedUserId: s.embedUserId,
-        externalId: s.externalId,
-        embedTenantId: s.embedTenantId,
-        embedTenantName: s.embedTenantName,
-        // Shares with the embed tenant count, as for the reference's on-behalf-of export.
-        creatorMode: true,
-        publicDashboardId: publicId,
-        securityContext: s.securityContext,
-      },
-    };
+    return embedViewer(request.tenantId, {
+      deploymentId: request.deploymentId,
+      embedUserId: s.embedUserId,
+      externalId: s.externalId,
+      embedTenantId: s.embedTenantId,
+      embedTenantName: s.embedTenantName,
+      // Shares with the embed tenant count, as for the reference's on-behalf-of export.
+      creatorMode: true,
+      publicDashboardId: publicId,
+      securityContext: s.securityContext,
+    });
   }
 
   /**
@@ -222,12 +206,12 @@ export class DashboardRenderer {
    */
   private async open(
     request: Omit<RenderRequest, 'format' | 'withPreview'>,
-    principal: Principal,
+    viewer: Viewer,
     found: DashboardVersion,
   ): Promise<Opened> {
     try {
       const opened = await this.deps.dashboardData.openDashboard(
-        principal,
+        viewer,
         request.deploymentId,
         request.dashboardPublicId,
         found.version.version_number,

@@ -1,10 +1,18 @@
-import type { Principal } from '../../auth/principal.ts';
+import type { EmbedGrant, Principal } from '../../auth/principal.ts';
 import type { ContentLevel, ContentPermissionRow } from '../../db/schema.ts';
 import type { CodeWithStatus } from '../../errors/catalogue.ts';
 import { type DomainError, ForbiddenError, NotFoundError } from '../../errors/domain-errors.ts';
 import type { FolderTree } from '../folders/tree.ts';
 import { atLeast, capByRole, maxLevel } from './levels.ts';
 import type { ContentType } from './repository.ts';
+
+/**
+ * Whom the content checks judge: a request's `Principal`, or a `Viewer` (dashboard-data/viewer.ts)
+ * built without a credential, as the notification scheduler builds one (issue 22 item 0).
+ */
+export type AccessSubject = Pick<Principal, 'tenantId' | 'userId' | 'role'> & {
+  embed?: Pick<EmbedGrant, 'embedUserId' | 'embedTenantId' | 'creatorMode'>;
+};
 
 export interface Placed {
   id: number;
@@ -76,7 +84,7 @@ export class AccessContext {
   readonly embedTenantId: number | null | undefined;
 
   constructor(
-    readonly principal: Principal,
+    readonly principal: AccessSubject,
     readonly deploymentId: number,
     readonly tree: FolderTree,
     grants: ContentPermissionRow[],

@@ -1,21 +1,8 @@
 import type { Db } from '../../db/database.ts';
 import type { ContentLevel, ContentPermissionRow } from '../../db/schema.ts';
+import type { ContentTarget, ContentType, Grantee } from './content.ts';
 
-export const contentTypes = ['FOLDER', 'WORKBOOK', 'REPORT'] as const;
-export type ContentType = (typeof contentTypes)[number];
-
-export interface ContentTarget {
-  type: ContentType;
-  id: number;
-}
-
-/** Exactly one of these (migration 0015 added the embed user and the embed tenant group). */
-export interface Grantee {
-  userId?: number;
-  groupId?: number;
-  embedUserId?: number;
-  embedGroupId?: number;
-}
+export { type ContentTarget, type ContentType, contentTypes, type Grantee } from './content.ts';
 
 const granteeColumn = {
   userId: 'user_id',

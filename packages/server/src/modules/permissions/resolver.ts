@@ -1,9 +1,8 @@
-import type { Principal } from '../../auth/principal.ts';
 import type { Db } from '../../db/database.ts';
 import type { DeploymentsService } from '../deployments/service.ts';
-import type { FoldersRepository } from '../folders/repository.ts';
 import { FolderTree } from '../folders/tree.ts';
-import { AccessContext } from './access.ts';
+import { AccessContext, type AccessSubject } from './access.ts';
+import type { FolderRows } from './ports.ts';
 import type { PermissionsRepository } from './repository.ts';
 
 /** Builds the caller's AccessContext for a deployment; 404 when the deployment is not theirs. */
@@ -11,13 +10,13 @@ export class AccessResolver {
   constructor(
     private readonly deps: {
       deployments: DeploymentsService;
-      folders: FoldersRepository;
+      folders: FolderRows;
       permissions: PermissionsRepository;
     },
   ) {}
 
   /** `db` lets a transaction read the tree it has locked (workspace/move-service.ts). */
-  async resolve(principal: Principal, deploymentId: number, db?: Db): Promise<AccessContext> {
+  async resolve(principal: AccessSubject, deploymentId: number, db?: Db): Promise<AccessContext> {
     await this.deps.deployments.require(principal.tenantId, deploymentId, db);
     const embed = principal.embed;
     const [folders, grants, embedShared] = await Promise.all([

@@ -4,22 +4,19 @@ import type { Db } from '../../db/database.ts';
 import type { ContentLevel, ContentPermissionRow } from '../../db/schema.ts';
 import { NotFoundError, ValidationError } from '../../errors/domain-errors.ts';
 import type { AuditLog } from '../audit-log/service.ts';
-import type { GroupsRepository } from '../groups/repository.ts';
-import type { ReportsRepository } from '../reports/repository.ts';
-import type { UsersRepository } from '../users/repository.ts';
-import type { WorkbooksRepository } from '../workbooks/repository.ts';
 import { type AccessContext, contentSubject } from './access.ts';
 import { showsGrantee } from './owner-privacy.ts';
+import type { GroupLookup, ReportLookup, UserLookup, WorkbookLookup } from './ports.ts';
 import type { ContentTarget, PermissionsRepository } from './repository.ts';
 import type { AccessResolver } from './resolver.ts';
 import type { GrantBody, Permission } from './schemas.ts';
 
 export interface PermissionsServiceDeps {
   permissions: PermissionsRepository;
-  users: UsersRepository;
-  groups: GroupsRepository;
-  workbooks: WorkbooksRepository;
-  reports: ReportsRepository;
+  users: UserLookup;
+  groups: GroupLookup;
+  workbooks: WorkbookLookup;
+  reports: ReportLookup;
   access: AccessResolver;
   db: Db;
   /** Issue 22 item 5: each grant and revocation is recorded in its own transaction. */

@@ -5,9 +5,10 @@ import { pageByKeys, type SortKey } from '../../pagination/keyset.ts';
 import type { PageWindow } from '../../pagination/page.ts';
 import type { Owner } from '../permissions/access.ts';
 import { visibleFilter } from '../permissions/visibility.ts';
-import { type OwnerColumns, ownerColumns } from '../workspace/common.ts';
+import { ownerColumns } from '../workspace/common.ts';
+import type { ReportValues, ReportWithOwner } from './records.ts';
 
-export type ReportWithOwner = ReportRow & OwnerColumns & { last_viewed_at: Date | null };
+export type { ReportValues, ReportWithOwner } from './records.ts';
 
 export interface ReportListFilter {
   deploymentId: number;
@@ -27,21 +28,6 @@ const sortKeys: Record<ReportSort, SortKey[]> = {
   updatedAt: [{ expression: sql`r.updated_at`, cast: 'timestamptz' }],
   lastViewedAt: [{ expression: sql`coalesce(rv.viewed_at, '-infinity'::timestamptz)`, cast: 'timestamptz' }],
 };
-
-export interface ReportValues {
-  name?: string;
-  title?: string | null;
-  description?: string | null;
-  sqlQuery?: string | null;
-  jsonQuery?: string | null;
-  spec?: unknown;
-  columnFormats?: Record<string, unknown> | null;
-  fillMissingRows?: { member: string; excludedDimensions?: string[] | null } | null;
-  meta?: Record<string, unknown> | null;
-  folderId?: number | null;
-  workbookId?: number | null;
-  publicId?: string;
-}
 
 const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
 

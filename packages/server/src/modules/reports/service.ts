@@ -8,12 +8,11 @@ import { type AccessContext, contentSubject } from '../permissions/access.ts';
 import { atLeast, hasReportManage } from '../permissions/levels.ts';
 import { granteeOf } from '../permissions/owner.ts';
 import { ownerFields } from '../permissions/owner-privacy.ts';
-import type { PermissionsRepository } from '../permissions/repository.ts';
 import type { AccessResolver } from '../permissions/resolver.ts';
-import type { WorkbooksRepository } from '../workbooks/repository.ts';
 import { rootIfZero } from '../workspace/common.ts';
 import { publicId } from '../workspace/ids.ts';
 import { checkDestination } from '../workspace/placement.ts';
+import type { GrantWriter, WorkbookLookup } from './ports.ts';
 import type { ReportSort, ReportsRepository, ReportValues, ReportWithOwner } from './repository.ts';
 import type { CreateReportBody, Report, ReportsListQuery, UpdateReportBody } from './schemas.ts';
 import { checkJsonQuery, normaliseSpec } from './validation.ts';
@@ -21,8 +20,8 @@ import { checkJsonQuery, normaliseSpec } from './validation.ts';
 export interface ReportsServiceDeps {
   db: Db;
   reports: ReportsRepository;
-  workbooks: WorkbooksRepository;
-  permissions: PermissionsRepository;
+  workbooks: WorkbookLookup;
+  permissions: GrantWriter;
   access: AccessResolver;
 }
 

@@ -11,7 +11,7 @@ import {
   ValidationError,
 } from '../../errors/domain-errors.ts';
 import { type PageQuery, pageWindow, toPage } from '../../pagination/page.ts';
-import type { UsersRepository } from '../users/repository.ts';
+import type { UserLookup } from './ports.ts';
 import type { RolesRepository } from './repository.ts';
 import type { Role, RoleCreateBody, RoleUpdateBody } from './schemas.ts';
 
@@ -39,7 +39,7 @@ const reservedNames = new Set(
 export class RolesService {
   constructor(
     private readonly repository: RolesRepository,
-    private readonly users: UsersRepository,
+    private readonly users: UserLookup,
     private readonly bus: InvalidationBus,
   ) {}
 

@@ -1,12 +1,10 @@
 import { sql } from 'kysely';
 import type { InvalidationBus } from '../../cache/invalidation-bus.ts';
 import type { Db } from '../../db/database.ts';
-import type { ApiKeysRepository } from '../api-keys/repository.ts';
-import type { SignInRepository } from '../sign-in/repository.ts';
-import type { UsersRepository } from '../users/repository.ts';
 import { conflict } from './errors.ts';
 import { booleanOperand, column, jsonCollection, relatedCollection, textOperand } from './filter-operands.ts';
 import type { ScimMembershipsRepository } from './memberships-repository.ts';
+import type { AdminSuccession, KeyRevoker, SessionRevoker } from './ports.ts';
 import type { ScimContext } from './preconditions.ts';
 import type { ScimRow } from './resource-row.ts';
 import type { ScimResourceType, ScimWrite } from './resource-type.ts';
@@ -30,10 +28,10 @@ const emails = sql`coalesce(${column('scim')}->'emails', case when ${column('ema
  * of the account cannot be deactivated or deleted.
  */
 export function scimUserType(deps: {
-  users: UsersRepository;
-  apiKeys: ApiKeysRepository;
+  users: AdminSuccession;
+  apiKeys: KeyRevoker;
   /** Browser sessions (modules/sign-in), ended with the API keys. */
-  sessions: SignInRepository;
+  sessions: SessionRevoker;
   memberships: ScimMembershipsRepository;
   bus: InvalidationBus;
 }): ScimResourceType<'users', UserRecord, UserGroupRef> {

@@ -2,7 +2,10 @@ import { sql } from 'kysely';
 import type { HeldRole } from '../../auth/roles.ts';
 import type { Db } from '../../db/database.ts';
 import type { AccountRole, BrowserSessionRow } from '../../db/schema.ts';
-import { heldRolesOf } from '../roles/repository.ts';
+import { heldRolesOf } from '../roles/held-roles.ts';
+import type { NewSession } from './records.ts';
+
+export type { NewSession } from './records.ts';
 
 /** A session with what authentication needs of its user, in one round trip. */
 export interface SessionLookup {
@@ -15,13 +18,6 @@ export interface SessionLookup {
   role: AccountRole;
   is_deactivated: boolean;
   held_roles: HeldRole[];
-}
-
-export interface NewSession {
-  tenantId: number;
-  userId: number;
-  hash: string;
-  expiresAt: Date;
 }
 
 /** Browser sessions (migration 0010-sign-in) and users' password hashes. */

@@ -11,10 +11,10 @@ import {
 } from '../../errors/domain-errors.ts';
 import type { AuditLog } from '../audit-log/service.ts';
 import type { TenantResolver } from '../tenants/resolver.ts';
-import type { UsersRepository } from '../users/repository.ts';
 import { userView } from '../users/service.ts';
 import type { AttemptLimiter } from './attempts.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
+import type { UserDirectory } from './ports.ts';
 import type { SignInRepository } from './repository.ts';
 import type { ChangePasswordBody, SessionAnswer, SetPasswordBody, SignInBody } from './schemas.ts';
 import type { BrowserSessions } from './sessions.ts';
@@ -23,7 +23,7 @@ import { csrfTokenFor, newSessionId } from './tokens.ts';
 export interface SignInDeps {
   db: Db;
   repository: SignInRepository;
-  users: UsersRepository;
+  users: UserDirectory;
   sessions: BrowserSessions;
   tenants: TenantResolver;
   /** Failed sign-ins and password checks per email (or user) and client address. */

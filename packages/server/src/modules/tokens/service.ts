@@ -6,19 +6,18 @@ import { randomToken, type SecretBox } from '../../crypto/secrets.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../errors/domain-errors.ts';
 import type { AuditLog } from '../audit-log/service.ts';
 import { BRANCH_TOKEN_MAX_SECONDS, MAIN_BRANCH, TESSERA_CLAIMS } from '../data/branch.ts';
-import type { DataModelRepository } from '../data-model/repository.ts';
-import type { DeploymentsRepository } from '../deployments/repository.ts';
 import type { DeploymentsService } from '../deployments/service.ts';
 import type { UserAttributesService } from '../user-attributes/service.ts';
+import type { DeploymentRecords, ModelBranches } from './ports.ts';
 import type { CreateDeploymentTokenBody } from './schemas.ts';
 
 export interface TokensServiceDeps {
   deployments: DeploymentsService;
-  repository: DeploymentsRepository;
+  repository: DeploymentRecords;
   secrets: SecretBox;
   bus: InvalidationBus;
   /** The deployment's model branches: a branch token names one that exists. */
-  modelFiles: Pick<DataModelRepository, 'branches'>;
+  modelFiles: ModelBranches;
   /** The minting user's attributes (issue 22 item 3), carried at `serviceCloud.userAttributes`. */
   userAttributes: Pick<UserAttributesService, 'attributesOf'>;
   /** Issue 22 item 5: a rotation is recorded (that it happened, never the secret). */

@@ -10,7 +10,7 @@ import {
 } from '../../errors/domain-errors.ts';
 import { pageWindow, toPage } from '../../pagination/page.ts';
 import type { AuditLog } from '../audit-log/service.ts';
-import type { UsersRepository } from '../users/repository.ts';
+import type { UserLookup } from './ports.ts';
 import type { DefinitionInput, DefinitionWithValue, UserAttributesRepository } from './repository.ts';
 import type {
   UserAttribute,
@@ -26,7 +26,7 @@ import { fitsType, formatValue, readDefault } from './values.ts';
 
 export interface UserAttributesDeps {
   repository: UserAttributesRepository;
-  users: Pick<UsersRepository, 'find'>;
+  users: UserLookup;
   audit: AuditLog;
 }
 

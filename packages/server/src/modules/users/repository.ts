@@ -2,18 +2,9 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { AccountRole, UserRow } from '../../db/schema.ts';
 import { type PageWindow, pageById } from '../../pagination/page.ts';
+import type { UserInput } from './records.ts';
 
-export interface UserInput {
-  email: string;
-  username: string;
-  firstName?: string | null;
-  lastName?: string | null;
-  picture?: string | null;
-  role: AccountRole;
-  externalId?: string | null;
-  passwordHash?: string | null;
-  settings?: Record<string, unknown>;
-}
+export type { UserInput } from './records.ts';
 
 export interface UserChanges {
   email?: string;

@@ -11,11 +11,9 @@ import {
   ValidationError,
 } from '../../errors/domain-errors.ts';
 import { type PageQuery, pageWindow, toPage } from '../../pagination/page.ts';
-import type { ApiKeysRepository } from '../api-keys/repository.ts';
 import type { AuditLog } from '../audit-log/service.ts';
-import type { RolesRepository } from '../roles/repository.ts';
 import { hashPassword } from '../sign-in/passwords.ts';
-import type { SignInRepository } from '../sign-in/repository.ts';
+import type { KeyRevoker, RoleHoldings, SessionRevoker } from './ports.ts';
 import type { UsersRepository } from './repository.ts';
 import type {
   BulkUserActionInput,
@@ -40,10 +38,10 @@ export class UsersService {
   constructor(
     private readonly db: Db,
     private readonly repository: UsersRepository,
-    private readonly apiKeys: ApiKeysRepository,
+    private readonly apiKeys: KeyRevoker,
     private readonly bus: InvalidationBus,
-    private readonly sessions: SignInRepository,
-    private readonly roles: RolesRepository,
+    private readonly sessions: SessionRevoker,
+    private readonly roles: RoleHoldings,
     /** Issue 22 item 5: each change is recorded in its own transaction. */
     private readonly audit: Pick<AuditLog, 'record'>,
   ) {}

@@ -3,15 +3,13 @@ import type { Db } from '../../db/database.ts';
 import type { ReportRow } from '../../db/schema.ts';
 import { ValidationError } from '../../errors/domain-errors.ts';
 import { repoint } from '../dashboards/config.ts';
-import type { DashboardsRepository } from '../dashboards/repository.ts';
 import type { DashboardsService } from '../dashboards/service.ts';
 import { type AccessContext, contentSubject } from '../permissions/access.ts';
 import { atLeast } from '../permissions/levels.ts';
 import { granteeOf } from '../permissions/owner.ts';
-import type { PermissionsRepository } from '../permissions/repository.ts';
 import type { AccessResolver } from '../permissions/resolver.ts';
-import type { ReportsRepository } from '../reports/repository.ts';
 import { publicId } from '../workspace/ids.ts';
+import type { GrantWriter, PublishedDashboards, ReportCopies } from './ports.ts';
 import type { WorkbooksRepository } from './repository.ts';
 import type { WorkbooksService } from './service.ts';
 
@@ -19,10 +17,10 @@ export interface DuplicateDeps {
   db: Db;
   workbooks: WorkbooksService;
   workbookRows: WorkbooksRepository;
-  reports: ReportsRepository;
-  dashboards: DashboardsRepository;
+  reports: ReportCopies;
+  dashboards: PublishedDashboards;
   publishing: DashboardsService;
-  permissions: PermissionsRepository;
+  permissions: GrantWriter;
   access: AccessResolver;
 }
 

@@ -1,11 +1,11 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import type { WorkbookRow } from '../../db/schema.ts';
 import { type PageWindow, pageById } from '../../pagination/page.ts';
 import { visibleFilter } from '../permissions/visibility.ts';
-import { type OwnerColumns, ownerColumns } from '../workspace/common.ts';
+import { ownerColumns } from '../workspace/common.ts';
+import type { WorkbookWithOwner } from './records.ts';
 
-export type WorkbookWithOwner = WorkbookRow & OwnerColumns;
+export type { WorkbookWithOwner } from './records.ts';
 
 export interface WorkbookListFilter {
   deploymentId: number;

@@ -4,24 +4,23 @@ import type { Db } from '../../db/database.ts';
 import { NotFoundError } from '../../errors/domain-errors.ts';
 import { type PageQuery, pageWindow, toPage } from '../../pagination/page.ts';
 import type { AuditLog } from '../audit-log/service.ts';
-import type { DashboardsRepository } from '../dashboards/repository.ts';
 import { publishedView } from '../dashboards/view.ts';
 import { type AccessContext, contentSubject } from '../permissions/access.ts';
 import { granteeOf } from '../permissions/owner.ts';
 import { ownerFields, showsOwnerOf } from '../permissions/owner-privacy.ts';
-import type { PermissionsRepository } from '../permissions/repository.ts';
 import type { AccessResolver } from '../permissions/resolver.ts';
 import { rootIfZero } from '../workspace/common.ts';
 import { workspaceItem } from '../workspace/item.ts';
 import { checkDestination } from '../workspace/placement.ts';
+import type { GrantWriter, PublishedDashboards } from './ports.ts';
 import type { WorkbooksRepository, WorkbookWithOwner } from './repository.ts';
 import type { CreateWorkbookBody, UpdateWorkbookBody, Workbook } from './schemas.ts';
 
 export interface WorkbooksServiceDeps {
   db: Db;
   workbooks: WorkbooksRepository;
-  dashboards: DashboardsRepository;
-  permissions: PermissionsRepository;
+  dashboards: PublishedDashboards;
+  permissions: GrantWriter;
   access: AccessResolver;
   /** Issue 22 item 5: creations, changes and removals are recorded in their transaction. */
   audit: Pick<AuditLog, 'record'>;

@@ -1,7 +1,7 @@
 import { type TSchema, Type } from 'typebox';
 import { PageInfoSchema } from '../../pagination/page.ts';
 import { Id, int32 } from '../deployments/schemas.ts';
-import { contentTypes } from '../permissions/repository.ts';
+import { contentTypes } from '../permissions/content.ts';
 
 /** Schema pieces shared by folders, workbooks, reports, dashboards and the workspace (spec section 2.1). */
 

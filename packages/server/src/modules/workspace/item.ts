@@ -1,6 +1,6 @@
 import type { Static } from 'typebox';
 import type { FolderTree } from '../folders/tree.ts';
-import type { ContentType } from '../permissions/repository.ts';
+import type { ContentType } from '../permissions/content.ts';
 import type { ResourceOwner } from './common.ts';
 import type { WorkspaceItem } from './schemas.ts';
 

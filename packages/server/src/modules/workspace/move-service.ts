@@ -2,26 +2,24 @@ import type { Static } from 'typebox';
 import type { Principal } from '../../auth/principal.ts';
 import type { Db } from '../../db/database.ts';
 import { NotFoundError, ValidationError } from '../../errors/domain-errors.ts';
-import type { FoldersRepository } from '../folders/repository.ts';
 import { tooDeep } from '../folders/service.ts';
 import { maxFolderDepth } from '../folders/tree.ts';
 import { type AccessContext, contentSubject } from '../permissions/access.ts';
 import { hasReportManage } from '../permissions/levels.ts';
 import type { AccessResolver } from '../permissions/resolver.ts';
-import type { ReportsRepository } from '../reports/repository.ts';
-import type { WorkbooksRepository } from '../workbooks/repository.ts';
 import type { WorkbooksService } from '../workbooks/service.ts';
 import { ownerView } from './common.ts';
 import { type Item, workspaceItem } from './item.ts';
 import { checkDestination } from './placement.ts';
+import type { FolderRecords, ReportRecords, WorkbookRecords } from './ports.ts';
 import type { MoveBody } from './schemas.ts';
 
 export interface MoveDeps {
   db: Db;
-  folders: FoldersRepository;
-  workbooks: WorkbooksRepository;
+  folders: FolderRecords;
+  workbooks: WorkbookRecords;
   workbookViews: WorkbooksService;
-  reports: ReportsRepository;
+  reports: ReportRecords;
   access: AccessResolver;
 }
 

@@ -3,7 +3,7 @@ import type { Db } from '../../db/database.ts';
 import { keysetCursor, pageByKeys } from '../../pagination/keyset.ts';
 import type { PageWindow } from '../../pagination/page.ts';
 import type { AccessContext } from '../permissions/access.ts';
-import type { ContentType } from '../permissions/repository.ts';
+import type { ContentType } from '../permissions/content.ts';
 import { visibleFilter } from '../permissions/visibility.ts';
 import { ownerColumns } from './common.ts';
 

@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import { CursorQuery, PageInfoSchema } from '../../pagination/page.ts';
 import { DashboardConfig, PublishedDashboard } from '../dashboards/schemas.ts';
 import { Id } from '../deployments/schemas.ts';
-import { contentTypes } from '../permissions/repository.ts';
+import { contentTypes } from '../permissions/content.ts';
 import {
   FolderPathEntry,
   folderFilter,

@@ -4,21 +4,19 @@ import type { InvalidationBus } from '../../../cache/invalidation-bus.ts';
 import { type SecretBox, sha256 } from '../../../crypto/secrets.ts';
 import type { UserRow } from '../../../db/schema.ts';
 import { UnauthorizedError } from '../../../errors/domain-errors.ts';
-import type { GroupsRepository } from '../../groups/repository.ts';
-import type { SignInRepository } from '../../sign-in/repository.ts';
 import type { BrowserSessions } from '../../sign-in/sessions.ts';
 import { newSessionId } from '../../sign-in/tokens.ts';
 import type { TenantResolver } from '../../tenants/resolver.ts';
-import type { UsersRepository } from '../../users/repository.ts';
+import type { GroupMemberships, SessionStore, UserAccounts } from './ports.ts';
 import type { ExternalProvider, ProviderClaims } from './provider.ts';
 import type { OidcIdentitiesRepository } from './repository.ts';
 
 export interface OidcSignInDeps {
   provider: ExternalProvider;
   identities: OidcIdentitiesRepository;
-  users: UsersRepository;
-  groups: GroupsRepository;
-  signIn: SignInRepository;
+  users: UserAccounts;
+  groups: GroupMemberships;
+  signIn: SessionStore;
   sessions: BrowserSessions;
   tenants: TenantResolver;
   secrets: SecretBox;

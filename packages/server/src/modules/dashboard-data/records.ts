@@ -1,0 +1,6 @@
+import type { DashboardRow, DashboardVersionRow } from '../../db/schema.ts';
+
+export interface DashboardVersion {
+  dashboard: DashboardRow;
+  version: DashboardVersionRow;
+}
