@@ -920,3 +920,14 @@ export interface Database {
 }
 
 export type AuditLogRow = Selectable<AuditLogTable>;
+
+/* Roles assigned to groups (migration 0027, modules/roles): members hold them. */
+export interface GroupRolesTable {
+  group_id: number;
+  role_id: number;
+  created_at: CreatedAt;
+}
+
+export interface Database {
+  group_roles: GroupRolesTable;
+}

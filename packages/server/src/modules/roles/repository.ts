@@ -5,14 +5,20 @@ import type { RoleRow } from '../../db/schema.ts';
 import type { PageWindow } from '../../pagination/page.ts';
 
 /**
- * The roles a user holds through assignments, as one JSON array for the credential lookups
- * (modules/api-keys, modules/sign-in): `[{builtIn, policies}]`. One round trip stays one.
+ * The roles a user holds through assignments, their own and their groups' (migration 0027), as
+ * one JSON array for the credential lookups (modules/api-keys, modules/sign-in):
+ * `[{builtIn, policies}]`. A role held both ways counts once. One round trip stays one.
  */
 export function heldRolesOf(userIdColumn: string): RawBuilder<HeldRole[]> {
+  const user = sql.ref(userIdColumn);
   return sql<
     HeldRole[]
   >`(select coalesce(json_agg(json_build_object('builtIn', r.built_in, 'policies', r.policies)), '[]'::json)
-    from user_roles ur join roles r on r.id = ur.role_id where ur.user_id = ${sql.ref(userIdColumn)})`;
+    from roles r where r.id in (
+      select ur.role_id from user_roles ur where ur.user_id = ${user}
+      union
+      select gr.role_id from group_roles gr join group_members gm on gm.group_id = gr.group_id
+        where gm.user_id = ${user}))`;
 }
 
 export interface RoleInput {
@@ -101,6 +107,33 @@ export class RolesRepository {
     await this.db
       .deleteFrom('user_roles')
       .where('user_id', '=', userId)
+      .where('role_id', '=', roleId)
+      .execute();
+  }
+
+  /** Whether `groupId` is a global group of the tenant (roles are assigned to those only). */
+  async groupExists(tenantId: number, groupId: number): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('groups')
+      .select('id')
+      .where('tenant_id', '=', tenantId)
+      .where('id', '=', groupId)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  async assignToGroup(groupId: number, roleId: number): Promise<void> {
+    await this.db
+      .insertInto('group_roles')
+      .values({ group_id: groupId, role_id: roleId })
+      .onConflict((oc) => oc.columns(['group_id', 'role_id']).doNothing())
+      .execute();
+  }
+
+  async unassignFromGroup(groupId: number, roleId: number): Promise<void> {
+    await this.db
+      .deleteFrom('group_roles')
+      .where('group_id', '=', groupId)
       .where('role_id', '=', roleId)
       .execute();
   }
