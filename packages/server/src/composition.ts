@@ -234,6 +234,9 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     variables: envVariableResolver,
     connections: drivers,
     audit: auditLog,
+    oauthIntegrations: {
+      exists: async (tenantId, id) => (await oauthRepository.findIntegration(tenantId, id)) !== undefined,
+    },
   });
   const envVariables = new EnvVariablesService({
     repository: repos.envVariables,
@@ -395,6 +398,11 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     shared,
     settings: dataSettings,
     preAggregations: new PreAggregationMatcher(preAggregations),
+    // Issue 22 item 6: data sources that query with each viewer's own OAuth token (built below).
+    viewerTokens: {
+      accessToken: (tenantId, userId, id) => userOAuthTokens.connectedAccessToken(tenantId, userId, id),
+      integrationName: (tenantId, id) => userOAuthTokens.integrationName(tenantId, id),
+    },
   });
   const viewers = new ViewerResolver(
     { users: repos.users, groups: repos.groups, embed: embedDashboards },

@@ -2682,7 +2682,9 @@ export interface components {
         | 'data_access_denied'
         | 'data_not_found'
         | 'query_timeout'
-        | 'warehouse_unavailable';
+        | 'warehouse_unavailable'
+        | 'oauth_connection_required'
+        | 'oauth_user_required';
       /** @description Field-level problems, e.g. `{field: "body/name", message: "is required"}` */
       errors?: {
         field: string;
@@ -2777,6 +2779,7 @@ export interface operations {
                 user?: string;
                 ssl?: boolean;
                 hasPassword: boolean;
+                oauthIntegrationId?: number;
               };
               /** @description The outcome of connecting to a data source and running `SELECT 1` */
               connection?: {
@@ -2844,6 +2847,7 @@ export interface operations {
                 user?: string;
                 ssl?: boolean;
                 hasPassword: boolean;
+                oauthIntegrationId?: number;
               };
               /** @description The outcome of connecting to a data source and running `SELECT 1` */
               connection?: {
@@ -3102,6 +3106,8 @@ export interface operations {
             /** @description Write-only; encrypted at rest */
             password?: string;
             ssl?: boolean;
+            /** @description PostgreSQL only: an OAuth integration of the account (`/api/v1/oauth-integrations`). Each account user's queries then connect with their own access token of it as the password, on connections of their own; a user who has not connected that integration is told to (403 `oauth_connection_required`), and embed users and data-API tokens, which are no account user, are refused (403 `oauth_user_required`). Omitted or null: every query uses `user` and `password`. */
+            oauthIntegrationId?: number | null;
           };
           /** @description Data API base path under /data/{deploymentId} */
           basePath?: string;
@@ -3135,6 +3141,7 @@ export interface operations {
               user?: string;
               ssl?: boolean;
               hasPassword: boolean;
+              oauthIntegrationId?: number;
             };
             /** @description The outcome of connecting to a data source and running `SELECT 1` */
             connection?: {
@@ -3418,6 +3425,7 @@ export interface operations {
               user?: string;
               ssl?: boolean;
               hasPassword: boolean;
+              oauthIntegrationId?: number;
             };
             /** @description The outcome of connecting to a data source and running `SELECT 1` */
             connection?: {
@@ -3680,6 +3688,8 @@ export interface operations {
             /** @description Write-only; encrypted at rest */
             password?: string;
             ssl?: boolean;
+            /** @description PostgreSQL only: an OAuth integration of the account (`/api/v1/oauth-integrations`). Each account user's queries then connect with their own access token of it as the password, on connections of their own; a user who has not connected that integration is told to (403 `oauth_connection_required`), and embed users and data-API tokens, which are no account user, are refused (403 `oauth_user_required`). Omitted or null: every query uses `user` and `password`. */
+            oauthIntegrationId?: number | null;
           };
           /** @description Data API base path under /data/{deploymentId} */
           basePath?: string;
@@ -3713,6 +3723,7 @@ export interface operations {
               user?: string;
               ssl?: boolean;
               hasPassword: boolean;
+              oauthIntegrationId?: number;
             };
             /** @description The outcome of connecting to a data source and running `SELECT 1` */
             connection?: {
@@ -4520,6 +4531,8 @@ export interface operations {
           /** @description Write-only; encrypted at rest */
           password?: string;
           ssl?: boolean;
+          /** @description PostgreSQL only: an OAuth integration of the account (`/api/v1/oauth-integrations`). Each account user's queries then connect with their own access token of it as the password, on connections of their own; a user who has not connected that integration is told to (403 `oauth_connection_required`), and embed users and data-API tokens, which are no account user, are refused (403 `oauth_user_required`). Omitted or null: every query uses `user` and `password`. */
+          oauthIntegrationId?: number | null;
         };
       };
     };
@@ -4797,6 +4810,8 @@ export interface operations {
             /** @description Write-only; encrypted at rest */
             password?: string;
             ssl?: boolean;
+            /** @description PostgreSQL only: an OAuth integration of the account (`/api/v1/oauth-integrations`). Each account user's queries then connect with their own access token of it as the password, on connections of their own; a user who has not connected that integration is told to (403 `oauth_connection_required`), and embed users and data-API tokens, which are no account user, are refused (403 `oauth_user_required`). Omitted or null: every query uses `user` and `password`. */
+            oauthIntegrationId?: number | null;
           };
         };
       };

@@ -90,6 +90,7 @@ export class DashboardDataService {
       deployment: await this.deps.deployments.require(principal.tenantId, deploymentId),
       securityContext: await this.deps.viewers.securityContext(principal.tenantId, principal.userId),
       branch: 'main',
+      accountUserId: principal.userId,
     };
     const paging = { limit: body.limit ?? null, offset: body.offset ?? null };
     if (row.json_query) {
@@ -284,6 +285,8 @@ export class DashboardDataService {
       deployment: await this.deps.deployments.require(principal.tenantId, deploymentId),
       securityContext,
       branch: 'main',
+      // An embed token's end user is no account user: a data source of viewers' tokens refuses them.
+      ...(principal.embed ? {} : { accountUserId: principal.userId }),
     };
     return { found, caller };
   }
