@@ -788,7 +788,7 @@ export interface paths {
     post?: never;
     /**
      * Delete a custom role
-     * @description And every assignment of it. Built-in roles: 403.
+     * @description And every assignment of it, to users and to groups. Built-in roles: 403.
      */
     delete: operations['deleteRole'];
     options?: never;

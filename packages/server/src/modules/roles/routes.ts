@@ -91,7 +91,7 @@ export const roleRoutes: FastifyPluginAsyncTypebox<{ roles: RolesService }> = as
         tags,
         operationId: 'deleteRole',
         summary: 'Delete a custom role',
-        description: 'And every assignment of it. Built-in roles: 403.',
+        description: 'And every assignment of it, to users and to groups. Built-in roles: 403.',
         params: RoleIdParams,
         response: NoContent,
       },
