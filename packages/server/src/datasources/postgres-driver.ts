@@ -6,7 +6,8 @@ export interface PostgresSettings {
   port?: number;
   database: string;
   user?: string;
-  password?: string;
+  /** A function: asked at each new connection (a per-user pool's current OAuth token, registry.ts). */
+  password?: string | (() => string);
   ssl?: boolean;
   /** Schema searched first (tests load the sample data into a schema of their own). */
   searchPath?: string;

@@ -55,14 +55,19 @@ export class DriverRegistry {
   private readonly byDeployment = new Map<number, { key: string; driver: Promise<Driver> }>();
   private readonly duckdbFiles = new Map<string, Promise<Driver>>();
   /** Per-user pools by `deploymentId:userId`, least recently used first (Map order). */
-  private readonly byViewer = new Map<string, { key: string; driver: Promise<Driver> }>();
+  private readonly byViewer = new Map<
+    string,
+    { key: string; driver: Promise<Driver>; password: { current: string } }
+  >();
 
   constructor(private readonly options: DriverRegistryOptions) {}
 
   /**
    * The deployment's driver; with `viewer`, a PostgreSQL pool of that user's own, authenticated
    * with their token instead of the data source's password and named `tessera-user-<id>` in
-   * pg_stat_activity. A refreshed token opens a new pool and closes the old one.
+   * pg_stat_activity. A refreshed token keeps the pool: new connections authenticate with it, open
+   * ones stay as the server authenticated them (managed PostgreSQL checks IAM/OAuth tokens when a
+   * connection opens).
    */
   async get(
     deployment: Pick<DeploymentRow, 'id' | 'data_source'>,
@@ -91,29 +96,32 @@ export class DriverRegistry {
     stored: DataSourceSettings,
     viewer: ViewerCredential,
   ): Promise<Driver> {
+    const { password: _stored, ...source } = await this.postgresSettings(deploymentId, stored);
     const settings: PostgresSettings = {
-      ...(await this.postgresSettings(deploymentId, stored)),
-      password: viewer.password,
+      ...source,
       max: viewerPoolSize,
       idleTimeoutMs: viewerIdleMs,
       applicationName: `tessera-user-${viewer.userId}`,
     };
     const slot = `${deploymentId}:${viewer.userId}`;
+    // Keyed without the token: a changed data source opens a new pool, a refreshed token does not.
     const key = sha256(JSON.stringify(settings));
     const current = this.byViewer.get(slot);
     if (current) {
       this.byViewer.delete(slot); // re-inserted below: most recently used last
       if (current.key === key) {
+        current.password.current = viewer.password;
         this.byViewer.set(slot, current);
         return current.driver;
       }
       this.closeQuietly(current.driver);
     }
-    const driver = this.openPostgres(settings);
+    const password = { current: viewer.password };
+    const driver = this.openPostgres({ ...settings, password: () => password.current });
     driver.catch(() => {
       if (this.byViewer.get(slot)?.driver === driver) this.byViewer.delete(slot);
     });
-    this.byViewer.set(slot, { key, driver });
+    this.byViewer.set(slot, { key, driver, password });
     for (const [oldest, entry] of this.byViewer) {
       if (this.byViewer.size <= viewerPoolsMax) break;
       this.byViewer.delete(oldest);

@@ -28,8 +28,9 @@ const clientSecret = 'client secret of tessera at the warehouse provider';
  * and cannot show that the token is what authenticates. It shows instead what Tessera does with
  * it: each account user's queries run on a pool of their own (named `tessera-user-<id>` in
  * pg_stat_activity, at most two connections), only once they have connected the integration
- * (refused, naming it, before; and again once they disconnect), never for a data-API token, and
- * their rows are not served to another user from the result cache. That the password sent is the
+ * (refused, naming it, before; and again once they disconnect), never for a data-API token nor
+ * an embed user, their rows are not served to another user from the result cache, and a token
+ * refreshed before it expires keeps their pool and its open connections. That the password sent is the
  * user's access token is visible only in the driver's settings (datasources/registry.ts
  * `forViewer`), which a test here cannot read from the server side.
  */
@@ -238,6 +239,44 @@ describe.skipIf(!postgresUrl)('a data source that queries with the viewer’s ow
     expect(revoked.statusCode).toBe(200);
     expect((await reportData(ana.key)).json().code).toBe('oauth_connection_required');
     expect((await reportData(bo.key)).statusCode).toBe(200);
+  });
+
+  it('keeps a user’s pool when their token is refreshed before it expires', async () => {
+    const cy = await userWithKey(server, 'admin');
+    idp.account({ sub: 'cy', email: 'cy@idp.test' });
+    // Tokens living 30 s are within the one-minute refresh margin: every query refreshes first.
+    idp.accessTokenTtl(30);
+    try {
+      await connect(cy.key, 'cy');
+      const sealedToken = async () =>
+        (
+          await server.store.db
+            .selectFrom('user_oauth_tokens')
+            .select('access_token_enc')
+            .where('user_id', '=', cy.user.id)
+            .executeTakeFirstOrThrow()
+        ).access_token_enc;
+      const pids = async () =>
+        (
+          await watcher.query(
+            'SELECT pid FROM pg_stat_activity WHERE datname = $1 AND application_name = $2 ORDER BY pid',
+            [pgDatabase, `tessera-user-${cy.user.id}`],
+          )
+        ).rows.map((r) => r.pid);
+      const connected = await sealedToken();
+      expect((await reportData(cy.key)).statusCode).toBe(200);
+      const first = await sealedToken();
+      const before = await pids();
+      expect(first).not.toBe(connected);
+      expect(before.length).toBeGreaterThanOrEqual(1);
+      expect(before.length).toBeLessThanOrEqual(2);
+      expect((await reportData(cy.key)).statusCode).toBe(200);
+      expect(await sealedToken()).not.toBe(first);
+      // Same pool, same connection: open connections stay as the server authenticated them.
+      expect(await pids()).toEqual(before);
+    } finally {
+      idp.accessTokenTtl(3600);
+    }
   });
 
   it('refuses a data-API token, which names no account user', async () => {
