@@ -175,7 +175,7 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
   const apiKeysModule = composeApiKeys(repos.apiKeys, repos.users, bus, auditLog);
   const usersModule = composeUsers(db, repos.users, repos.apiKeys, bus, repos.signIn, repos.roles, auditLog);
   const rolesModule = composeRoles(repos.roles, repos.users, bus);
-  const groupsModule = composeGroups(repos.groups, repos.users, auditLog);
+  const groupsModule = composeGroups(repos.groups, repos.users, auditLog, bus);
   // Browser sign-in (DESIGN.md "Web app and sessions"): the session cookie is a credential too.
   const browserSessions = new BrowserSessions(repos.signIn, bus, {
     idleMs: config.sessionIdleMinutes * 60_000,
@@ -235,6 +235,10 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     variables: envVariableResolver,
     connections: drivers,
     audit: auditLog,
+    oauthIntegrations: {
+      exists: async (tenantId, id) =>
+        (await oauthModule.services.oauthRepository.findIntegration(tenantId, id)) !== undefined,
+    },
   });
   const { deployments } = deploymentsModule.services;
   const envVariablesModule = composeEnvVariables({
@@ -394,6 +398,12 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     shared,
     settings: dataSettings,
     preAggregations: new PreAggregationMatcher(preAggregations),
+    // Issue 22 item 6: data sources that query with each viewer's own OAuth token (built below).
+    viewerTokens: {
+      accessToken: (tenantId, userId, id) =>
+        oauthModule.services.userOAuthTokens.connectedAccessToken(tenantId, userId, id),
+      integrationName: (tenantId, id) => oauthModule.services.userOAuthTokens.integrationName(tenantId, id),
+    },
   });
   const dashboardDataModule = composeDashboardData({
     viewers: [

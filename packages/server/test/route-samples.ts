@@ -318,6 +318,12 @@ export const routeSamples: Record<string, SampleFactory> = {
   'DELETE /api/v1/roles/:roleId/users/:userId': async (f) => ({
     url: `/api/v1/roles/${(await role(f)).id}/users/${f.userId}`,
   }),
+  'PUT /api/v1/roles/:roleId/groups/:groupId': async (f) => ({
+    url: `/api/v1/roles/${(await role(f)).id}/groups/${f.groupId}`,
+  }),
+  'DELETE /api/v1/roles/:roleId/groups/:groupId': async (f) => ({
+    url: `/api/v1/roles/${(await role(f)).id}/groups/${f.groupId}`,
+  }),
 
   'PUT /api/v1/users/:id/password': (f) => ({
     url: `/api/v1/users/${f.userId}/password`,

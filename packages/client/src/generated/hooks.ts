@@ -958,6 +958,46 @@ export function useRemoveRoleFromUser(
 }
 
 /**
+ * Assign a role to a group
+ *
+ * `PUT /api/v1/roles/{roleId}/groups/{groupId}`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/roles`
+ * - `/api/v1/roles/{roleId}`
+ */
+export function useAssignRoleToGroup(
+  options?: MutationHookOptions<'/api/v1/roles/{roleId}/groups/{groupId}', 'put'>,
+) {
+  return useApiMutation(
+    'put',
+    '/api/v1/roles/{roleId}/groups/{groupId}',
+    ['/api/v1/roles', '/api/v1/roles/{roleId}'],
+    options,
+  );
+}
+
+/**
+ * Remove a role from a group
+ *
+ * `DELETE /api/v1/roles/{roleId}/groups/{groupId}`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/roles`
+ * - `/api/v1/roles/{roleId}`
+ */
+export function useRemoveRoleFromGroup(
+  options?: MutationHookOptions<'/api/v1/roles/{roleId}/groups/{groupId}', 'delete'>,
+) {
+  return useApiMutation(
+    'delete',
+    '/api/v1/roles/{roleId}/groups/{groupId}',
+    ['/api/v1/roles', '/api/v1/roles/{roleId}'],
+    options,
+  );
+}
+
+/**
  * List the folders of one level of the workspace that the caller can view
  *
  * `GET /api/v1/deployments/{deploymentId}/folders`

@@ -86,6 +86,17 @@ export function registerAuthentication(app: FastifyInstance, deps: AuthDeps) {
     request.principal = { ...principal, requestId: request.id };
     resolved.touch?.();
   });
+
+  // After the body is parsed and validated: the deployment checks of a route that names its
+  // deployment there (`access.deploymentInBody`), which `authorize` could not make without it.
+  app.addHook('preHandler', async (request) => {
+    const access = request.routeOptions.config?.access;
+    if (!access || 'public' in access || access.deploymentInBody === undefined) return;
+    const principal = request.principal;
+    if (!principal || principal.embed) return;
+    const raw = (request.body as Record<string, unknown> | undefined)?.[access.deploymentInBody];
+    request.principal = authorizeOnDeployment(principal, access, raw);
+  });
 }
 
 /** Picks the resolver for the credential the request carries. */
@@ -253,10 +264,10 @@ function authorize(request: FastifyRequest, access: CredentialedAccess, resolved
   if (resolved.embed) {
     authorizeEmbedLevel(access.embed, resolved.embed);
     // An embed token acts only on its session's deployment; its level, not a role, is its limit.
-    checkDeploymentParam(request, resolved);
+    checkDeployment((request.params as Record<string, unknown> | undefined)?.deploymentId, resolved);
     return resolved;
   }
-  let principal = resolved;
+  const principal = resolved;
   const kind = principal.credentialKind;
   const wanted = access.credential ?? 'api';
   // SCIM tokens only provision; an unscoped admin API key may also call SCIM (spec 5 rule 2). A
@@ -274,7 +285,28 @@ function authorize(request: FastifyRequest, access: CredentialedAccess, resolved
       'credential_kind_not_allowed',
     );
 
-  const raw = checkDeploymentParam(request, principal);
+  const raw = (request.params as Record<string, unknown> | undefined)?.deploymentId;
+  if (raw === undefined && access.deploymentInBody !== undefined) {
+    // The body, parsed after this hook, names the deployment: its checks wait for it (the
+    // preHandler above). Refused now is only a role no deployment would raise high enough.
+    const reachable = Object.values(principal.deploymentRoles ?? {}).some((r) =>
+      hasRole({ ...principal, role: r }, access.role),
+    );
+    if (!hasRole(principal, access.role) && !reachable)
+      throw new ForbiddenError(`This operation needs the ${access.role} role`, 'insufficient_role');
+    return principal;
+  }
+  return authorizeOnDeployment(principal, access, raw);
+}
+
+/**
+ * The checks that depend on the deployment a request acts on (`raw`, from the path or the body;
+ * undefined: an account-level request): the credential's scope, the role a role assigned to the
+ * user holds there (auth/roles.ts), then the route's role.
+ */
+function authorizeOnDeployment(resolved: Principal, access: CredentialedAccess, raw: unknown): Principal {
+  let principal = resolved;
+  checkDeployment(raw, principal);
   const deploymentRole = raw === undefined ? undefined : principal.deploymentRoles?.[String(raw)];
   if (deploymentRole && !hasRole(principal, deploymentRole))
     principal = { ...principal, role: deploymentRole };
@@ -310,14 +342,12 @@ function authorizeEmbedLevel(level: EmbedLevel | undefined, grant: EmbedGrant): 
     );
 }
 
-/** 403 when the path names a deployment the credential does not reach; the raw parameter otherwise. */
-function checkDeploymentParam(request: FastifyRequest, principal: Principal): unknown {
-  const raw = (request.params as Record<string, unknown> | undefined)?.deploymentId;
+/** 403 when the request names (`raw`) a deployment the credential does not reach. */
+function checkDeployment(raw: unknown, principal: Principal): void {
   const deploymentId = Number(raw);
   if (raw !== undefined && Number.isInteger(deploymentId) && !canReachDeployment(principal, deploymentId)) {
     throw new ForbiddenError(`This credential is not scoped to deployment ${raw}`, 'deployment_out_of_scope');
   }
-  return raw;
 }
 
 export function principalOf(request: FastifyRequest): Principal {

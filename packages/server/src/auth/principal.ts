@@ -84,6 +84,13 @@ interface CredentialedAccess {
    * service checks it against the key's scope (403 `deployment_out_of_scope`).
    */
   scopedKeys?: 'deny' | 'filter' | 'service';
+  /**
+   * The body field that names the deployment the route acts on, for routes whose path does not
+   * (`POST /api/v1/agents`): the deployment checks a `:deploymentId` gets (the credential's scope,
+   * a role held on that deployment, auth/roles.ts) are made against it once the body is parsed
+   * and validated (authenticate.ts `authorizeBodyDeployment`).
+   */
+  deploymentInBody?: string;
   /** The route also takes `Authorization: Api-Key <key>` (spec 5: the chat API). */
   apiKeyScheme?: true;
   /** Embed tokens may call the route at this level; absent: embed tokens get 403. */

@@ -6,12 +6,17 @@ export interface PostgresSettings {
   port?: number;
   database: string;
   user?: string;
-  password?: string;
+  /** A function: asked at each new connection (a per-user pool's current OAuth token, registry.ts). */
+  password?: string | (() => string);
   ssl?: boolean;
   /** Schema searched first (tests load the sample data into a schema of their own). */
   searchPath?: string;
   max?: number;
   connectionTimeoutMs?: number;
+  /** Idle connections close after this long (pg's default when absent: 10 s). */
+  idleTimeoutMs?: number;
+  /** What the server shows in pg_stat_activity: whose connection it is (per-user pools, registry.ts). */
+  applicationName?: string;
 }
 
 /**
@@ -56,6 +61,8 @@ export class PostgresDriver implements Driver {
       max: settings.max ?? 10,
       // pg waits for a connection forever by default; a host that drops packets must fail in time.
       connectionTimeoutMillis: settings.connectionTimeoutMs ?? 10_000,
+      ...(settings.idleTimeoutMs !== undefined ? { idleTimeoutMillis: settings.idleTimeoutMs } : {}),
+      ...(settings.applicationName !== undefined ? { application_name: settings.applicationName } : {}),
       types,
       // The semantic layer's PostgreSQL SQL assumes a UTC session (date_trunc on wall-clock time).
       options: `-c TimeZone=UTC${settings.searchPath ? ` -c search_path=${settings.searchPath},public` : ''}`,

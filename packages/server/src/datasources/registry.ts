@@ -26,6 +26,22 @@ export interface DriverRegistryOptions {
 
 export { SAMPLE_PATH };
 
+/**
+ * Who a query runs for, when the data source authenticates each viewer with their own token
+ * (`oauthIntegrationId`, issue 22 item 6): the account user, and their access token as the password.
+ */
+export interface ViewerCredential {
+  userId: number;
+  password: string;
+}
+
+/** Per-user pools stay small and few: a user's dashboard needs a couple of connections, not ten. */
+const viewerPoolSize = 2;
+/** At most this many per-user pools are kept; the least recently used one closes first. */
+const viewerPoolsMax = 100;
+/** A per-user pool's idle connections close after this long. */
+const viewerIdleMs = 30_000;
+
 export function sampleDatabaseFile(dataDir: string): string {
   return path.join(dataDir, 'sample.duckdb');
 }
@@ -38,11 +54,27 @@ export function sampleDatabaseFile(dataDir: string): string {
 export class DriverRegistry {
   private readonly byDeployment = new Map<number, { key: string; driver: Promise<Driver> }>();
   private readonly duckdbFiles = new Map<string, Promise<Driver>>();
+  /** Per-user pools by `deploymentId:userId`, least recently used first (Map order). */
+  private readonly byViewer = new Map<
+    string,
+    { key: string; driver: Promise<Driver>; password: { current: string } }
+  >();
 
   constructor(private readonly options: DriverRegistryOptions) {}
 
-  async get(deployment: Pick<DeploymentRow, 'id' | 'data_source'>): Promise<Driver> {
+  /**
+   * The deployment's driver; with `viewer`, a PostgreSQL pool of that user's own, authenticated
+   * with their token instead of the data source's password and named `tessera-user-<id>` in
+   * pg_stat_activity. A refreshed token keeps the pool: new connections authenticate with it, open
+   * ones stay as the server authenticated them (managed PostgreSQL checks IAM/OAuth tokens when a
+   * connection opens).
+   */
+  async get(
+    deployment: Pick<DeploymentRow, 'id' | 'data_source'>,
+    viewer?: ViewerCredential,
+  ): Promise<Driver> {
     const stored = deployment.data_source as DataSourceSettings;
+    if (viewer && stored.type === 'postgres') return this.forViewer(deployment.id, stored, viewer);
     const postgres = stored.type === 'postgres' ? await this.postgresSettings(deployment.id, stored) : null;
     // Keyed by what the connection uses, so that a changed variable opens a new pool; hashed, so
     // that no clear password sits in the map.
@@ -56,6 +88,45 @@ export class DriverRegistry {
       if (this.byDeployment.get(deployment.id)?.driver === driver) this.byDeployment.delete(deployment.id);
     });
     this.byDeployment.set(deployment.id, { key, driver });
+    return driver;
+  }
+
+  private async forViewer(
+    deploymentId: number,
+    stored: DataSourceSettings,
+    viewer: ViewerCredential,
+  ): Promise<Driver> {
+    const { password: _stored, ...source } = await this.postgresSettings(deploymentId, stored);
+    const settings: PostgresSettings = {
+      ...source,
+      max: viewerPoolSize,
+      idleTimeoutMs: viewerIdleMs,
+      applicationName: `tessera-user-${viewer.userId}`,
+    };
+    const slot = `${deploymentId}:${viewer.userId}`;
+    // Keyed without the token: a changed data source opens a new pool, a refreshed token does not.
+    const key = sha256(JSON.stringify(settings));
+    const current = this.byViewer.get(slot);
+    if (current) {
+      this.byViewer.delete(slot); // re-inserted below: most recently used last
+      if (current.key === key) {
+        current.password.current = viewer.password;
+        this.byViewer.set(slot, current);
+        return current.driver;
+      }
+      this.closeQuietly(current.driver);
+    }
+    const password = { current: viewer.password };
+    const driver = this.openPostgres({ ...settings, password: () => password.current });
+    driver.catch(() => {
+      if (this.byViewer.get(slot)?.driver === driver) this.byViewer.delete(slot);
+    });
+    this.byViewer.set(slot, { key, driver, password });
+    for (const [oldest, entry] of this.byViewer) {
+      if (this.byViewer.size <= viewerPoolsMax) break;
+      this.byViewer.delete(oldest);
+      this.closeQuietly(entry.driver);
+    }
     return driver;
   }
 
@@ -176,9 +247,11 @@ export class DriverRegistry {
   async close(): Promise<void> {
     const drivers = new Set<Promise<Driver>>([
       ...[...this.byDeployment.values()].map((e) => e.driver),
+      ...[...this.byViewer.values()].map((e) => e.driver),
       ...this.duckdbFiles.values(),
     ]);
     this.byDeployment.clear();
+    this.byViewer.clear();
     this.duckdbFiles.clear();
     await Promise.all([...drivers].map((d) => d.then((x) => x.close()).catch(() => undefined)));
   }

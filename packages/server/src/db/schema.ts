@@ -105,6 +105,11 @@ export interface DataSourceSettings {
   /** Encrypted at rest; never returned by the API. */
   passwordEnc?: string;
   ssl?: boolean;
+  /**
+   * PostgreSQL: queries of an account user authenticate with that user's own access token of this
+   * OAuth integration as the password (modules/oauth), on connections of their own (issue 22 item 6).
+   */
+  oauthIntegrationId?: number;
 }
 
 export interface EnvironmentsTable {
@@ -920,3 +925,14 @@ export interface Database {
 }
 
 export type AuditLogRow = Selectable<AuditLogTable>;
+
+/* Roles assigned to groups (migration 0027, modules/roles): members hold them. */
+export interface GroupRolesTable {
+  group_id: number;
+  role_id: number;
+  created_at: CreatedAt;
+}
+
+export interface Database {
+  group_roles: GroupRolesTable;
+}

@@ -209,6 +209,9 @@ export const errorCatalogue = {
   data_not_found: { status: 404, title: 'Not found', on: 'data' },
   query_timeout: { status: 504, title: 'Query timeout', on: 'data' },
   warehouse_unavailable: { status: 503, title: 'Warehouse unavailable', on: 'data' },
+  // A data source that queries with each viewer's own OAuth token (issue 22 item 6).
+  oauth_connection_required: { status: 403, title: 'Connect your account first', on: 'data' },
+  oauth_user_required: { status: 403, title: 'Only an account user can query this data source', on: 'data' },
 } as const satisfies Record<string, CatalogueEntry>;
 
 export type ErrorCode = keyof typeof errorCatalogue;

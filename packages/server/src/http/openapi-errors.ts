@@ -26,7 +26,12 @@ export function scopesOf(route: Route): Set<ErrorScope> {
   if (/\/embed(\/|-|$)/.test(route.url) || (access && 'embed' in access)) scopes.add('embed');
   if (access && !('public' in access)) {
     scopes.add('credentialed');
-    if (route.url.includes(':deploymentId') || access.scopedKeys === 'service') scopes.add('deployment');
+    if (
+      route.url.includes(':deploymentId') ||
+      access.scopedKeys === 'service' ||
+      access.deploymentInBody !== undefined
+    )
+      scopes.add('deployment');
     else if (access.scopedKeys !== 'filter') scopes.add('account');
     scopes.add(route.url.startsWith(scimPrefix) ? 'scim' : 'management');
     if (!route.url.startsWith(scimPrefix) && access.credential !== 'embed') scopes.add('cookie');

@@ -89,6 +89,7 @@ export class DashboardDataService {
       deployment: await this.deps.deployments.require(viewer.tenantId, deploymentId),
       securityContext: viewer.securityContext,
       branch: 'main',
+      accountUserId: viewer.userId,
     };
     const paging = { limit: body.limit ?? null, offset: body.offset ?? null };
     if (row.json_query) {
@@ -278,6 +279,8 @@ export class DashboardDataService {
       deployment: await this.deps.deployments.require(viewer.tenantId, deploymentId),
       securityContext,
       branch: 'main',
+      // An embed token's end user is no account user: a data source of viewers' tokens refuses them.
+      ...(viewer.kind === 'embed' ? {} : { accountUserId: viewer.userId }),
     };
     return { found, caller };
   }

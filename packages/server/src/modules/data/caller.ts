@@ -10,4 +10,11 @@ export interface DataCaller {
   deployment: DeploymentRow;
   securityContext: SecurityContext;
   branch: string;
+  /**
+   * The account user the query runs for, when there is one (dashboard widgets and reports of a
+   * signed-in user or their key). A data source set to query with each viewer's own OAuth token
+   * connects as them (run.ts); absent (data-API tokens, whose claims anyone holding the
+   * deployment's API secret may write, and embed users) such a data source refuses.
+   */
+  accountUserId?: number;
 }

@@ -1,9 +1,11 @@
 import { type CompiledQuery, formatRow, inferColumnType, sqlApiValue } from '@tessera/semantic';
 import type { Driver } from '../../datasources/driver.ts';
-import type { DriverRegistry } from '../../datasources/registry.ts';
+import type { DriverRegistry, ViewerCredential } from '../../datasources/registry.ts';
+import type { DataSourceSettings } from '../../db/schema.ts';
 import type { DataCaller } from './caller.ts';
 import type { CompiledLoad, CompiledSqlApi, QueryType } from './compile.ts';
 import { driverError, engineError } from './engine-errors.ts';
+import { DataApiError } from './errors.ts';
 import type { QueryExecutor, QueryResult } from './executor.ts';
 import { combine, type Outcome } from './outcome.ts';
 import type { RollupUse } from './pre-aggregations/use.ts';
@@ -40,8 +42,21 @@ export interface SqlApiResult {
   refreshedAt: Date;
 }
 
+/**
+ * Account users' OAuth access tokens (modules/oauth), for a data source that queries with each
+ * viewer's own token (`oauthIntegrationId`, issue 22 item 6).
+ */
+export interface ViewerTokens {
+  /** The user's access token, refreshed first when near expiry; null when they have not connected. */
+  accessToken(tenantId: number, userId: number, integrationId: number): Promise<string | null>;
+  /** The integration's name, for the message that asks the user to connect; null when it is gone. */
+  integrationName(tenantId: number, integrationId: number): Promise<string | null>;
+}
+
 export interface RunDeps {
   drivers: Pick<DriverRegistry, 'get'>;
+  /** Absent: a data source set to query with viewers' tokens refuses every query. */
+  viewerTokens?: ViewerTokens;
   executor: QueryExecutor;
   settings: DataSettings;
 }
@@ -71,6 +86,10 @@ function statementKey(
   total: unknown,
 ) {
   const { deployment } = caller;
+  // Rows read on a viewer's own connection are theirs (the warehouse may filter by who connects).
+  const viewer = (deployment.data_source as DataSourceSettings).oauthIntegrationId
+    ? (caller.accountUserId ?? null)
+    : null;
   return JSON.stringify([
     kind,
     deployment.id,
@@ -81,6 +100,7 @@ function statementKey(
     params,
     total,
     contextKey(caller.securityContext),
+    ...(viewer === null ? [] : [viewer]),
   ]);
 }
 
@@ -142,11 +162,42 @@ export async function runSqlApi(
 
 /** The deployment's driver; one that cannot open is the warehouse being unavailable (503). */
 async function openDriver(deps: RunDeps, caller: DataCaller): Promise<Driver> {
+  const viewer = await viewerCredential(deps, caller);
   try {
-    return await deps.drivers.get(caller.deployment);
+    return await deps.drivers.get(caller.deployment, viewer);
   } catch (error) {
     throw driverError(error);
   }
+}
+
+/**
+ * For a data source that queries with each viewer's own OAuth token: the caller's account user
+ * and their token, or a 403 that says what to do (connect the integration, named; query as an
+ * account user). Never the token itself in an error.
+ */
+async function viewerCredential(deps: RunDeps, caller: DataCaller): Promise<ViewerCredential | undefined> {
+  const integrationId = (caller.deployment.data_source as DataSourceSettings).oauthIntegrationId;
+  if (integrationId === undefined) return undefined;
+  const tenantId = caller.deployment.tenant_id;
+  const name = (await deps.viewerTokens?.integrationName(tenantId, integrationId)) ?? null;
+  const named = name === null ? `OAuth integration ${integrationId}` : `"${name}"`;
+  const userId = caller.accountUserId;
+  if (userId === undefined || userId <= 0)
+    throw new DataApiError(
+      'oauth_user_required',
+      `This deployment's data source queries with each viewer's own ${named} account: only an account user ` +
+        'can query it (signed in, or with their own API key), not an embed user or a data-API token',
+    );
+  const token =
+    name === null ? null : ((await deps.viewerTokens?.accessToken(tenantId, userId, integrationId)) ?? null);
+  if (token === null)
+    throw new DataApiError(
+      'oauth_connection_required',
+      name === null
+        ? `This deployment's data source names ${named}, which no longer exists: an admin must change the data source`
+        : `Connect your ${named} account to query this deployment: POST /api/v1/user-oauth-tokens/${integrationId}/initiate`,
+    );
+  return { userId, password: token };
 }
 
 function execute(deps: RunDeps, s: Statement) {

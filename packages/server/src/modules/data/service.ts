@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { SecretBox } from '../../crypto/secrets.ts';
 import { dialectOf } from '../../datasources/dialect.ts';
 import type { DriverRegistry } from '../../datasources/registry.ts';
-import type { DeploymentRow } from '../../db/schema.ts';
+import type { DataSourceSettings, DeploymentRow } from '../../db/schema.ts';
 import { DomainError } from '../../errors/domain-errors.ts';
 import type { DeploymentsService } from '../deployments/service.ts';
 import type { TenantResolver } from '../tenants/resolver.ts';
@@ -15,7 +15,7 @@ import type { QueryExecutor } from './executor.ts';
 import type { ModelCache } from './model-cache.ts';
 import type { Outcome } from './outcome.ts';
 import type { PreAggregationMatcher } from './pre-aggregations/matcher.ts';
-import { type LoadResult, runLoad, runSqlApi, type SqlApiResult } from './run.ts';
+import { type LoadResult, runLoad, runSqlApi, type SqlApiResult, type ViewerTokens } from './run.ts';
 import type { DataSettings } from './settings.ts';
 import type { SharedResults } from './shared-cache.ts';
 import { tokenFrom, verifyToken } from './token.ts';
@@ -32,6 +32,8 @@ export interface DataServiceDeps {
   preAggregations?: PreAggregationMatcher;
   /** REDIS_URL: the executor's second level, shared by the replicas. */
   shared?: SharedResults;
+  /** Account users' OAuth tokens, for data sources that query with them (issue 22 item 6). */
+  viewerTokens?: ViewerTokens;
 }
 
 /**
@@ -86,9 +88,10 @@ export class DataService {
     const raw = await this.deps.models.guard(model, query, () =>
       compileLoad(model, query, { dialect: dialectOf(caller.deployment), securityContext }),
     );
-    const compiled = this.deps.preAggregations
-      ? await this.deps.preAggregations.rewrite(caller, model, raw)
-      : raw;
+    const compiled =
+      this.deps.preAggregations && !perViewer(caller)
+        ? await this.deps.preAggregations.rewrite(caller, model, raw)
+        : raw;
     return { ...compiled, modelVersion: this.deps.models.version(model) };
   }
 
@@ -97,7 +100,9 @@ export class DataService {
     const { securityContext } = caller;
     const dialect = dialectOf(caller.deployment);
     const model = await this.model(caller);
-    const rollup = (await this.deps.preAggregations?.sqlApiHook(caller, model)) ?? undefined;
+    const rollup = perViewer(caller)
+      ? undefined
+      : ((await this.deps.preAggregations?.sqlApiHook(caller, model)) ?? undefined);
     const compiled = await this.deps.models.guard(model, sql, () =>
       compileSqlApi(model, sql, { dialect, securityContext, timezone, rollup }),
     );
@@ -121,4 +126,13 @@ export class DataService {
   private model(caller: DataCaller): Promise<Model> {
     return this.deps.models.get(caller.deployment.id, caller.branch);
   }
+}
+
+/**
+ * A data source that queries with each viewer's own token (issue 22 item 6) is never answered from
+ * a rollup: rollups are built on the data source's own connection, so the rows a warehouse shows
+ * each user by who connects would not be theirs.
+ */
+function perViewer(caller: DataCaller): boolean {
+  return (caller.deployment.data_source as DataSourceSettings).oauthIntegrationId !== undefined;
 }

@@ -53,6 +53,16 @@ export const DataSourceInput = Type.Object(
     user: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
     password: Type.Optional(Type.String({ maxLength: 1024, description: 'Write-only; encrypted at rest' })),
     ssl: Type.Optional(Type.Boolean()),
+    oauthIntegrationId: Type.Optional(
+      Type.Union([Type.Integer({ minimum: 1, maximum: 2147483647 }), Type.Null()], {
+        description:
+          "PostgreSQL only: an OAuth integration of the account (`/api/v1/oauth-integrations`). Each account user's " +
+          'queries then connect with their own access token of it as the password, on connections of their own; ' +
+          'a user who has not connected that integration is told to (403 `oauth_connection_required`), and embed ' +
+          'users and data-API tokens, which are no account user, are refused (403 `oauth_user_required`). ' +
+          'Omitted or null: every query uses `user` and `password`.',
+      }),
+    ),
   },
   {
     additionalProperties: false,
@@ -71,6 +81,7 @@ export const DataSourceView = Type.Object({
   user: Type.Optional(Type.String()),
   ssl: Type.Optional(Type.Boolean()),
   hasPassword: Type.Boolean(),
+  oauthIntegrationId: Type.Optional(Type.Integer()),
 });
 
 const basePath = Type.String({

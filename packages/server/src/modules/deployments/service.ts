@@ -41,6 +41,11 @@ export interface DeploymentsServiceDeps {
   };
   /** Issue 22 item 5: each change is recorded in its own transaction (the password never). */
   audit: Pick<AuditLog, 'record'>;
+  /**
+   * The account's OAuth integrations, for a data source that queries with each viewer's token
+   * (`oauthIntegrationId`, issue 22 item 6); absent: such a setting is refused.
+   */
+  oauthIntegrations?: { exists(tenantId: number, id: number): Promise<boolean> };
 }
 
 export const defaultBasePath = '/cubejs-api';
@@ -116,6 +121,7 @@ export class DeploymentsService {
   async create(principal: Principal, input: Static<typeof CreateDeploymentBody>) {
     // A new deployment has no env variables yet: set them, then reference them in an update.
     if (input.dataSource) await this.checkReferences(input.dataSource, null);
+    if (input.dataSource) await this.checkIntegration(principal.tenantId, input.dataSource);
     const dataSource = this.sealDataSource(input.dataSource ?? { type: 'duckdb', path: ':sample:' });
     const connection = input.dataSource ? await this.deps.connections?.test(null, dataSource) : undefined;
     const values = {
@@ -241,6 +247,7 @@ export class DeploymentsService {
     prefix = 'body/dataSource',
   ) {
     await this.checkReferences(input, current.id, prefix);
+    await this.checkIntegration(current.tenant_id, input, prefix);
     const previous = current.data_source as DataSourceSettings;
     // Omitting the password keeps the stored one, so a settings form need not echo secrets back.
     const keep = input.password === undefined && previous.type === input.type;
@@ -315,6 +322,25 @@ export class DeploymentsService {
     );
   }
 
+  /** A data source querying with viewers' tokens names a PostgreSQL source and an integration of the account. */
+  private async checkIntegration(
+    tenantId: number,
+    input: Static<typeof DataSourceInput>,
+    prefix = 'body/dataSource',
+  ) {
+    const id = input.oauthIntegrationId;
+    if (id === undefined || id === null) return;
+    const field = `${prefix}/oauthIntegrationId`;
+    if (input.type !== 'postgres')
+      throw new ValidationError('Only a PostgreSQL data source queries with viewers’ OAuth tokens', [
+        { field, message: 'is for type postgres only' },
+      ]);
+    if (!(await this.deps.oauthIntegrations?.exists(tenantId, id)))
+      throw new ValidationError(`Unknown OAuth integration ${id}`, [
+        { field, message: 'is not an OAuth integration of this account' },
+      ]);
+  }
+
   private sealDataSource(
     input: Static<typeof DataSourceInput>,
     keptPasswordEnc?: string,
@@ -335,8 +361,10 @@ export class DeploymentsService {
         { field: `${prefix}/path`, message: pathProblem },
       ]);
     }
-    const { password, ...rest } = input;
+    const { password, oauthIntegrationId, ...rest } = input;
     const settings: DataSourceSettings = { ...rest };
+    if (oauthIntegrationId !== undefined && oauthIntegrationId !== null)
+      settings.oauthIntegrationId = oauthIntegrationId;
     if (input.type === 'duckdb') settings.path = input.path ?? ':sample:';
     if (password !== undefined && password !== '') settings.passwordEnc = this.deps.secrets.seal(password);
     else if (keptPasswordEnc) settings.passwordEnc = keptPasswordEnc;

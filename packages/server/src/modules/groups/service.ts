@@ -1,5 +1,6 @@
 import type { Static } from 'typebox';
 import type { Principal } from '../../auth/principal.ts';
+import type { InvalidationBus } from '../../cache/invalidation-bus.ts';
 import type { Db } from '../../db/database.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors/domain-errors.ts';
 import { type PageQuery, pageWindow, toPage } from '../../pagination/page.ts';
@@ -18,6 +19,12 @@ export class GroupsService {
     private readonly users: UserLookup,
     /** Issue 22 item 5: each change is recorded in its own transaction. */
     private readonly audit: Pick<AuditLog, 'record'>,
+    /**
+     * A member holds the group's roles (modules/roles): a membership change changes what their
+     * credentials may do, so this replica's credential caches drop it at once (the store's trigger,
+     * migration 0027, tells the other replicas).
+     */
+    private readonly bus?: Pick<InvalidationBus, 'publish'>,
   ) {}
 
   async list(principal: Principal, query: PageQuery) {
@@ -65,6 +72,7 @@ export class GroupsService {
       await this.repository.delete(principal.tenantId, id, trx);
       await this.record(trx, principal, 'group.delete', id, groupView(before), null);
     });
+    this.bus?.publish('credentials');
     return { success: true };
   }
 
@@ -84,6 +92,7 @@ export class GroupsService {
       await this.repository.addMember(id, userId, trx);
       await this.record(trx, principal, 'group.add_member', id, null, { userId });
     });
+    this.bus?.publish('credentials');
     return this.members(principal, id);
   }
 
@@ -94,6 +103,7 @@ export class GroupsService {
         throw new NotFoundError(`Member ${userId} of group ${id}`, 'member_not_found');
       await this.record(trx, principal, 'group.remove_member', id, { userId }, null);
     });
+    this.bus?.publish('credentials');
     return this.members(principal, id);
   }
 

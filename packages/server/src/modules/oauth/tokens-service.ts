@@ -177,6 +177,28 @@ export class UserOAuthTokensService {
     return refresh;
   }
 
+  /**
+   * For a data source that queries with each viewer's token (modules/data/run.ts `ViewerTokens`):
+   * the access token as `accessToken` answers it, or null when the user has not connected.
+   */
+  async connectedAccessToken(
+    tenantId: number,
+    userId: number,
+    integrationId: number,
+  ): Promise<string | null> {
+    try {
+      return await this.accessToken(tenantId, userId, integrationId);
+    } catch (error) {
+      if (error instanceof NotFoundError && error.code === 'oauth_token_not_found') return null;
+      throw error;
+    }
+  }
+
+  /** The integration's name (what a user is asked to connect), or null when there is none. */
+  async integrationName(tenantId: number, integrationId: number): Promise<string | null> {
+    return (await this.deps.repository.findIntegration(tenantId, integrationId))?.name ?? null;
+  }
+
   private async refresh(tenantId: number, row: UserOAuthTokenRow): Promise<string> {
     if (!row.refresh_token_enc)
       throw new DomainError(

@@ -96,6 +96,33 @@ export class RolesRepository {
       .execute();
   }
 
+  /** Whether `groupId` is a global group of the tenant (roles are assigned to those only). */
+  async groupExists(tenantId: number, groupId: number): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('groups')
+      .select('id')
+      .where('tenant_id', '=', tenantId)
+      .where('id', '=', groupId)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  async assignToGroup(groupId: number, roleId: number): Promise<void> {
+    await this.db
+      .insertInto('group_roles')
+      .values({ group_id: groupId, role_id: roleId })
+      .onConflict((oc) => oc.columns(['group_id', 'role_id']).doNothing())
+      .execute();
+  }
+
+  async unassignFromGroup(groupId: number, roleId: number): Promise<void> {
+    await this.db
+      .deleteFrom('group_roles')
+      .where('group_id', '=', groupId)
+      .where('role_id', '=', roleId)
+      .execute();
+  }
+
   /** The roles assigned to each of `userIds`, by user id. */
   async ofUsers(userIds: number[]): Promise<Map<number, { id: number; name: string }[]>> {
     const byUser = new Map<number, { id: number; name: string }[]>();

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   bearer,
+  createKey,
   signedInUser,
   startReplica,
   startTestServer,
@@ -189,6 +190,111 @@ describe('roles', () => {
     } finally {
       await replica.close();
     }
+  });
+
+  it('gives a group’s roles to its members, and takes them away with the member or the assignment on a second replica', async () => {
+    const replica = await startReplica(server, { listen: true });
+    try {
+      const viewer = await userWithKey(server, 'viewer');
+      const onReplica = () =>
+        replica.app.inject({
+          method: 'POST',
+          url: `/api/v1/deployments/${other}/workbooks`,
+          headers: bearer(viewer.key),
+          payload: { name: 'by group role' },
+        });
+      const group = (await call('POST', '/api/v1/groups', { name: 'Builders by group' })).json();
+      const role = (
+        await call('POST', '/api/v1/roles', {
+          name: 'Group builders',
+          policies: [{ resourceType: 'Deployment', actions: ['WorkbookEdit'], resources: [String(other)] }],
+        })
+      ).json();
+      expect((await call('PUT', `/api/v1/roles/${role.id}/groups/${group.id}`)).statusCode).toBe(204);
+      expect((await call('PUT', `/api/v1/roles/${role.id}/groups/${group.id}`)).statusCode).toBe(204);
+      // Not a member yet: the replica (which cached the credential) refuses.
+      expect((await onReplica()).statusCode).toBe(403);
+      await call('POST', `/api/v1/groups/${group.id}/members`, { userId: viewer.user.id });
+      expect(await statusWithin(onReplica, 200, 10_000)).toBe(200);
+      expect((await createWorkbook(server.demoDeploymentId, viewer.key)).statusCode).toBe(403);
+      // Leaving the group ends the grant at once, everywhere.
+      await call('DELETE', `/api/v1/groups/${group.id}/members/${viewer.user.id}`);
+      expect((await createWorkbook(other, viewer.key)).statusCode).toBe(403);
+      expect(await statusWithin(onReplica, 403, 10_000)).toBe(403);
+      // Back in the group, then the role taken from the group: the same.
+      await call('POST', `/api/v1/groups/${group.id}/members`, { userId: viewer.user.id });
+      expect(await statusWithin(onReplica, 200, 10_000)).toBe(200);
+      expect((await call('DELETE', `/api/v1/roles/${role.id}/groups/${group.id}`)).statusCode).toBe(204);
+      expect((await call('DELETE', `/api/v1/roles/${role.id}/groups/${group.id}`)).statusCode).toBe(204);
+      expect((await createWorkbook(other, viewer.key)).statusCode).toBe(403);
+      expect(await statusWithin(onReplica, 403, 10_000)).toBe(403);
+      // A role held both ways is held once; deleting the group ends its assignments.
+      await call('PUT', `/api/v1/roles/${role.id}/groups/${group.id}`);
+      await call('PUT', `/api/v1/roles/${role.id}/users/${viewer.user.id}`);
+      expect((await createWorkbook(other, viewer.key)).statusCode).toBe(200);
+      await call('DELETE', `/api/v1/roles/${role.id}/users/${viewer.user.id}`);
+      expect((await createWorkbook(other, viewer.key)).statusCode).toBe(200);
+      expect((await call('DELETE', `/api/v1/groups/${group.id}`)).statusCode).toBe(200);
+      expect((await createWorkbook(other, viewer.key)).statusCode).toBe(403);
+      expect(await statusWithin(onReplica, 403, 10_000)).toBe(403);
+    } finally {
+      await replica.close();
+    }
+  });
+
+  it('assigns roles to groups of the account only, never Admin', async () => {
+    const group = (await call('POST', '/api/v1/groups', { name: 'Not admins' })).json();
+    const [adminRole, developerRole] = await server.services.repositories.roles.builtIn();
+    expect((await call('PUT', `/api/v1/roles/${adminRole.id}/groups/${group.id}`)).statusCode).toBe(404);
+    expect((await call('PUT', `/api/v1/roles/999999/groups/${group.id}`)).statusCode).toBe(404);
+    const unknownGroup = await call('PUT', `/api/v1/roles/${developerRole.id}/groups/999999`);
+    expect(unknownGroup.statusCode).toBe(404);
+    expect(unknownGroup.json().code).toBe('group_not_found');
+    expect((await call('DELETE', `/api/v1/roles/${developerRole.id}/groups/999999`)).statusCode).toBe(404);
+    const viewer = await userWithKey(server, 'viewer');
+    await call('POST', `/api/v1/groups/${group.id}/members`, { userId: viewer.user.id });
+    expect((await call('PUT', `/api/v1/roles/${developerRole.id}/groups/${group.id}`)).statusCode).toBe(204);
+    expect((await createWorkbook(other, viewer.key)).statusCode).toBe(200);
+    expect((await call('GET', '/api/v1/users', undefined, viewer.key)).statusCode).toBe(403);
+    expect(
+      (await call('PUT', `/api/v1/roles/${developerRole.id}/groups/${group.id}`, undefined, viewer.key))
+        .statusCode,
+    ).toBe(403);
+  });
+
+  it('raises access on a route that names its deployment in the body (POST /api/v1/agents)', async () => {
+    const viewer = await userWithKey(server, 'viewer');
+    const deployment = server.demoDeploymentId;
+    const createAgent = (deploymentId: number, key: string) =>
+      call('POST', '/api/v1/agents', { name: `agent on ${deploymentId}`, deploymentId }, key);
+    expect((await createAgent(deployment, viewer.key)).statusCode).toBe(403);
+    const role = (
+      await call('POST', '/api/v1/roles', {
+        name: 'Agent builders',
+        policies: [{ resourceType: 'Deployment', actions: ['AgentManage'], resources: [String(deployment)] }],
+      })
+    ).json();
+    await call('PUT', `/api/v1/roles/${role.id}/users/${viewer.user.id}`);
+    // Developer on the deployment the body names, and only there.
+    const onA = await createAgent(deployment, viewer.key);
+    expect(onA.statusCode).toBe(200);
+    expect(onA.json().deploymentId).toBe(deployment);
+    const onB = await createAgent(other, viewer.key);
+    expect(onB.statusCode).toBe(403);
+    expect(onB.json().code).toBe('insufficient_role');
+    // The body is still checked first for whoever may act somewhere: the field is named.
+    const bad = await call('POST', '/api/v1/agents', { name: 'no deployment' }, viewer.key);
+    expect(bad.statusCode).toBe(400);
+    // A key scoped to a deployment reaches the one it names, not another.
+    const scoped = await createKey(server, { name: 'agents on A', deploymentIds: [deployment] });
+    expect((await createAgent(deployment, scoped.key)).statusCode).toBe(200);
+    const outside = await createAgent(other, scoped.key);
+    expect(outside.statusCode).toBe(403);
+    expect(outside.json().code).toBe('deployment_out_of_scope');
+    // Without the role, a viewer is refused before the body is read.
+    await call('DELETE', `/api/v1/roles/${role.id}`);
+    expect((await call('POST', '/api/v1/agents', { name: 'x' }, viewer.key)).statusCode).toBe(403);
+    expect((await createAgent(deployment, viewer.key)).statusCode).toBe(403);
   });
 });
 

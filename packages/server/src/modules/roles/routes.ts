@@ -4,6 +4,7 @@ import { principalOf } from '../../auth/authenticate.ts';
 import {
   Role,
   RoleCreateBody,
+  RoleGroupParams,
   RoleIdParams,
   RolesListQuery,
   RolesListResponse,
@@ -90,7 +91,7 @@ export const roleRoutes: FastifyPluginAsyncTypebox<{ roles: RolesService }> = as
         tags,
         operationId: 'deleteRole',
         summary: 'Delete a custom role',
-        description: 'And every assignment of it. Built-in roles: 403.',
+        description: 'And every assignment of it, to users and to groups. Built-in roles: 403.',
         params: RoleIdParams,
         response: NoContent,
       },
@@ -135,6 +136,50 @@ export const roleRoutes: FastifyPluginAsyncTypebox<{ roles: RolesService }> = as
     },
     async (request, reply) => {
       await roles.unassign(principalOf(request), request.params.roleId, request.params.userId);
+      return reply.code(204).send(null);
+    },
+  );
+  // Not in the reference, which deletes a role's group assignments with the role but has no call
+  // to make one: the smallest pair that mirrors the user assignment above.
+  app.put(
+    '/api/v1/roles/:roleId/groups/:groupId',
+    {
+      schema: {
+        tags,
+        operationId: 'assignRoleToGroup',
+        summary: 'Assign a role to a group',
+        description:
+          'Tessera addition (the reference names no operation for it). Every member of the global group holds ' +
+          'the role, and gains or loses it as they join or leave the group, on the next request on every ' +
+          'replica. Idempotent. 404 when the group or the role is unknown; Admin cannot be assigned (404), as ' +
+          'for users.',
+        params: RoleGroupParams,
+        response: NoContent,
+      },
+      config: admin,
+    },
+    async (request, reply) => {
+      await roles.assignToGroup(principalOf(request), request.params.roleId, request.params.groupId);
+      return reply.code(204).send(null);
+    },
+  );
+  app.delete(
+    '/api/v1/roles/:roleId/groups/:groupId',
+    {
+      schema: {
+        tags,
+        operationId: 'removeRoleFromGroup',
+        summary: 'Remove a role from a group',
+        description:
+          'Tessera addition (the reference names no operation for it). Idempotent; 404 when the group is ' +
+          'unknown. Members keep the role only if it is assigned to them otherwise.',
+        params: RoleGroupParams,
+        response: NoContent,
+      },
+      config: admin,
+    },
+    async (request, reply) => {
+      await roles.unassignFromGroup(principalOf(request), request.params.roleId, request.params.groupId);
       return reply.code(204).send(null);
     },
   );

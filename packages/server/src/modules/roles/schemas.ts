@@ -5,6 +5,7 @@ import { CursorQuery, PageInfoSchema } from '../../pagination/page.ts';
 const id = Type.Integer({ minimum: 1, maximum: 2147483647 });
 export const RoleIdParams = Type.Object({ roleId: id });
 export const RoleUserParams = Type.Object({ roleId: id, userId: id });
+export const RoleGroupParams = Type.Object({ roleId: id, groupId: id });
 
 /** The reference's Policy. */
 export const PolicySchema = Type.Object(

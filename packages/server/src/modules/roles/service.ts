@@ -31,7 +31,8 @@ const reservedNames = new Set(
 );
 
 /**
- * The reference's Roles group (issue 22 item 2): custom roles with policies, assigned to users.
+ * The reference's Roles group (issue 22 item 2): custom roles with policies, assigned to users and
+ * to global groups (whose members hold them).
  * What a role grants is enforced by authentication (auth/roles.ts) through each route's access
  * declaration; every change here is announced on the credentials topic, which the store also
  * announces to every replica (migration 0020's triggers).
@@ -99,6 +100,32 @@ export class RolesService {
     const role = await this.repository.find(principal.tenantId, roleId);
     if (role) await this.repository.unassign(userId, roleId);
     this.bus.publish('credentials');
+  }
+
+  /**
+   * A role for every member of a global group (no reference operation: the reference deletes a
+   * role's group assignments with it but names no call that makes one). Idempotent; as for users,
+   * any role but Admin.
+   */
+  async assignToGroup(principal: Principal, roleId: number, groupId: number) {
+    await this.group(principal, groupId);
+    const role = await this.repository.find(principal.tenantId, roleId);
+    if (!role || role.built_in === 'admin') throw new NotFoundError(`Role ${roleId}`, 'role_not_found');
+    await this.repository.assignToGroup(groupId, roleId);
+    this.bus.publish('credentials');
+  }
+
+  /** Idempotent: removing a role the group does not hold changes nothing; 404 for an unknown group. */
+  async unassignFromGroup(principal: Principal, roleId: number, groupId: number) {
+    await this.group(principal, groupId);
+    const role = await this.repository.find(principal.tenantId, roleId);
+    if (role) await this.repository.unassignFromGroup(groupId, roleId);
+    this.bus.publish('credentials');
+  }
+
+  private async group(principal: Principal, groupId: number) {
+    if (!(await this.repository.groupExists(principal.tenantId, groupId)))
+      throw new NotFoundError(`Group ${groupId}`, 'group_not_found');
   }
 
   private async found(principal: Principal, id: number): Promise<RoleRow> {

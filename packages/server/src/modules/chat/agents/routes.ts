@@ -14,6 +14,11 @@ import type { AgentsService } from './service.ts';
 const tags = ['Agents'];
 const read = { access: { role: 'viewer' as const } };
 const write = { access: { role: 'developer' as const } };
+/**
+ * Creating names the agent's deployment in the body: the access check reads it there, so a role
+ * granting developer on that deployment (auth/roles.ts) admits, and a key scoped to it reaches it.
+ */
+const createOnDeployment = { access: { role: 'developer' as const, deploymentInBody: 'deploymentId' } };
 
 /** Chat agents (DESIGN.md "Chat agent"): developers and admins write, every role reads. */
 export const agentRoutes: FastifyPluginAsyncTypebox<{ agents: AgentsService }> = async (app, { agents }) => {
@@ -42,7 +47,7 @@ export const agentRoutes: FastifyPluginAsyncTypebox<{ agents: AgentsService }> =
         body: CreateAgentBody,
         response: { 200: Agent },
       },
-      config: write,
+      config: createOnDeployment,
     },
     (r) => agents.create(principalOf(r), r.body),
   );
