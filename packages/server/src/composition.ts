@@ -15,6 +15,7 @@ import { AgentsService } from './modules/chat/agents/service.ts';
 import { LiveRuns } from './modules/chat/live-runs.ts';
 import { ChatRepository } from './modules/chat/repository.ts';
 import { ChatService } from './modules/chat/service.ts';
+import { composeComments } from './modules/comments/compose.ts';
 import { DashboardDataRepository } from './modules/dashboard-data/repository.ts';
 import { ViewerResolver } from './modules/dashboard-data/security-context.ts';
 import { DashboardDataService } from './modules/dashboard-data/service.ts';
@@ -335,6 +336,14 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     shares: repos.embedAccess,
     access,
   });
+  // Issue 25 item 4: comments on dashboards, for embed users and account users.
+  const comments = composeComments({
+    db,
+    dashboards: repos.dashboards,
+    workbooks: repos.workbooks,
+    embedDashboards,
+    access,
+  });
   const embedSessions = new EmbedSessionService({
     db,
     deployments,
@@ -532,6 +541,7 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     oidcSignIn,
     oidcIssuer,
     envVariableResolver,
+    comments,
     /** Releases what the application opened (data-source connections); the store is the caller's. */
     close: async () => {
       await shared?.close();

@@ -78,6 +78,8 @@ export function useGetDeployment(
  * - `/api/v1/deployments/{deploymentId}/reports/{reportId}/data`
  * - `/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/embed-access`
  * - `/api/v1/deployments/{deploymentId}/embed-tenants/{embedTenantName}/workbooks`
+ * - `/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments`
+ * - `/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments/mentionable-users`
  * - `/api/v1/deployments/{deploymentId}/notifications`
  * - `/api/v1/deployments/{deploymentId}/notifications/{id}`
  * - `/api/v1/deployments/{deploymentId}/notifications/{id}/recipients`
@@ -112,6 +114,8 @@ export function useUpdateDeployment(
       '/api/v1/deployments/{deploymentId}/reports/{reportId}/data',
       '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/embed-access',
       '/api/v1/deployments/{deploymentId}/embed-tenants/{embedTenantName}/workbooks',
+      '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments',
+      '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments/mentionable-users',
       '/api/v1/deployments/{deploymentId}/notifications',
       '/api/v1/deployments/{deploymentId}/notifications/{id}',
       '/api/v1/deployments/{deploymentId}/notifications/{id}/recipients',
@@ -149,6 +153,8 @@ export function useUpdateDeployment(
  * - `/api/v1/deployments/{deploymentId}/reports/{reportId}/data`
  * - `/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/embed-access`
  * - `/api/v1/deployments/{deploymentId}/embed-tenants/{embedTenantName}/workbooks`
+ * - `/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments`
+ * - `/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments/mentionable-users`
  * - `/api/v1/deployments/{deploymentId}/notifications`
  * - `/api/v1/deployments/{deploymentId}/notifications/{id}`
  * - `/api/v1/deployments/{deploymentId}/notifications/{id}/recipients`
@@ -183,6 +189,8 @@ export function useDeleteDeployment(
       '/api/v1/deployments/{deploymentId}/reports/{reportId}/data',
       '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/embed-access',
       '/api/v1/deployments/{deploymentId}/embed-tenants/{embedTenantName}/workbooks',
+      '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments',
+      '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments/mentionable-users',
       '/api/v1/deployments/{deploymentId}/notifications',
       '/api/v1/deployments/{deploymentId}/notifications/{id}',
       '/api/v1/deployments/{deploymentId}/notifications/{id}/recipients',
@@ -1098,6 +1106,8 @@ export function useGetWorkbook(
  * - `/api/v1/deployments/{deploymentId}/workbooks`
  * - `/api/v1/deployments/{deploymentId}/workbooks/{workbookId}`
  * - `/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/embed-access`
+ * - `/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments`
+ * - `/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments/mentionable-users`
  */
 export function useUpdateWorkbook(
   options?: MutationHookOptions<'/api/v1/deployments/{deploymentId}/workbooks/{workbookId}', 'put'>,
@@ -1109,6 +1119,8 @@ export function useUpdateWorkbook(
       '/api/v1/deployments/{deploymentId}/workbooks',
       '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}',
       '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/embed-access',
+      '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments',
+      '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments/mentionable-users',
     ],
     options,
   );
@@ -1123,6 +1135,8 @@ export function useUpdateWorkbook(
  * - `/api/v1/deployments/{deploymentId}/workbooks`
  * - `/api/v1/deployments/{deploymentId}/workbooks/{workbookId}`
  * - `/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/embed-access`
+ * - `/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments`
+ * - `/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments/mentionable-users`
  */
 export function useDeleteWorkbook(
   options?: MutationHookOptions<'/api/v1/deployments/{deploymentId}/workbooks/{workbookId}', 'delete'>,
@@ -1134,6 +1148,8 @@ export function useDeleteWorkbook(
       '/api/v1/deployments/{deploymentId}/workbooks',
       '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}',
       '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/embed-access',
+      '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments',
+      '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments/mentionable-users',
     ],
     options,
   );
@@ -2402,6 +2418,237 @@ export function useListEmbedTenantWorkbooks(
     'get',
     '/api/v1/deployments/{deploymentId}/embed-tenants/{embedTenantName}/workbooks',
     init,
+    options,
+  );
+}
+
+/**
+ * List comment threads on a dashboard
+ *
+ * `GET /api/v1/embed/dashboard/{publicId}/comments`
+ */
+export function useListDashboardComments(
+  init: QueryHookInit<'/api/v1/embed/dashboard/{publicId}/comments', 'get'>,
+  options?: QueryHookOptions<'/api/v1/embed/dashboard/{publicId}/comments', 'get'>,
+) {
+  return useApiQuery('get', '/api/v1/embed/dashboard/{publicId}/comments', init, options);
+}
+
+/**
+ * Post a comment on a dashboard
+ *
+ * `POST /api/v1/embed/dashboard/{publicId}/comments`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/embed/dashboard/{publicId}/comments`
+ */
+export function useCreateDashboardComment(
+  options?: MutationHookOptions<'/api/v1/embed/dashboard/{publicId}/comments', 'post'>,
+) {
+  return useApiMutation(
+    'post',
+    '/api/v1/embed/dashboard/{publicId}/comments',
+    ['/api/v1/embed/dashboard/{publicId}/comments'],
+    options,
+  );
+}
+
+/**
+ * List users mentionable in a dashboard comment
+ *
+ * `GET /api/v1/embed/dashboard/{publicId}/comments/mentionable-users`
+ */
+export function useListMentionableEmbedUsers(
+  init: QueryHookInit<'/api/v1/embed/dashboard/{publicId}/comments/mentionable-users', 'get'>,
+  options?: QueryHookOptions<'/api/v1/embed/dashboard/{publicId}/comments/mentionable-users', 'get'>,
+) {
+  return useApiQuery('get', '/api/v1/embed/dashboard/{publicId}/comments/mentionable-users', init, options);
+}
+
+/**
+ * Delete a comment on a dashboard
+ *
+ * `DELETE /api/v1/embed/dashboard/{publicId}/comments/{commentId}`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/embed/dashboard/{publicId}/comments`
+ */
+export function useRemoveDashboardComment(
+  options?: MutationHookOptions<'/api/v1/embed/dashboard/{publicId}/comments/{commentId}', 'delete'>,
+) {
+  return useApiMutation(
+    'delete',
+    '/api/v1/embed/dashboard/{publicId}/comments/{commentId}',
+    ['/api/v1/embed/dashboard/{publicId}/comments'],
+    options,
+  );
+}
+
+/**
+ * Edit a comment on a dashboard
+ *
+ * `PATCH /api/v1/embed/dashboard/{publicId}/comments/{commentId}`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/embed/dashboard/{publicId}/comments`
+ */
+export function useUpdateDashboardComment(
+  options?: MutationHookOptions<'/api/v1/embed/dashboard/{publicId}/comments/{commentId}', 'patch'>,
+) {
+  return useApiMutation(
+    'patch',
+    '/api/v1/embed/dashboard/{publicId}/comments/{commentId}',
+    ['/api/v1/embed/dashboard/{publicId}/comments'],
+    options,
+  );
+}
+
+/**
+ * Resolve or re-open a comment thread
+ *
+ * `POST /api/v1/embed/dashboard/{publicId}/comments/{commentId}/resolve`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/embed/dashboard/{publicId}/comments`
+ */
+export function useSetDashboardCommentResolved(
+  options?: MutationHookOptions<'/api/v1/embed/dashboard/{publicId}/comments/{commentId}/resolve', 'post'>,
+) {
+  return useApiMutation(
+    'post',
+    '/api/v1/embed/dashboard/{publicId}/comments/{commentId}/resolve',
+    ['/api/v1/embed/dashboard/{publicId}/comments'],
+    options,
+  );
+}
+
+/**
+ * List comment threads on a dashboard
+ *
+ * `GET /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments`
+ */
+export function useListWorkbookDashboardComments(
+  init: QueryHookInit<'/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments', 'get'>,
+  options?: QueryHookOptions<
+    '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments',
+    'get'
+  >,
+) {
+  return useApiQuery(
+    'get',
+    '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments',
+    init,
+    options,
+  );
+}
+
+/**
+ * Post a comment on a dashboard
+ *
+ * `POST /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments`
+ */
+export function useCreateWorkbookDashboardComment(
+  options?: MutationHookOptions<
+    '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments',
+    'post'
+  >,
+) {
+  return useApiMutation(
+    'post',
+    '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments',
+    ['/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments'],
+    options,
+  );
+}
+
+/**
+ * List users mentionable in a dashboard comment
+ *
+ * `GET /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments/mentionable-users`
+ */
+export function useListMentionableWorkbookUsers(
+  init: QueryHookInit<
+    '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments/mentionable-users',
+    'get'
+  >,
+  options?: QueryHookOptions<
+    '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments/mentionable-users',
+    'get'
+  >,
+) {
+  return useApiQuery(
+    'get',
+    '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments/mentionable-users',
+    init,
+    options,
+  );
+}
+
+/**
+ * Delete a comment on a dashboard
+ *
+ * `DELETE /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments/{commentId}`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments`
+ */
+export function useRemoveWorkbookDashboardComment(
+  options?: MutationHookOptions<
+    '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments/{commentId}',
+    'delete'
+  >,
+) {
+  return useApiMutation(
+    'delete',
+    '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments/{commentId}',
+    ['/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments'],
+    options,
+  );
+}
+
+/**
+ * Edit a comment on a dashboard
+ *
+ * `PATCH /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments/{commentId}`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments`
+ */
+export function useUpdateWorkbookDashboardComment(
+  options?: MutationHookOptions<
+    '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments/{commentId}',
+    'patch'
+  >,
+) {
+  return useApiMutation(
+    'patch',
+    '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments/{commentId}',
+    ['/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments'],
+    options,
+  );
+}
+
+/**
+ * Resolve or re-open a comment thread
+ *
+ * `POST /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments/{commentId}/resolve`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments`
+ */
+export function useSetWorkbookDashboardCommentResolved(
+  options?: MutationHookOptions<
+    '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments/{commentId}/resolve',
+    'post'
+  >,
+) {
+  return useApiMutation(
+    'post',
+    '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments/{commentId}/resolve',
+    ['/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments'],
     options,
   );
 }

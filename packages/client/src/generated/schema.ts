@@ -2079,6 +2079,182 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/embed/dashboard/{publicId}/comments': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List comment threads on a dashboard
+     * @description One page of threads (a root comment and its replies, oldest first), newest started first. Open threads by default; `includeResolved` adds resolved ones, `resolvedOnly` returns only those. A deleted comment keeps its place with an empty `body` and `removedAt` set. Embed tokens only, whose session names an embed tenant (403 `embed_tenant_required`; API keys 403): the conversation is the tenant's own. The dashboard must be one the token reaches (as `GET /embed/dashboard/{publicId}`). Authors edit, delete and resolve their own comments and threads only (403 `comment_not_yours`).
+     */
+    get: operations['listDashboardComments'];
+    put?: never;
+    /**
+     * Post a comment on a dashboard
+     * @description Starts a thread, or replies to one when `parentId` names a thread root; the author is the caller. Replying to a reply is 400; a `parentId` of another dashboard, a deleted thread or nothing is 404 `comment_not_found`. `mentions` (Tessera only) are ids from `mentionable-users`; any other is 400 naming `body/mentions/<index>`. Embed tokens only, whose session names an embed tenant (403 `embed_tenant_required`; API keys 403): the conversation is the tenant's own. The dashboard must be one the token reaches (as `GET /embed/dashboard/{publicId}`). Authors edit, delete and resolve their own comments and threads only (403 `comment_not_yours`).
+     */
+    post: operations['createDashboardComment'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/embed/dashboard/{publicId}/comments/mentionable-users': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List users mentionable in a dashboard comment
+     * @description One page ordered by username; `search` filters by username or email. For an embed token, the embed users of its embed tenant (their username is their externalId); for account users, the account's active users who can view the workbook. Embed tokens only, whose session names an embed tenant (403 `embed_tenant_required`; API keys 403): the conversation is the tenant's own. The dashboard must be one the token reaches (as `GET /embed/dashboard/{publicId}`). Authors edit, delete and resolve their own comments and threads only (403 `comment_not_yours`).
+     */
+    get: operations['listMentionableEmbedUsers'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/embed/dashboard/{publicId}/comments/{commentId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Delete a comment on a dashboard
+     * @description Soft-deletes a comment. Deleting a thread root takes its replies with it; deleting a reply re-derives its thread's last activity. Embed tokens only, whose session names an embed tenant (403 `embed_tenant_required`; API keys 403): the conversation is the tenant's own. The dashboard must be one the token reaches (as `GET /embed/dashboard/{publicId}`). Authors edit, delete and resolve their own comments and threads only (403 `comment_not_yours`).
+     */
+    delete: operations['removeDashboardComment'];
+    options?: never;
+    head?: never;
+    /**
+     * Edit a comment on a dashboard
+     * @description Replaces a comment's body (and `mentions`) and stamps `editedAt`. Author only (403); a comment not in this conversation, or deleted, is 404. Embed tokens only, whose session names an embed tenant (403 `embed_tenant_required`; API keys 403): the conversation is the tenant's own. The dashboard must be one the token reaches (as `GET /embed/dashboard/{publicId}`). Authors edit, delete and resolve their own comments and threads only (403 `comment_not_yours`).
+     */
+    patch: operations['updateDashboardComment'];
+    trace?: never;
+  };
+  '/api/v1/embed/dashboard/{publicId}/comments/{commentId}/resolve': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Resolve or re-open a comment thread
+     * @description Marks a thread resolved (`resolvedAt`, `resolvedBy`: the caller's id) or re-opens it. Threads only: a reply's id is 400. A thread whose root was deleted while replies survive stays resolvable. Embed tokens only, whose session names an embed tenant (403 `embed_tenant_required`; API keys 403): the conversation is the tenant's own. The dashboard must be one the token reaches (as `GET /embed/dashboard/{publicId}`). Authors edit, delete and resolve their own comments and threads only (403 `comment_not_yours`).
+     */
+    post: operations['setDashboardCommentResolved'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List comment threads on a dashboard
+     * @description One page of threads (a root comment and its replies, oldest first), newest started first. Open threads by default; `includeResolved` adds resolved ones, `resolvedOnly` returns only those. A deleted comment keeps its place with an empty `body` and `removedAt` set. Tessera's own: the Embed group's comment operations for account users, on the workbook's published dashboard (404 `dashboard_not_found` before its first publish). View access to the workbook to read and comment; authors edit their own comments; authors and users with manage access to the workbook delete any comment and resolve any thread (403 `comment_not_yours`). The account's conversation is separate from every embed tenant's.
+     */
+    get: operations['listWorkbookDashboardComments'];
+    put?: never;
+    /**
+     * Post a comment on a dashboard
+     * @description Starts a thread, or replies to one when `parentId` names a thread root; the author is the caller. Replying to a reply is 400; a `parentId` of another dashboard, a deleted thread or nothing is 404 `comment_not_found`. `mentions` (Tessera only) are ids from `mentionable-users`; any other is 400 naming `body/mentions/<index>`. Tessera's own: the Embed group's comment operations for account users, on the workbook's published dashboard (404 `dashboard_not_found` before its first publish). View access to the workbook to read and comment; authors edit their own comments; authors and users with manage access to the workbook delete any comment and resolve any thread (403 `comment_not_yours`). The account's conversation is separate from every embed tenant's.
+     */
+    post: operations['createWorkbookDashboardComment'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments/mentionable-users': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List users mentionable in a dashboard comment
+     * @description One page ordered by username; `search` filters by username or email. For an embed token, the embed users of its embed tenant (their username is their externalId); for account users, the account's active users who can view the workbook. Tessera's own: the Embed group's comment operations for account users, on the workbook's published dashboard (404 `dashboard_not_found` before its first publish). View access to the workbook to read and comment; authors edit their own comments; authors and users with manage access to the workbook delete any comment and resolve any thread (403 `comment_not_yours`). The account's conversation is separate from every embed tenant's.
+     */
+    get: operations['listMentionableWorkbookUsers'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments/{commentId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Delete a comment on a dashboard
+     * @description Soft-deletes a comment. Deleting a thread root takes its replies with it; deleting a reply re-derives its thread's last activity. Tessera's own: the Embed group's comment operations for account users, on the workbook's published dashboard (404 `dashboard_not_found` before its first publish). View access to the workbook to read and comment; authors edit their own comments; authors and users with manage access to the workbook delete any comment and resolve any thread (403 `comment_not_yours`). The account's conversation is separate from every embed tenant's.
+     */
+    delete: operations['removeWorkbookDashboardComment'];
+    options?: never;
+    head?: never;
+    /**
+     * Edit a comment on a dashboard
+     * @description Replaces a comment's body (and `mentions`) and stamps `editedAt`. Author only (403); a comment not in this conversation, or deleted, is 404. Tessera's own: the Embed group's comment operations for account users, on the workbook's published dashboard (404 `dashboard_not_found` before its first publish). View access to the workbook to read and comment; authors edit their own comments; authors and users with manage access to the workbook delete any comment and resolve any thread (403 `comment_not_yours`). The account's conversation is separate from every embed tenant's.
+     */
+    patch: operations['updateWorkbookDashboardComment'];
+    trace?: never;
+  };
+  '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments/{commentId}/resolve': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Resolve or re-open a comment thread
+     * @description Marks a thread resolved (`resolvedAt`, `resolvedBy`: the caller's id) or re-opens it. Threads only: a reply's id is 400. A thread whose root was deleted while replies survive stays resolvable. Tessera's own: the Embed group's comment operations for account users, on the workbook's published dashboard (404 `dashboard_not_found` before its first publish). View access to the workbook to read and comment; authors edit their own comments; authors and users with manage access to the workbook delete any comment and resolve any thread (403 `comment_not_yours`). The account's conversation is separate from every embed tenant's.
+     */
+    post: operations['setWorkbookDashboardCommentResolved'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/deployments/{deploymentId}/notifications': {
     parameters: {
       query?: never;
@@ -2678,7 +2854,10 @@ export interface components {
         | 'data_access_denied'
         | 'data_not_found'
         | 'query_timeout'
-        | 'warehouse_unavailable';
+        | 'warehouse_unavailable'
+        | 'comment_not_found'
+        | 'comment_not_yours'
+        | 'embed_tenant_required';
       /** @description Field-level problems, e.g. `{field: "body/name", message: "is required"}` */
       errors?: {
         field: string;
@@ -2795,7 +2974,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2814,11 +2993,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -2850,7 +3030,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -3144,7 +3325,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3163,11 +3344,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3199,7 +3381,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -3425,7 +3608,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3445,11 +3628,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3481,7 +3665,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -3707,7 +3892,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3727,11 +3912,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3763,7 +3949,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -4003,7 +4190,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4023,11 +4210,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -4059,7 +4247,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -4252,7 +4441,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4272,11 +4461,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -4308,7 +4498,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -4551,7 +4742,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4571,11 +4762,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -4607,7 +4799,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -4812,7 +5005,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4832,11 +5025,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -4868,7 +5062,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -5090,7 +5285,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5110,11 +5305,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -5146,7 +5342,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -5357,7 +5554,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5377,11 +5574,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -5413,7 +5611,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -5590,7 +5789,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5610,11 +5809,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -5646,7 +5846,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -5833,7 +6034,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5853,11 +6054,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -5889,7 +6091,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -6091,7 +6294,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6111,11 +6314,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -6147,7 +6351,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -6350,7 +6555,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6370,11 +6575,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -6406,7 +6612,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -6610,7 +6817,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6630,11 +6837,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -6666,7 +6874,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -6853,7 +7062,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6873,11 +7082,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -6909,7 +7119,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -7110,7 +7321,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7130,11 +7341,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -7166,7 +7378,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -7359,7 +7572,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7379,11 +7592,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -7415,7 +7629,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -7621,7 +7836,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7641,11 +7856,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -7677,7 +7893,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -7856,7 +8073,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7876,11 +8093,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -7912,7 +8130,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -8107,7 +8326,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8127,11 +8346,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -8163,7 +8383,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -8365,7 +8586,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8385,11 +8606,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -8421,7 +8643,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -8626,7 +8849,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8646,11 +8869,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -8682,7 +8906,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -8880,7 +9105,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8900,11 +9125,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -8936,7 +9162,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -9112,7 +9339,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9132,11 +9359,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -9168,7 +9396,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -9374,7 +9603,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9394,11 +9623,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -9430,7 +9660,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -9644,7 +9875,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9664,11 +9895,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -9700,7 +9932,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -9916,7 +10149,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9936,11 +10169,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -9972,7 +10206,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -10158,7 +10393,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10178,11 +10413,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -10214,7 +10450,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -10406,7 +10643,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10426,11 +10663,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -10462,7 +10700,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -10643,7 +10882,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10663,11 +10902,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -10699,7 +10939,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -10928,7 +11169,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10948,11 +11189,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -10984,7 +11226,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -11199,7 +11442,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11219,11 +11462,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -11255,7 +11499,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -11459,7 +11704,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11478,11 +11723,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -11514,7 +11760,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -11707,7 +11954,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11726,11 +11973,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -11762,7 +12010,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -11985,7 +12234,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -12004,11 +12253,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -12040,7 +12290,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -12236,7 +12487,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -12256,11 +12507,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -12292,7 +12544,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -12498,7 +12751,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -12518,11 +12771,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -12554,7 +12808,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -12782,7 +13037,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -12802,11 +13057,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -12838,7 +13094,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -13031,7 +13288,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -13051,11 +13308,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -13087,7 +13345,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -13308,7 +13567,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -13327,11 +13586,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -13363,7 +13623,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -13768,7 +14029,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -13788,11 +14049,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -13824,7 +14086,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -14008,7 +14271,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -14028,11 +14291,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -14064,7 +14328,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -14270,7 +14535,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -14290,11 +14555,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -14326,7 +14592,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -14491,7 +14758,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -14511,11 +14778,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -14547,7 +14815,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -14730,7 +14999,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -14750,11 +15019,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -14786,7 +15056,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -14965,7 +15236,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -14985,11 +15256,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -15021,7 +15293,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -15214,7 +15487,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -15234,11 +15507,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -15270,7 +15544,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -15464,7 +15739,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -15484,11 +15759,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -15520,7 +15796,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -15697,7 +15974,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -15717,11 +15994,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -15753,7 +16031,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -15949,7 +16228,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -15969,11 +16248,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -16005,7 +16285,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -16283,7 +16564,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -16303,11 +16584,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -16339,7 +16621,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -16648,7 +16931,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -16668,11 +16951,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -16704,7 +16988,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -16959,7 +17244,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -16979,11 +17264,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -17015,7 +17301,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -17338,7 +17625,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -17358,11 +17645,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -17394,7 +17682,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -17583,7 +17872,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -17603,11 +17892,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -17639,7 +17929,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -17829,7 +18120,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -17849,11 +18140,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -17885,7 +18177,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -18075,7 +18368,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -18095,11 +18388,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -18131,7 +18425,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -18394,7 +18689,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -18414,11 +18709,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -18450,7 +18746,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -18649,7 +18946,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -18669,11 +18966,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -18705,7 +19003,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -18928,7 +19227,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -18948,11 +19247,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -18984,7 +19284,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -19174,7 +19475,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -19194,11 +19495,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -19230,7 +19532,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -19445,7 +19748,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -19465,11 +19768,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -19501,7 +19805,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -19877,7 +20182,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -19901,11 +20206,13 @@ export interface operations {
               | 'chat_disabled'
               | 'chat_thread_forbidden'
               | 'embed_chat_not_allowed'
-              | 'embed_creator_mode_required';
+              | 'embed_creator_mode_required'
+              | 'comment_not_yours'
+              | 'embed_tenant_required';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -19940,7 +20247,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -20353,7 +20661,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -20377,11 +20685,13 @@ export interface operations {
               | 'chat_disabled'
               | 'chat_thread_forbidden'
               | 'embed_chat_not_allowed'
-              | 'embed_creator_mode_required';
+              | 'embed_creator_mode_required'
+              | 'comment_not_yours'
+              | 'embed_tenant_required';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -20416,7 +20726,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -20703,7 +21014,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -20727,11 +21038,13 @@ export interface operations {
               | 'chat_disabled'
               | 'chat_thread_forbidden'
               | 'embed_chat_not_allowed'
-              | 'embed_creator_mode_required';
+              | 'embed_creator_mode_required'
+              | 'comment_not_yours'
+              | 'embed_tenant_required';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -20766,7 +21079,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -21178,7 +21492,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -21202,11 +21516,13 @@ export interface operations {
               | 'chat_disabled'
               | 'chat_thread_forbidden'
               | 'embed_chat_not_allowed'
-              | 'embed_creator_mode_required';
+              | 'embed_creator_mode_required'
+              | 'comment_not_yours'
+              | 'embed_tenant_required';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -21241,7 +21557,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -21442,7 +21759,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -21466,11 +21783,13 @@ export interface operations {
               | 'chat_disabled'
               | 'chat_thread_forbidden'
               | 'embed_chat_not_allowed'
-              | 'embed_creator_mode_required';
+              | 'embed_creator_mode_required'
+              | 'comment_not_yours'
+              | 'embed_tenant_required';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -21505,7 +21824,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -21799,7 +22119,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -21823,11 +22143,13 @@ export interface operations {
               | 'chat_disabled'
               | 'chat_thread_forbidden'
               | 'embed_chat_not_allowed'
-              | 'embed_creator_mode_required';
+              | 'embed_creator_mode_required'
+              | 'comment_not_yours'
+              | 'embed_tenant_required';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -21862,7 +22184,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -22210,7 +22533,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -22234,11 +22557,13 @@ export interface operations {
               | 'chat_disabled'
               | 'chat_thread_forbidden'
               | 'embed_chat_not_allowed'
-              | 'embed_creator_mode_required';
+              | 'embed_creator_mode_required'
+              | 'comment_not_yours'
+              | 'embed_tenant_required';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -22273,7 +22598,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -22536,7 +22862,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -22560,11 +22886,13 @@ export interface operations {
               | 'chat_disabled'
               | 'chat_thread_forbidden'
               | 'embed_chat_not_allowed'
-              | 'embed_creator_mode_required';
+              | 'embed_creator_mode_required'
+              | 'comment_not_yours'
+              | 'embed_tenant_required';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -22599,7 +22927,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -22927,7 +23256,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -22951,11 +23280,13 @@ export interface operations {
               | 'chat_disabled'
               | 'chat_thread_forbidden'
               | 'embed_chat_not_allowed'
-              | 'embed_creator_mode_required';
+              | 'embed_creator_mode_required'
+              | 'comment_not_yours'
+              | 'embed_tenant_required';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -22990,7 +23321,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -23250,7 +23582,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -23274,11 +23606,13 @@ export interface operations {
               | 'chat_disabled'
               | 'chat_thread_forbidden'
               | 'embed_chat_not_allowed'
-              | 'embed_creator_mode_required';
+              | 'embed_creator_mode_required'
+              | 'comment_not_yours'
+              | 'embed_tenant_required';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -23313,7 +23647,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -23560,7 +23895,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -23584,11 +23919,13 @@ export interface operations {
               | 'chat_disabled'
               | 'chat_thread_forbidden'
               | 'embed_chat_not_allowed'
-              | 'embed_creator_mode_required';
+              | 'embed_creator_mode_required'
+              | 'comment_not_yours'
+              | 'embed_tenant_required';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -23623,7 +23960,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -23884,7 +24222,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -23908,11 +24246,13 @@ export interface operations {
               | 'chat_disabled'
               | 'chat_thread_forbidden'
               | 'embed_chat_not_allowed'
-              | 'embed_creator_mode_required';
+              | 'embed_creator_mode_required'
+              | 'comment_not_yours'
+              | 'embed_tenant_required';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -23947,7 +24287,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -24148,7 +24489,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -24172,11 +24513,13 @@ export interface operations {
               | 'chat_disabled'
               | 'chat_thread_forbidden'
               | 'embed_chat_not_allowed'
-              | 'embed_creator_mode_required';
+              | 'embed_creator_mode_required'
+              | 'comment_not_yours'
+              | 'embed_tenant_required';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -24211,7 +24554,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -24509,7 +24853,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -24529,11 +24873,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -24565,7 +24910,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -24846,7 +25192,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -24870,11 +25216,13 @@ export interface operations {
               | 'chat_disabled'
               | 'chat_thread_forbidden'
               | 'embed_chat_not_allowed'
-              | 'embed_creator_mode_required';
+              | 'embed_creator_mode_required'
+              | 'comment_not_yours'
+              | 'embed_tenant_required';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -24909,7 +25257,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -25174,7 +25523,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -25194,11 +25543,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -25230,7 +25580,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -25450,7 +25801,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -25474,11 +25825,13 @@ export interface operations {
               | 'chat_disabled'
               | 'chat_thread_forbidden'
               | 'embed_chat_not_allowed'
-              | 'embed_creator_mode_required';
+              | 'embed_creator_mode_required'
+              | 'comment_not_yours'
+              | 'embed_tenant_required';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -25513,7 +25866,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -25722,7 +26076,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -25746,11 +26100,13 @@ export interface operations {
               | 'chat_disabled'
               | 'chat_thread_forbidden'
               | 'embed_chat_not_allowed'
-              | 'embed_creator_mode_required';
+              | 'embed_creator_mode_required'
+              | 'comment_not_yours'
+              | 'embed_tenant_required';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -25785,7 +26141,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -25986,7 +26343,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -26010,11 +26367,13 @@ export interface operations {
               | 'chat_disabled'
               | 'chat_thread_forbidden'
               | 'embed_chat_not_allowed'
-              | 'embed_creator_mode_required';
+              | 'embed_creator_mode_required'
+              | 'comment_not_yours'
+              | 'embed_tenant_required';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -26049,7 +26408,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -26268,7 +26628,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -26287,11 +26647,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -26323,7 +26684,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -26542,7 +26904,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -26562,11 +26924,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -26598,7 +26961,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -26795,7 +27159,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -26814,11 +27178,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -26850,7 +27215,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -27038,7 +27404,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -27058,11 +27424,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -27094,7 +27461,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -27298,7 +27666,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -27318,11 +27686,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -27354,7 +27723,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -27553,7 +27923,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -27573,11 +27943,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -27609,7 +27980,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -27822,7 +28194,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -27842,11 +28214,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -27878,7 +28251,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -28064,7 +28438,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -28084,11 +28458,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -28120,7 +28495,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -28309,7 +28685,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -28329,11 +28705,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -28365,7 +28742,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -28597,7 +28975,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -28617,11 +28995,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -28653,7 +29032,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -28826,7 +29206,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -28846,11 +29226,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -28882,7 +29263,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -29077,7 +29459,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -29097,11 +29479,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -29133,7 +29516,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -29345,7 +29729,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -29365,11 +29749,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -29401,7 +29786,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -29591,7 +29977,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -29611,11 +29997,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -29647,7 +30034,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -29861,7 +30249,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -29881,11 +30269,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -29917,7 +30306,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -30084,7 +30474,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -30104,11 +30494,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -30140,7 +30531,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -30330,7 +30722,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -30349,11 +30741,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -30385,7 +30778,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -30556,7 +30950,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -30576,11 +30970,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -30612,7 +31007,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -30805,7 +31201,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -30825,11 +31221,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -30861,7 +31258,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -37794,7 +38192,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -37818,11 +38216,13 @@ export interface operations {
               | 'chat_disabled'
               | 'chat_thread_forbidden'
               | 'embed_chat_not_allowed'
-              | 'embed_creator_mode_required';
+              | 'embed_creator_mode_required'
+              | 'comment_not_yours'
+              | 'embed_tenant_required';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -37857,7 +38257,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -38111,7 +38512,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -38135,11 +38536,13 @@ export interface operations {
               | 'chat_disabled'
               | 'chat_thread_forbidden'
               | 'embed_chat_not_allowed'
-              | 'embed_creator_mode_required';
+              | 'embed_creator_mode_required'
+              | 'comment_not_yours'
+              | 'embed_tenant_required';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -38174,7 +38577,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -38388,7 +38792,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -38408,11 +38812,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -38444,7 +38849,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -38716,7 +39122,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -38740,11 +39146,13 @@ export interface operations {
               | 'chat_disabled'
               | 'chat_thread_forbidden'
               | 'embed_chat_not_allowed'
-              | 'embed_creator_mode_required';
+              | 'embed_creator_mode_required'
+              | 'comment_not_yours'
+              | 'embed_tenant_required';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -38779,7 +39187,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -38944,7 +39353,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `embedding_disabled`, `embedding_not_allowed`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `embedding_disabled`, `embedding_not_allowed`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -38957,7 +39366,8 @@ export interface operations {
               | 'embedding_disabled'
               | 'embedding_not_allowed'
               | 'embed_chat_not_allowed'
-              | 'embed_creator_mode_required';
+              | 'embed_creator_mode_required'
+              | 'embed_tenant_required';
           };
         };
       };
@@ -39094,7 +39504,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -39118,11 +39528,13 @@ export interface operations {
               | 'chat_disabled'
               | 'chat_thread_forbidden'
               | 'embed_chat_not_allowed'
-              | 'embed_creator_mode_required';
+              | 'embed_creator_mode_required'
+              | 'comment_not_yours'
+              | 'embed_tenant_required';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -39157,7 +39569,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -39363,7 +39776,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -39386,11 +39799,13 @@ export interface operations {
               | 'chat_disabled'
               | 'chat_thread_forbidden'
               | 'embed_chat_not_allowed'
-              | 'embed_creator_mode_required';
+              | 'embed_creator_mode_required'
+              | 'comment_not_yours'
+              | 'embed_tenant_required';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -39425,7 +39840,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -39636,7 +40052,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -39660,11 +40076,13 @@ export interface operations {
               | 'chat_disabled'
               | 'chat_thread_forbidden'
               | 'embed_chat_not_allowed'
-              | 'embed_creator_mode_required';
+              | 'embed_creator_mode_required'
+              | 'comment_not_yours'
+              | 'embed_tenant_required';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -39699,7 +40117,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -39882,7 +40301,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -39906,11 +40325,13 @@ export interface operations {
               | 'chat_disabled'
               | 'chat_thread_forbidden'
               | 'embed_chat_not_allowed'
-              | 'embed_creator_mode_required';
+              | 'embed_creator_mode_required'
+              | 'comment_not_yours'
+              | 'embed_tenant_required';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -39945,7 +40366,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -40147,7 +40569,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -40171,11 +40593,13 @@ export interface operations {
               | 'chat_disabled'
               | 'chat_thread_forbidden'
               | 'embed_chat_not_allowed'
-              | 'embed_creator_mode_required';
+              | 'embed_creator_mode_required'
+              | 'comment_not_yours'
+              | 'embed_tenant_required';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -40210,7 +40634,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -40385,7 +40810,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -40409,11 +40834,13 @@ export interface operations {
               | 'chat_disabled'
               | 'chat_thread_forbidden'
               | 'embed_chat_not_allowed'
-              | 'embed_creator_mode_required';
+              | 'embed_creator_mode_required'
+              | 'comment_not_yours'
+              | 'embed_tenant_required';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -40448,7 +40875,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -40652,7 +41080,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -40676,11 +41104,13 @@ export interface operations {
               | 'chat_disabled'
               | 'chat_thread_forbidden'
               | 'embed_chat_not_allowed'
-              | 'embed_creator_mode_required';
+              | 'embed_creator_mode_required'
+              | 'comment_not_yours'
+              | 'embed_tenant_required';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -40715,7 +41145,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -40888,7 +41319,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -40912,11 +41343,13 @@ export interface operations {
               | 'chat_disabled'
               | 'chat_thread_forbidden'
               | 'embed_chat_not_allowed'
-              | 'embed_creator_mode_required';
+              | 'embed_creator_mode_required'
+              | 'comment_not_yours'
+              | 'embed_tenant_required';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -40951,7 +41384,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -41142,7 +41576,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -41166,11 +41600,13 @@ export interface operations {
               | 'chat_disabled'
               | 'chat_thread_forbidden'
               | 'embed_chat_not_allowed'
-              | 'embed_creator_mode_required';
+              | 'embed_creator_mode_required'
+              | 'comment_not_yours'
+              | 'embed_tenant_required';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -41205,7 +41641,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -41377,7 +41814,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -41401,11 +41838,13 @@ export interface operations {
               | 'chat_disabled'
               | 'chat_thread_forbidden'
               | 'embed_chat_not_allowed'
-              | 'embed_creator_mode_required';
+              | 'embed_creator_mode_required'
+              | 'comment_not_yours'
+              | 'embed_tenant_required';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -41440,7 +41879,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -41655,7 +42095,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -41679,11 +42119,13 @@ export interface operations {
               | 'chat_disabled'
               | 'chat_thread_forbidden'
               | 'embed_chat_not_allowed'
-              | 'embed_creator_mode_required';
+              | 'embed_creator_mode_required'
+              | 'comment_not_yours'
+              | 'embed_tenant_required';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -41718,7 +42160,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -41905,7 +42348,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -41929,11 +42372,13 @@ export interface operations {
               | 'chat_disabled'
               | 'chat_thread_forbidden'
               | 'embed_chat_not_allowed'
-              | 'embed_creator_mode_required';
+              | 'embed_creator_mode_required'
+              | 'comment_not_yours'
+              | 'embed_tenant_required';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -41968,7 +42413,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -42171,7 +42617,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -42195,11 +42641,13 @@ export interface operations {
               | 'chat_disabled'
               | 'chat_thread_forbidden'
               | 'embed_chat_not_allowed'
-              | 'embed_creator_mode_required';
+              | 'embed_creator_mode_required'
+              | 'comment_not_yours'
+              | 'embed_tenant_required';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -42234,7 +42682,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -42407,7 +42856,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -42431,11 +42880,13 @@ export interface operations {
               | 'chat_disabled'
               | 'chat_thread_forbidden'
               | 'embed_chat_not_allowed'
-              | 'embed_creator_mode_required';
+              | 'embed_creator_mode_required'
+              | 'comment_not_yours'
+              | 'embed_tenant_required';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -42470,7 +42921,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -42680,7 +43132,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -42704,11 +43156,13 @@ export interface operations {
               | 'chat_disabled'
               | 'chat_thread_forbidden'
               | 'embed_chat_not_allowed'
-              | 'embed_creator_mode_required';
+              | 'embed_creator_mode_required'
+              | 'comment_not_yours'
+              | 'embed_tenant_required';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -42743,7 +43197,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -42962,7 +43417,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -42986,11 +43441,13 @@ export interface operations {
               | 'chat_disabled'
               | 'chat_thread_forbidden'
               | 'embed_chat_not_allowed'
-              | 'embed_creator_mode_required';
+              | 'embed_creator_mode_required'
+              | 'comment_not_yours'
+              | 'embed_tenant_required';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -43025,7 +43482,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -43228,7 +43686,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -43252,11 +43710,13 @@ export interface operations {
               | 'chat_disabled'
               | 'chat_thread_forbidden'
               | 'embed_chat_not_allowed'
-              | 'embed_creator_mode_required';
+              | 'embed_creator_mode_required'
+              | 'comment_not_yours'
+              | 'embed_tenant_required';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -43291,7 +43751,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -43497,7 +43958,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -43521,11 +43982,13 @@ export interface operations {
               | 'chat_disabled'
               | 'chat_thread_forbidden'
               | 'embed_chat_not_allowed'
-              | 'embed_creator_mode_required';
+              | 'embed_creator_mode_required'
+              | 'comment_not_yours'
+              | 'embed_tenant_required';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -43560,7 +44023,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -43780,7 +44244,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -43804,11 +44268,13 @@ export interface operations {
               | 'chat_disabled'
               | 'chat_thread_forbidden'
               | 'embed_chat_not_allowed'
-              | 'embed_creator_mode_required';
+              | 'embed_creator_mode_required'
+              | 'comment_not_yours'
+              | 'embed_tenant_required';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -43843,7 +44309,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -44049,7 +44516,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -44073,11 +44540,13 @@ export interface operations {
               | 'chat_disabled'
               | 'chat_thread_forbidden'
               | 'embed_chat_not_allowed'
-              | 'embed_creator_mode_required';
+              | 'embed_creator_mode_required'
+              | 'comment_not_yours'
+              | 'embed_tenant_required';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -44112,7 +44581,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -44331,7 +44801,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -44355,11 +44825,13 @@ export interface operations {
               | 'chat_disabled'
               | 'chat_thread_forbidden'
               | 'embed_chat_not_allowed'
-              | 'embed_creator_mode_required';
+              | 'embed_creator_mode_required'
+              | 'comment_not_yours'
+              | 'embed_tenant_required';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -44394,7 +44866,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -44607,7 +45080,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -44631,11 +45104,13 @@ export interface operations {
               | 'chat_disabled'
               | 'chat_thread_forbidden'
               | 'embed_chat_not_allowed'
-              | 'embed_creator_mode_required';
+              | 'embed_creator_mode_required'
+              | 'comment_not_yours'
+              | 'embed_tenant_required';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -44670,7 +45145,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -44869,7 +45345,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -44893,11 +45369,13 @@ export interface operations {
               | 'chat_disabled'
               | 'chat_thread_forbidden'
               | 'embed_chat_not_allowed'
-              | 'embed_creator_mode_required';
+              | 'embed_creator_mode_required'
+              | 'comment_not_yours'
+              | 'embed_tenant_required';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -44932,7 +45410,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -45233,7 +45712,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -45257,11 +45736,13 @@ export interface operations {
               | 'chat_disabled'
               | 'chat_thread_forbidden'
               | 'embed_chat_not_allowed'
-              | 'embed_creator_mode_required';
+              | 'embed_creator_mode_required'
+              | 'comment_not_yours'
+              | 'embed_tenant_required';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -45296,7 +45777,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -45336,6 +45818,3284 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
+          };
+        };
+      };
+    };
+  };
+  listDashboardComments: {
+    parameters: {
+      query?: {
+        includeResolved?: boolean | null;
+        resolvedOnly?: boolean | null;
+        /** @description Page size for cursor pagination */
+        first?: number;
+        /** @description Opaque cursor: the `endCursor` of the previous page */
+        after?: string;
+      };
+      header?: never;
+      path: {
+        publicId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: {
+              root: {
+                id: number;
+                /** @description The dashboard's publicId */
+                dashboardId: string;
+                /** @description Empty once the comment was deleted (`removedAt` set) */
+                body: string;
+                /** Format: date-time */
+                createdAt: string;
+                editedAt: string | null;
+                removedAt: string | null;
+                userId: number | null;
+                isOwn: boolean;
+                mentions: number[];
+              };
+              replies: {
+                id: number;
+                /** @description The dashboard's publicId */
+                dashboardId: string;
+                /** @description Empty once the comment was deleted (`removedAt` set) */
+                body: string;
+                /** Format: date-time */
+                createdAt: string;
+                editedAt: string | null;
+                removedAt: string | null;
+                userId: number | null;
+                isOwn: boolean;
+                mentions: number[];
+              }[];
+              resolvedAt: string | null;
+              resolvedBy: number | null;
+            }[];
+            pageInfo: {
+              hasNextPage: boolean;
+              hasPreviousPage: boolean;
+              startCursor: string | null;
+              endCursor: string | null;
+            };
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
+              | 'unknown_group'
+              | 'embed_group_name_unavailable'
+              | 'embed_group_not_empty';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired`, `embed_session_invalid`, `embed_session_redeemed`, `embed_session_expired`, `embed_session_revoked` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired'
+              | 'embed_session_invalid'
+              | 'embed_session_redeemed'
+              | 'embed_session_expired'
+              | 'embed_session_revoked';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_scoped_credential'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'embedding_disabled'
+              | 'embedding_not_allowed'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden'
+              | 'embed_chat_not_allowed'
+              | 'embed_creator_mode_required'
+              | 'comment_not_yours'
+              | 'embed_tenant_required';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'user_attribute_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'embed_tenant_not_found'
+              | 'embed_group_not_found'
+              | 'embed_user_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'user_attribute_exists'
+              | 'report_public_id_taken'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
+          };
+        };
+      };
+    };
+  };
+  createDashboardComment: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        publicId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          body: string;
+          parentId?: number | null;
+          /** @description Ids of users the body mentions, from `comments/mentionable-users`; Tessera only */
+          mentions?: number[];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: number;
+            /** @description The dashboard's publicId */
+            dashboardId: string;
+            /** @description Empty once the comment was deleted (`removedAt` set) */
+            body: string;
+            /** Format: date-time */
+            createdAt: string;
+            editedAt: string | null;
+            removedAt: string | null;
+            userId: number | null;
+            isOwn: boolean;
+            mentions: number[];
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'malformed_body'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
+              | 'unknown_group'
+              | 'embed_group_name_unavailable'
+              | 'embed_group_not_empty';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired`, `embed_session_invalid`, `embed_session_redeemed`, `embed_session_expired`, `embed_session_revoked` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired'
+              | 'embed_session_invalid'
+              | 'embed_session_redeemed'
+              | 'embed_session_expired'
+              | 'embed_session_revoked';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_scoped_credential'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'embedding_disabled'
+              | 'embedding_not_allowed'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden'
+              | 'embed_chat_not_allowed'
+              | 'embed_creator_mode_required'
+              | 'comment_not_yours'
+              | 'embed_tenant_required';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'user_attribute_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'embed_tenant_not_found'
+              | 'embed_group_not_found'
+              | 'embed_user_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'user_attribute_exists'
+              | 'report_public_id_taken'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
+          };
+        };
+      };
+      /** @description Payload Too Large: `body_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'body_too_large';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'unsupported_media_type';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
+          };
+        };
+      };
+    };
+  };
+  listMentionableEmbedUsers: {
+    parameters: {
+      query?: {
+        search?: string | null;
+        /** @description Page size for cursor pagination */
+        first?: number;
+        /** @description Opaque cursor: the `endCursor` of the previous page */
+        after?: string;
+      };
+      header?: never;
+      path: {
+        publicId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: {
+              id: number;
+              username: string;
+              email: string | null;
+              firstName: string | null;
+            }[];
+            pageInfo: {
+              hasNextPage: boolean;
+              hasPreviousPage: boolean;
+              startCursor: string | null;
+              endCursor: string | null;
+            };
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
+              | 'unknown_group'
+              | 'embed_group_name_unavailable'
+              | 'embed_group_not_empty';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired`, `embed_session_invalid`, `embed_session_redeemed`, `embed_session_expired`, `embed_session_revoked` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired'
+              | 'embed_session_invalid'
+              | 'embed_session_redeemed'
+              | 'embed_session_expired'
+              | 'embed_session_revoked';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_scoped_credential'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'embedding_disabled'
+              | 'embedding_not_allowed'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden'
+              | 'embed_chat_not_allowed'
+              | 'embed_creator_mode_required'
+              | 'comment_not_yours'
+              | 'embed_tenant_required';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'user_attribute_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'embed_tenant_not_found'
+              | 'embed_group_not_found'
+              | 'embed_user_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'user_attribute_exists'
+              | 'report_public_id_taken'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
+          };
+        };
+      };
+    };
+  };
+  removeDashboardComment: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        publicId: string;
+        commentId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            success: boolean;
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'malformed_body'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
+              | 'unknown_group'
+              | 'embed_group_name_unavailable'
+              | 'embed_group_not_empty';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired`, `embed_session_invalid`, `embed_session_redeemed`, `embed_session_expired`, `embed_session_revoked` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired'
+              | 'embed_session_invalid'
+              | 'embed_session_redeemed'
+              | 'embed_session_expired'
+              | 'embed_session_revoked';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_scoped_credential'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'embedding_disabled'
+              | 'embedding_not_allowed'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden'
+              | 'embed_chat_not_allowed'
+              | 'embed_creator_mode_required'
+              | 'comment_not_yours'
+              | 'embed_tenant_required';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'user_attribute_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'embed_tenant_not_found'
+              | 'embed_group_not_found'
+              | 'embed_user_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'user_attribute_exists'
+              | 'report_public_id_taken'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
+          };
+        };
+      };
+      /** @description Payload Too Large: `body_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'body_too_large';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'unsupported_media_type';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
+          };
+        };
+      };
+    };
+  };
+  updateDashboardComment: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        publicId: string;
+        commentId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          body: string;
+          /** @description Ids of users the body mentions, from `comments/mentionable-users`; Tessera only */
+          mentions?: number[];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: number;
+            /** @description The dashboard's publicId */
+            dashboardId: string;
+            /** @description Empty once the comment was deleted (`removedAt` set) */
+            body: string;
+            /** Format: date-time */
+            createdAt: string;
+            editedAt: string | null;
+            removedAt: string | null;
+            userId: number | null;
+            isOwn: boolean;
+            mentions: number[];
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'malformed_body'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
+              | 'unknown_group'
+              | 'embed_group_name_unavailable'
+              | 'embed_group_not_empty';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired`, `embed_session_invalid`, `embed_session_redeemed`, `embed_session_expired`, `embed_session_revoked` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired'
+              | 'embed_session_invalid'
+              | 'embed_session_redeemed'
+              | 'embed_session_expired'
+              | 'embed_session_revoked';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_scoped_credential'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'embedding_disabled'
+              | 'embedding_not_allowed'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden'
+              | 'embed_chat_not_allowed'
+              | 'embed_creator_mode_required'
+              | 'comment_not_yours'
+              | 'embed_tenant_required';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'user_attribute_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'embed_tenant_not_found'
+              | 'embed_group_not_found'
+              | 'embed_user_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'user_attribute_exists'
+              | 'report_public_id_taken'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
+          };
+        };
+      };
+      /** @description Payload Too Large: `body_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'body_too_large';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'unsupported_media_type';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
+          };
+        };
+      };
+    };
+  };
+  setDashboardCommentResolved: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        publicId: string;
+        commentId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          resolved: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            root: {
+              id: number;
+              /** @description The dashboard's publicId */
+              dashboardId: string;
+              /** @description Empty once the comment was deleted (`removedAt` set) */
+              body: string;
+              /** Format: date-time */
+              createdAt: string;
+              editedAt: string | null;
+              removedAt: string | null;
+              userId: number | null;
+              isOwn: boolean;
+              mentions: number[];
+            };
+            replies: {
+              id: number;
+              /** @description The dashboard's publicId */
+              dashboardId: string;
+              /** @description Empty once the comment was deleted (`removedAt` set) */
+              body: string;
+              /** Format: date-time */
+              createdAt: string;
+              editedAt: string | null;
+              removedAt: string | null;
+              userId: number | null;
+              isOwn: boolean;
+              mentions: number[];
+            }[];
+            resolvedAt: string | null;
+            resolvedBy: number | null;
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'malformed_body'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
+              | 'unknown_group'
+              | 'embed_group_name_unavailable'
+              | 'embed_group_not_empty';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired`, `embed_session_invalid`, `embed_session_redeemed`, `embed_session_expired`, `embed_session_revoked` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired'
+              | 'embed_session_invalid'
+              | 'embed_session_redeemed'
+              | 'embed_session_expired'
+              | 'embed_session_revoked';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_scoped_credential'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'embedding_disabled'
+              | 'embedding_not_allowed'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden'
+              | 'embed_chat_not_allowed'
+              | 'embed_creator_mode_required'
+              | 'comment_not_yours'
+              | 'embed_tenant_required';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'user_attribute_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'embed_tenant_not_found'
+              | 'embed_group_not_found'
+              | 'embed_user_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'user_attribute_exists'
+              | 'report_public_id_taken'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
+          };
+        };
+      };
+      /** @description Payload Too Large: `body_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'body_too_large';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'unsupported_media_type';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
+          };
+        };
+      };
+    };
+  };
+  listWorkbookDashboardComments: {
+    parameters: {
+      query?: {
+        includeResolved?: boolean | null;
+        resolvedOnly?: boolean | null;
+        /** @description Page size for cursor pagination */
+        first?: number;
+        /** @description Opaque cursor: the `endCursor` of the previous page */
+        after?: string;
+      };
+      header?: never;
+      path: {
+        deploymentId: number;
+        workbookId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: {
+              root: {
+                id: number;
+                /** @description The dashboard's publicId */
+                dashboardId: string;
+                /** @description Empty once the comment was deleted (`removedAt` set) */
+                body: string;
+                /** Format: date-time */
+                createdAt: string;
+                editedAt: string | null;
+                removedAt: string | null;
+                userId: number | null;
+                isOwn: boolean;
+                mentions: number[];
+              };
+              replies: {
+                id: number;
+                /** @description The dashboard's publicId */
+                dashboardId: string;
+                /** @description Empty once the comment was deleted (`removedAt` set) */
+                body: string;
+                /** Format: date-time */
+                createdAt: string;
+                editedAt: string | null;
+                removedAt: string | null;
+                userId: number | null;
+                isOwn: boolean;
+                mentions: number[];
+              }[];
+              resolvedAt: string | null;
+              resolvedBy: number | null;
+            }[];
+            pageInfo: {
+              hasNextPage: boolean;
+              hasPreviousPage: boolean;
+              startCursor: string | null;
+              endCursor: string | null;
+            };
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_out_of_scope'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'user_attribute_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'user_attribute_exists'
+              | 'report_public_id_taken'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
+          };
+        };
+      };
+    };
+  };
+  createWorkbookDashboardComment: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        deploymentId: number;
+        workbookId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          body: string;
+          parentId?: number | null;
+          /** @description Ids of users the body mentions, from `comments/mentionable-users`; Tessera only */
+          mentions?: number[];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: number;
+            /** @description The dashboard's publicId */
+            dashboardId: string;
+            /** @description Empty once the comment was deleted (`removedAt` set) */
+            body: string;
+            /** Format: date-time */
+            createdAt: string;
+            editedAt: string | null;
+            removedAt: string | null;
+            userId: number | null;
+            isOwn: boolean;
+            mentions: number[];
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'malformed_body'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_out_of_scope'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'user_attribute_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'user_attribute_exists'
+              | 'report_public_id_taken'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
+          };
+        };
+      };
+      /** @description Payload Too Large: `body_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'body_too_large';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'unsupported_media_type';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
+          };
+        };
+      };
+    };
+  };
+  listMentionableWorkbookUsers: {
+    parameters: {
+      query?: {
+        search?: string | null;
+        /** @description Page size for cursor pagination */
+        first?: number;
+        /** @description Opaque cursor: the `endCursor` of the previous page */
+        after?: string;
+      };
+      header?: never;
+      path: {
+        deploymentId: number;
+        workbookId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: {
+              id: number;
+              username: string;
+              email: string | null;
+              firstName: string | null;
+            }[];
+            pageInfo: {
+              hasNextPage: boolean;
+              hasPreviousPage: boolean;
+              startCursor: string | null;
+              endCursor: string | null;
+            };
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_out_of_scope'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'user_attribute_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'user_attribute_exists'
+              | 'report_public_id_taken'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
+          };
+        };
+      };
+    };
+  };
+  removeWorkbookDashboardComment: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        deploymentId: number;
+        workbookId: number;
+        commentId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            success: boolean;
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'malformed_body'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_out_of_scope'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'user_attribute_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'user_attribute_exists'
+              | 'report_public_id_taken'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
+          };
+        };
+      };
+      /** @description Payload Too Large: `body_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'body_too_large';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'unsupported_media_type';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
+          };
+        };
+      };
+    };
+  };
+  updateWorkbookDashboardComment: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        deploymentId: number;
+        workbookId: number;
+        commentId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          body: string;
+          /** @description Ids of users the body mentions, from `comments/mentionable-users`; Tessera only */
+          mentions?: number[];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: number;
+            /** @description The dashboard's publicId */
+            dashboardId: string;
+            /** @description Empty once the comment was deleted (`removedAt` set) */
+            body: string;
+            /** Format: date-time */
+            createdAt: string;
+            editedAt: string | null;
+            removedAt: string | null;
+            userId: number | null;
+            isOwn: boolean;
+            mentions: number[];
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'malformed_body'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_out_of_scope'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'user_attribute_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'user_attribute_exists'
+              | 'report_public_id_taken'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
+          };
+        };
+      };
+      /** @description Payload Too Large: `body_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'body_too_large';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'unsupported_media_type';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
+          };
+        };
+      };
+    };
+  };
+  setWorkbookDashboardCommentResolved: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        deploymentId: number;
+        workbookId: number;
+        commentId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          resolved: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            root: {
+              id: number;
+              /** @description The dashboard's publicId */
+              dashboardId: string;
+              /** @description Empty once the comment was deleted (`removedAt` set) */
+              body: string;
+              /** Format: date-time */
+              createdAt: string;
+              editedAt: string | null;
+              removedAt: string | null;
+              userId: number | null;
+              isOwn: boolean;
+              mentions: number[];
+            };
+            replies: {
+              id: number;
+              /** @description The dashboard's publicId */
+              dashboardId: string;
+              /** @description Empty once the comment was deleted (`removedAt` set) */
+              body: string;
+              /** Format: date-time */
+              createdAt: string;
+              editedAt: string | null;
+              removedAt: string | null;
+              userId: number | null;
+              isOwn: boolean;
+              mentions: number[];
+            }[];
+            resolvedAt: string | null;
+            resolvedBy: number | null;
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'malformed_body'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_out_of_scope'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'user_attribute_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'user_attribute_exists'
+              | 'report_public_id_taken'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
+          };
+        };
+      };
+      /** @description Payload Too Large: `body_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'body_too_large';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'unsupported_media_type';
           };
         };
       };
@@ -45556,7 +49316,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -45576,11 +49336,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -45612,7 +49373,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -45921,7 +49683,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -45941,11 +49703,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -45977,7 +49740,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -46243,7 +50007,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -46263,11 +50027,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -46299,7 +50064,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -46606,7 +50372,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -46626,11 +50392,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -46662,7 +50429,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -46852,7 +50620,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -46872,11 +50640,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -46908,7 +50677,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -47129,7 +50899,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -47149,11 +50919,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -47185,7 +50956,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -47436,7 +51208,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -47456,11 +51228,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -47492,7 +51265,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -47694,7 +51468,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -47714,11 +51488,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -47750,7 +51525,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -47981,7 +51757,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -48001,11 +51777,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -48037,7 +51814,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -48234,7 +52012,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -48254,11 +52032,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -48290,7 +52069,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -48559,7 +52339,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -48579,11 +52359,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -48615,7 +52396,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -48812,7 +52594,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -48832,11 +52614,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -48868,7 +52651,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -49039,7 +52823,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -49059,11 +52843,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -49095,7 +52880,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -49294,7 +53080,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -49314,11 +53100,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -49350,7 +53137,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -49546,7 +53334,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -49566,11 +53354,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -49602,7 +53391,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -49802,7 +53592,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -49822,11 +53612,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -49858,7 +53649,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -50023,7 +53815,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -50043,11 +53835,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -50079,7 +53872,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -50312,7 +54106,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -50332,11 +54126,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -50368,7 +54163,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -50568,7 +54364,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -50591,11 +54387,13 @@ export interface operations {
               | 'chat_disabled'
               | 'chat_thread_forbidden'
               | 'embed_chat_not_allowed'
-              | 'embed_creator_mode_required';
+              | 'embed_creator_mode_required'
+              | 'comment_not_yours'
+              | 'embed_tenant_required';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -50630,7 +54428,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -50817,7 +54616,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -50841,11 +54640,13 @@ export interface operations {
               | 'chat_disabled'
               | 'chat_thread_forbidden'
               | 'embed_chat_not_allowed'
-              | 'embed_creator_mode_required';
+              | 'embed_creator_mode_required'
+              | 'comment_not_yours'
+              | 'embed_tenant_required';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -50880,7 +54681,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -51101,7 +54903,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -51125,11 +54927,13 @@ export interface operations {
               | 'chat_disabled'
               | 'chat_thread_forbidden'
               | 'embed_chat_not_allowed'
-              | 'embed_creator_mode_required';
+              | 'embed_creator_mode_required'
+              | 'comment_not_yours'
+              | 'embed_tenant_required';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -51164,7 +54968,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -51371,7 +55176,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -51391,11 +55196,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -51427,7 +55233,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -51639,7 +55446,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -51659,11 +55466,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -51695,7 +55503,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -51892,7 +55701,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -51912,11 +55721,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -51948,7 +55758,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -52174,7 +55985,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -52194,11 +56005,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -52230,7 +56042,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -52425,7 +56238,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -52445,11 +56258,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -52481,7 +56295,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -52682,7 +56497,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -52702,11 +56517,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -52738,7 +56554,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -52905,7 +56722,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -52925,11 +56742,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -52961,7 +56779,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -53134,7 +56953,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -53154,11 +56973,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -53190,7 +57010,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -53392,7 +57213,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -53412,11 +57233,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -53448,7 +57270,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -53737,7 +57560,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -53757,11 +57580,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -53793,7 +57617,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -53978,7 +57803,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -53998,11 +57823,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -54034,7 +57860,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -54228,7 +58055,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -54248,11 +58075,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -54284,7 +58112,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -54483,7 +58312,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -54503,11 +58332,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -54539,7 +58369,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -54734,7 +58565,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -54754,11 +58585,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -54790,7 +58622,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };
@@ -54992,7 +58825,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -55012,11 +58845,12 @@ export interface operations {
               | 'built_in_role'
               | 'csrf_token_invalid'
               | 'chat_disabled'
-              | 'chat_thread_forbidden';
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -55048,7 +58882,8 @@ export interface operations {
               | 'export_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found';
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found';
           };
         };
       };

@@ -920,3 +920,29 @@ export interface Database {
 }
 
 export type AuditLogRow = Selectable<AuditLogTable>;
+
+/* Dashboard comments (migration 0030, modules/comments). */
+export interface DashboardCommentsTable {
+  id: Generated<number>;
+  dashboard_id: number;
+  /** The conversation's partition: an embed tenant's, or null for the account users'. */
+  embed_tenant_id: number | null;
+  parent_id: number | null;
+  author_user_id: number | null;
+  author_embed_user_id: number | null;
+  body: string;
+  /** User ids of the partition mentioned in the body. */
+  mentions: ColumnType<number[], string | undefined, string>;
+  created_at: CreatedAt;
+  edited_at: Date | null;
+  removed_at: Date | null;
+  resolved_at: Date | null;
+  resolved_by: number | null;
+  last_activity_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+export interface Database {
+  dashboard_comments: DashboardCommentsTable;
+}
+
+export type DashboardCommentRow = Selectable<DashboardCommentsTable>;

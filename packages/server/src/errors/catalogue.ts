@@ -209,6 +209,11 @@ export const errorCatalogue = {
   data_not_found: { status: 404, title: 'Not found', on: 'data' },
   query_timeout: { status: 504, title: 'Query timeout', on: 'data' },
   warehouse_unavailable: { status: 503, title: 'Warehouse unavailable', on: 'data' },
+
+  // Dashboard comments (issue 25 item 4; modules/comments).
+  comment_not_found: { status: 404, title: 'Comment not found', on: 'management' },
+  comment_not_yours: { status: 403, title: 'Comment of another user', on: 'management' },
+  embed_tenant_required: { status: 403, title: 'Embed session names no embed tenant', on: 'embed' },
 } as const satisfies Record<string, CatalogueEntry>;
 
 export type ErrorCode = keyof typeof errorCatalogue;

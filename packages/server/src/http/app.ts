@@ -16,6 +16,7 @@ import { appConfigRoutes } from '../modules/app-config/routes.ts';
 import { auditLogRoutes } from '../modules/audit-log/routes.ts';
 import { agentRoutes } from '../modules/chat/agents/routes.ts';
 import { chatRoutes } from '../modules/chat/routes.ts';
+import { commentRoutes } from '../modules/comments/routes.ts';
 import { dashboardDataRoutes } from '../modules/dashboard-data/routes.ts';
 import { dashboardRoutes } from '../modules/dashboards/routes.ts';
 import { preAggregationRefresherPlugin } from '../modules/data/pre-aggregations/refresher.ts';
@@ -208,6 +209,7 @@ export async function buildApp(
   });
   await app.register(embedTenantRoutes, { tenants: services.embedTenants, groups: services.embedGroups });
   await app.register(embedAccessRoutes, { access: services.embedAccess });
+  await app.register(commentRoutes, { comments: services.comments });
   await app.register(embedSweeperPlugin, { sweeper: services.embedSweeper });
   await app.register(notificationRoutes, {
     notifications: services.notifications.notifications,
