@@ -92,6 +92,7 @@ import { TenantSettingsRepository } from './modules/tenant-settings/repository.t
 import { TenantSettingsService } from './modules/tenant-settings/service.ts';
 import { TenantsRepository } from './modules/tenants/repository.ts';
 import { TenantResolver } from './modules/tenants/resolver.ts';
+import { composeEnvironmentTokens } from './modules/tokens/environment-compose.ts';
 import { TokensService } from './modules/tokens/service.ts';
 import { UserAttributesRepository } from './modules/user-attributes/repository.ts';
 import { UserAttributesService } from './modules/user-attributes/service.ts';
@@ -257,6 +258,8 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     userAttributes,
     audit: auditLog,
   });
+  // Issue 25 item 1: tokens bound to an environment's model branch.
+  const environmentTokens = composeEnvironmentTokens({ db, deployments, secrets });
 
   // Workspace content: every content check is answered by one access resolver (permissions/access.ts).
   const access = new AccessResolver({ deployments, folders: repos.folders, permissions: repos.permissions });
@@ -542,6 +545,7 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     oidcIssuer,
     envVariableResolver,
     comments,
+    environmentTokens,
     /** Releases what the application opened (data-source connections); the store is the caller's. */
     close: async () => {
       await shared?.close();

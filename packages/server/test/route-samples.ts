@@ -806,7 +806,34 @@ export const routeSamples: Record<string, SampleFactory> = {
       const { path, id } = await workbookComment(f);
       return { url: `${path}/${id}/resolve`, payload: { resolved: true } };
     },
+
+  // Environment tokens (issue 25 item 1).
+  'GET /api/v1/deployments/:deploymentId/environments/:environmentId/tokens': async (f) => ({
+    url: `${await environmentPath(f)}/tokens?limit=5&offset=0`,
+  }),
+  'POST /api/v1/deployments/:deploymentId/environments/:environmentId/tokens': async (f) => ({
+    url: `${await environmentPath(f)}/tokens`,
+    payload: {
+      security_context: { serviceCloud: { groups: ['sales'] } },
+      expires_in: 600,
+      scopes: ['meta', 'data'],
+    },
+  }),
+  'POST /api/v1/deployments/:deploymentId/environments/:environmentId/tokens-for-meta-sync': async (f) => ({
+    url: `${await environmentPath(f)}/tokens-for-meta-sync`,
+    payload: { security_context: {}, expires_in: 60, scopes: ['meta'] },
+  }),
 };
+
+/** The target deployment's production environment, as its environments list names it. */
+async function environmentPath(f: Fixtures) {
+  const res = await f.server.app.inject({
+    url: `${ws(f)}/environments?type=production`,
+    headers: bearer(f.server.adminKey),
+  });
+  if (res.statusCode !== 200) throw new Error(`fixture environments: ${res.statusCode} ${res.body}`);
+  return `${ws(f)}/environments/${res.json().items[0].id}`;
+}
 
 /** The comments path of a fresh embeddable dashboard. */
 const embedComments = async (f: Fixtures) =>

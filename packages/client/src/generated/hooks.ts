@@ -73,6 +73,7 @@ export function useGetDeployment(
  * - `/api/v1/deployments/{deploymentId}/permissions`
  * - `/api/v1/deployments/{deploymentId}/env-vars`
  * - `/api/v1/deployments/{deploymentId}/query-history`
+ * - `/api/v1/deployments/{deploymentId}/environments/{environmentId}/tokens`
  * - `/api/v1/deployments/{deploymentId}/dashboards/{publicId}/widgets/{widgetId}/data`
  * - `/api/v1/deployments/{deploymentId}/dashboards/{publicId}/dimension-values`
  * - `/api/v1/deployments/{deploymentId}/reports/{reportId}/data`
@@ -109,6 +110,7 @@ export function useUpdateDeployment(
       '/api/v1/deployments/{deploymentId}/permissions',
       '/api/v1/deployments/{deploymentId}/env-vars',
       '/api/v1/deployments/{deploymentId}/query-history',
+      '/api/v1/deployments/{deploymentId}/environments/{environmentId}/tokens',
       '/api/v1/deployments/{deploymentId}/dashboards/{publicId}/widgets/{widgetId}/data',
       '/api/v1/deployments/{deploymentId}/dashboards/{publicId}/dimension-values',
       '/api/v1/deployments/{deploymentId}/reports/{reportId}/data',
@@ -148,6 +150,7 @@ export function useUpdateDeployment(
  * - `/api/v1/deployments/{deploymentId}/permissions`
  * - `/api/v1/deployments/{deploymentId}/env-vars`
  * - `/api/v1/deployments/{deploymentId}/query-history`
+ * - `/api/v1/deployments/{deploymentId}/environments/{environmentId}/tokens`
  * - `/api/v1/deployments/{deploymentId}/dashboards/{publicId}/widgets/{widgetId}/data`
  * - `/api/v1/deployments/{deploymentId}/dashboards/{publicId}/dimension-values`
  * - `/api/v1/deployments/{deploymentId}/reports/{reportId}/data`
@@ -184,6 +187,7 @@ export function useDeleteDeployment(
       '/api/v1/deployments/{deploymentId}/permissions',
       '/api/v1/deployments/{deploymentId}/env-vars',
       '/api/v1/deployments/{deploymentId}/query-history',
+      '/api/v1/deployments/{deploymentId}/environments/{environmentId}/tokens',
       '/api/v1/deployments/{deploymentId}/dashboards/{publicId}/widgets/{widgetId}/data',
       '/api/v1/deployments/{deploymentId}/dashboards/{publicId}/dimension-values',
       '/api/v1/deployments/{deploymentId}/reports/{reportId}/data',
@@ -1675,6 +1679,67 @@ export function useRotateDeploymentApiSecret(
     'post',
     '/api/v1/deployments/{deploymentId}/api-secret/rotate',
     ['/api/v1/deployments', '/api/v1/deployments/{deploymentId}'],
+    options,
+  );
+}
+
+/**
+ * Get deployment environment tokens
+ *
+ * `GET /api/v1/deployments/{deploymentId}/environments/{environmentId}/tokens`
+ */
+export function useGetDeploymentEnvironmentTokens(
+  init: QueryHookInit<'/api/v1/deployments/{deploymentId}/environments/{environmentId}/tokens', 'get'>,
+  options?: QueryHookOptions<'/api/v1/deployments/{deploymentId}/environments/{environmentId}/tokens', 'get'>,
+) {
+  return useApiQuery(
+    'get',
+    '/api/v1/deployments/{deploymentId}/environments/{environmentId}/tokens',
+    init,
+    options,
+  );
+}
+
+/**
+ * Create deployment environment token
+ *
+ * `POST /api/v1/deployments/{deploymentId}/environments/{environmentId}/tokens`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/deployments/{deploymentId}/environments/{environmentId}/tokens`
+ */
+export function useCreateDeploymentEnvironmentToken(
+  options?: MutationHookOptions<
+    '/api/v1/deployments/{deploymentId}/environments/{environmentId}/tokens',
+    'post'
+  >,
+) {
+  return useApiMutation(
+    'post',
+    '/api/v1/deployments/{deploymentId}/environments/{environmentId}/tokens',
+    ['/api/v1/deployments/{deploymentId}/environments/{environmentId}/tokens'],
+    options,
+  );
+}
+
+/**
+ * Create deployment environment token for meta sync
+ *
+ * `POST /api/v1/deployments/{deploymentId}/environments/{environmentId}/tokens-for-meta-sync`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/deployments/{deploymentId}/environments`
+ */
+export function useCreateDeploymentEnvironmentTokenForMetaSync(
+  options?: MutationHookOptions<
+    '/api/v1/deployments/{deploymentId}/environments/{environmentId}/tokens-for-meta-sync',
+    'post'
+  >,
+) {
+  return useApiMutation(
+    'post',
+    '/api/v1/deployments/{deploymentId}/environments/{environmentId}/tokens-for-meta-sync',
+    ['/api/v1/deployments/{deploymentId}/environments'],
     options,
   );
 }

@@ -1355,6 +1355,50 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/deployments/{deploymentId}/environments/{environmentId}/tokens': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get deployment environment tokens
+     * @description The environment's tokens that have not expired, newest first. Tessera keeps tokens only as hashes: `token` shows `…` and the last characters of its signature. 404 `environment_not_found` for an environment of another deployment.
+     */
+    get: operations['getDeploymentEnvironmentTokens'];
+    put?: never;
+    /**
+     * Create deployment environment token
+     * @description A data-API token for the environment: it reads the environment's model branch (a development environment's through the signed `tessera.branch` claim), carries `security_context`, may call only the operations its `scopes` open, and lives `expires_in` seconds (at most 3600, the default).
+     */
+    post: operations['createDeploymentEnvironmentToken'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/deployments/{deploymentId}/environments/{environmentId}/tokens-for-meta-sync': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Create deployment environment token for meta sync
+     * @description As `tokens`, for tools that mirror the model's metadata: the token may call `/v1/meta` only (403 on every other data-API operation); `scopes`, if given, may name only `meta`.
+     */
+    post: operations['createDeploymentEnvironmentTokenForMetaSync'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/scim/v2/ServiceProviderConfig': {
     parameters: {
       query?: never;
@@ -2857,7 +2901,8 @@ export interface components {
         | 'warehouse_unavailable'
         | 'comment_not_found'
         | 'comment_not_yours'
-        | 'embed_tenant_required';
+        | 'embed_tenant_required'
+        | 'environment_not_found';
       /** @description Field-level problems, e.g. `{field: "body/name", message: "is required"}` */
       errors?: {
         field: string;
@@ -2998,7 +3043,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3031,7 +3076,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -3349,7 +3395,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3382,7 +3428,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -3633,7 +3680,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3666,7 +3713,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -3917,7 +3965,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3950,7 +3998,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -4215,7 +4264,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -4248,7 +4297,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -4466,7 +4516,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -4499,7 +4549,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -4767,7 +4818,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -4800,7 +4851,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -5030,7 +5082,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -5063,7 +5115,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -5310,7 +5363,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -5343,7 +5396,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -5579,7 +5633,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -5612,7 +5666,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -5814,7 +5869,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -5847,7 +5902,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -6059,7 +6115,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -6092,7 +6148,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -6319,7 +6376,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -6352,7 +6409,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -6580,7 +6638,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -6613,7 +6671,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -6842,7 +6901,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -6875,7 +6934,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -7087,7 +7147,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -7120,7 +7180,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -7346,7 +7407,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -7379,7 +7440,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -7597,7 +7659,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -7630,7 +7692,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -7861,7 +7924,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -7894,7 +7957,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -8098,7 +8162,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -8131,7 +8195,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -8351,7 +8416,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -8384,7 +8449,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -8611,7 +8677,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -8644,7 +8710,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -8874,7 +8941,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -8907,7 +8974,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -9130,7 +9198,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -9163,7 +9231,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -9364,7 +9433,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -9397,7 +9466,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -9628,7 +9698,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -9661,7 +9731,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -9900,7 +9971,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -9933,7 +10004,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -10174,7 +10246,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -10207,7 +10279,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -10418,7 +10491,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -10451,7 +10524,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -10668,7 +10742,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -10701,7 +10775,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -10907,7 +10982,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -10940,7 +11015,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -11194,7 +11270,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -11227,7 +11303,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -11467,7 +11544,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -11500,7 +11577,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -11728,7 +11806,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -11761,7 +11839,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -11978,7 +12057,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -12011,7 +12090,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -12258,7 +12338,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -12291,7 +12371,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -12512,7 +12593,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -12545,7 +12626,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -12776,7 +12858,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -12809,7 +12891,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -13062,7 +13145,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -13095,7 +13178,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -13313,7 +13397,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -13346,7 +13430,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -13591,7 +13676,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -13624,7 +13709,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -14054,7 +14140,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -14087,7 +14173,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -14296,7 +14383,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -14329,7 +14416,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -14560,7 +14648,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -14593,7 +14681,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -14783,7 +14872,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -14816,7 +14905,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -15024,7 +15114,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -15057,7 +15147,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -15261,7 +15352,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -15294,7 +15385,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -15512,7 +15604,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -15545,7 +15637,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -15764,7 +15857,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -15797,7 +15890,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -15999,7 +16093,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -16032,7 +16126,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -16253,7 +16348,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -16286,7 +16381,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -16589,7 +16685,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -16622,7 +16718,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -16956,7 +17053,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -16989,7 +17086,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -17269,7 +17367,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -17302,7 +17400,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -17650,7 +17749,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -17683,7 +17782,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -17897,7 +17997,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -17930,7 +18030,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -18145,7 +18246,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -18178,7 +18279,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -18393,7 +18495,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -18426,7 +18528,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -18714,7 +18817,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -18747,7 +18850,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -18971,7 +19075,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -19004,7 +19108,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -19252,7 +19357,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -19285,7 +19390,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -19500,7 +19606,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -19533,7 +19639,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -19773,7 +19880,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -19806,7 +19913,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -20212,7 +20320,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -20248,7 +20356,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -20691,7 +20800,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -20727,7 +20836,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -21044,7 +21154,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -21080,7 +21190,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -21522,7 +21633,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -21558,7 +21669,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -21789,7 +21901,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -21825,7 +21937,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -22149,7 +22262,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -22185,7 +22298,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -22563,7 +22677,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -22599,7 +22713,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -22892,7 +23007,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -22928,7 +23043,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -23286,7 +23402,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -23322,7 +23438,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -23612,7 +23729,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -23648,7 +23765,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -23925,7 +24043,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -23961,7 +24079,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -24252,7 +24371,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -24288,7 +24407,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -24519,7 +24639,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -24555,7 +24675,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -24878,7 +24999,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -24911,7 +25032,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -25222,7 +25344,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -25258,7 +25380,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -25548,7 +25671,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -25581,7 +25704,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -25831,7 +25955,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -25867,7 +25991,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -26106,7 +26231,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -26142,7 +26267,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -26373,7 +26499,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -26409,7 +26535,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -26652,7 +26779,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -26685,7 +26812,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -26929,7 +27057,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -26962,7 +27090,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -27183,7 +27312,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -27216,7 +27345,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -27429,7 +27559,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -27462,7 +27592,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -27691,7 +27822,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -27724,7 +27855,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -27948,7 +28080,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -27981,7 +28113,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -28219,7 +28352,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -28252,7 +28385,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -28463,7 +28597,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -28496,7 +28630,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -28710,7 +28845,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -28743,7 +28878,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -29000,7 +29136,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -29033,7 +29169,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -29231,7 +29368,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -29264,7 +29401,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -29484,7 +29622,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -29517,7 +29655,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -29754,7 +29893,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -29787,7 +29926,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -30002,7 +30142,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -30035,7 +30175,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -30274,7 +30415,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -30307,7 +30448,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -30499,7 +30641,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -30532,7 +30674,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -30746,7 +30889,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -30779,7 +30922,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -30975,7 +31119,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -31008,7 +31152,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -31226,7 +31371,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -31259,7 +31404,839 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'user_attribute_exists'
+              | 'report_public_id_taken'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
+          };
+        };
+      };
+      /** @description Payload Too Large: `body_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'body_too_large';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'unsupported_media_type';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
+          };
+        };
+      };
+    };
+  };
+  getDeploymentEnvironmentTokens: {
+    parameters: {
+      query?: {
+        offset?: number;
+        limit?: number;
+        /** @description Page size for cursor pagination */
+        first?: number;
+        /** @description Opaque cursor: the `endCursor` of the previous page */
+        after?: string;
+      };
+      header?: never;
+      path: {
+        deploymentId: number;
+        environmentId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: {
+              /** @description The data-API JWT, sent bare in Authorization. Only the response that issues it carries it whole; a list shows `…` and the last characters of its signature (Tessera keeps tokens only as hashes) */
+              token: string;
+              security_context: {
+                [key: string]: unknown;
+              };
+              /** Format: date-time */
+              created_at: string;
+              /** Format: date-time */
+              expires_at: string;
+              /** @description The environment's model branch, which the token reads */
+              branch: string;
+              scopes: string[] | null;
+            }[];
+            /**
+             * @deprecated
+             * @description Deprecated: use `items` instead
+             */
+            data: {
+              /** @description The data-API JWT, sent bare in Authorization. Only the response that issues it carries it whole; a list shows `…` and the last characters of its signature (Tessera keeps tokens only as hashes) */
+              token: string;
+              security_context: {
+                [key: string]: unknown;
+              };
+              /** Format: date-time */
+              created_at: string;
+              /** Format: date-time */
+              expires_at: string;
+              /** @description The environment's model branch, which the token reads */
+              branch: string;
+              scopes: string[] | null;
+            }[];
+            pageInfo: {
+              hasNextPage: boolean;
+              hasPreviousPage: boolean;
+              startCursor: string | null;
+              endCursor: string | null;
+            };
+            pagination: {
+              total: number;
+              offset: number;
+              limit: number;
+            };
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_out_of_scope'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'user_attribute_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found'
+              | 'environment_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'user_attribute_exists'
+              | 'report_public_id_taken'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
+          };
+        };
+      };
+    };
+  };
+  createDeploymentEnvironmentToken: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        deploymentId: number;
+        environmentId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          expires_in?: number | null;
+          scopes?: ('meta' | 'data' | 'sql')[] | null;
+          /** @description The security context the token carries. `tessera` and the registered claims (`exp`, `iat`, `nbf`) are the server's (400) */
+          security_context: {
+            [key: string]: unknown;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              /** @description The data-API JWT, sent bare in Authorization. Only the response that issues it carries it whole; a list shows `…` and the last characters of its signature (Tessera keeps tokens only as hashes) */
+              token: string;
+              security_context: {
+                [key: string]: unknown;
+              };
+              /** Format: date-time */
+              created_at: string;
+              /** Format: date-time */
+              expires_at: string;
+              /** @description The environment's model branch, which the token reads */
+              branch: string;
+              scopes: string[] | null;
+            };
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'malformed_body'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_out_of_scope'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'user_attribute_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found'
+              | 'environment_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'user_attribute_exists'
+              | 'report_public_id_taken'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready'
+              | 'oidc_token_config_exists';
+          };
+        };
+      };
+      /** @description Payload Too Large: `body_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'body_too_large';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'unsupported_media_type';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
+          };
+        };
+      };
+    };
+  };
+  createDeploymentEnvironmentTokenForMetaSync: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        deploymentId: number;
+        environmentId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          expires_in?: number | null;
+          scopes?: ('meta' | 'data' | 'sql')[] | null;
+          /** @description The security context the token carries. `tessera` and the registered claims (`exp`, `iat`, `nbf`) are the server's (400) */
+          security_context: {
+            [key: string]: unknown;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              /** @description The data-API JWT, sent bare in Authorization. Only the response that issues it carries it whole; a list shows `…` and the last characters of its signature (Tessera keeps tokens only as hashes) */
+              token: string;
+              security_context: {
+                [key: string]: unknown;
+              };
+              /** Format: date-time */
+              created_at: string;
+              /** Format: date-time */
+              expires_at: string;
+              /** @description The environment's model branch, which the token reads */
+              branch: string;
+              scopes: string[] | null;
+            };
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'malformed_body'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_out_of_scope'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'user_attribute_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found'
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -38222,7 +39199,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -38258,7 +39235,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -38542,7 +39520,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -38578,7 +39556,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -38817,7 +39796,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -38850,7 +39829,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -39152,7 +40132,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -39188,7 +40168,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -39534,7 +40515,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -39570,7 +40551,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -39805,7 +40787,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -39841,7 +40823,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -40082,7 +41065,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -40118,7 +41101,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -40331,7 +41315,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -40367,7 +41351,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -40599,7 +41584,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -40635,7 +41620,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -40840,7 +41826,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -40876,7 +41862,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -41110,7 +42097,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -41146,7 +42133,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -41349,7 +42337,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -41385,7 +42373,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -41606,7 +42595,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -41642,7 +42631,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -41844,7 +42834,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -41880,7 +42870,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -42125,7 +43116,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -42161,7 +43152,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -42378,7 +43370,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -42414,7 +43406,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -42647,7 +43640,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -42683,7 +43676,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -42886,7 +43880,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -42922,7 +43916,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -43162,7 +44157,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -43198,7 +44193,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -43447,7 +44443,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -43483,7 +44479,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -43716,7 +44713,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -43752,7 +44749,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -43988,7 +44986,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -44024,7 +45022,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -44274,7 +45273,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -44310,7 +45309,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -44546,7 +45546,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -44582,7 +45582,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -44831,7 +45832,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -44867,7 +45868,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -45110,7 +46112,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -45146,7 +46148,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -45375,7 +46378,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -45411,7 +46414,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -45742,7 +46746,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -45778,7 +46782,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -46026,7 +47031,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -46062,7 +47067,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -46287,7 +47293,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -46323,7 +47329,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -46568,7 +47575,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -46604,7 +47611,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -46810,7 +47818,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -46846,7 +47854,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -47095,7 +48104,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -47131,7 +48140,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -47396,7 +48406,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -47432,7 +48442,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -47694,7 +48705,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -47727,7 +48738,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -47942,7 +48954,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -47975,7 +48987,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -48210,7 +49223,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -48243,7 +49256,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -48439,7 +49453,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -48472,7 +49486,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -48711,7 +49726,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -48744,7 +49759,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -48999,7 +50015,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -49032,7 +50048,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -49341,7 +50358,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -49374,7 +50391,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -49708,7 +50726,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -49741,7 +50759,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -50032,7 +51051,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -50065,7 +51084,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -50397,7 +51417,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -50430,7 +51450,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -50645,7 +51666,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -50678,7 +51699,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -50924,7 +51946,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -50957,7 +51979,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -51233,7 +52256,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -51266,7 +52289,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -51493,7 +52517,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -51526,7 +52550,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -51782,7 +52807,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -51815,7 +52840,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -52037,7 +53063,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -52070,7 +53096,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -52364,7 +53391,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -52397,7 +53424,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -52619,7 +53647,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -52652,7 +53680,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -52848,7 +53877,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -52881,7 +53910,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -53105,7 +54135,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -53138,7 +54168,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -53359,7 +54390,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -53392,7 +54423,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -53617,7 +54649,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -53650,7 +54682,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -53840,7 +54873,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -53873,7 +54906,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -54131,7 +55165,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -54164,7 +55198,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -54393,7 +55428,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -54429,7 +55464,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -54646,7 +55682,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -54682,7 +55718,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -54933,7 +55970,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -54969,7 +56006,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -55201,7 +56239,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -55234,7 +56272,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -55471,7 +56510,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -55504,7 +56543,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -55726,7 +56766,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -55759,7 +56799,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -56010,7 +57051,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -56043,7 +57084,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -56263,7 +57305,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -56296,7 +57338,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -56522,7 +57565,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -56555,7 +57598,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -56747,7 +57791,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -56780,7 +57824,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -56978,7 +58023,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -57011,7 +58056,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -57238,7 +58284,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -57271,7 +58317,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -57585,7 +58632,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -57618,7 +58665,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -57828,7 +58876,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -57861,7 +58909,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -58080,7 +59129,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -58113,7 +59162,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -58337,7 +59387,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -58370,7 +59420,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -58590,7 +59641,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -58623,7 +59674,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };
@@ -58850,7 +59902,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -58883,7 +59935,8 @@ export interface operations {
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
-              | 'comment_not_found';
+              | 'comment_not_found'
+              | 'environment_not_found';
           };
         };
       };

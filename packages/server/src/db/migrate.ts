@@ -22,7 +22,7 @@ import * as userAttributes from './migrations/0022-user-attributes.ts';
 import * as auditLog from './migrations/0023-audit-log.ts';
 import * as oauthIntegrations from './migrations/0024-oauth-integrations.ts';
 import * as oidc from './migrations/0025-oidc.ts';
-import * as dashboardComments from './migrations/0030-dashboard-comments.ts';
+import * as commentsAndTokens from './migrations/0030-comments-and-tokens.ts';
 
 /** Migrations are listed in code (not read from disk) so that they work the same from any cwd. */
 const migrations: Record<string, Migration> = {
@@ -49,7 +49,7 @@ const migrations: Record<string, Migration> = {
   '0025-oidc': oidc,
   '0022-user-attributes': userAttributes,
   '0023-audit-log': auditLog,
-  '0030-dashboard-comments': dashboardComments,
+  '0030-comments-and-tokens': commentsAndTokens,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

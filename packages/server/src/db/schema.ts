@@ -946,3 +946,25 @@ export interface Database {
 }
 
 export type DashboardCommentRow = Selectable<DashboardCommentsTable>;
+
+/* Environment tokens (migration 0030, modules/tokens/environment-service.ts). */
+export interface EnvironmentTokensTable {
+  id: Generated<number>;
+  environment_id: number;
+  token_hash: string;
+  /** The signature's last characters: enough to tell tokens apart in a list, nothing to use. */
+  token_hint: string;
+  security_context: Json<Record<string, unknown>>;
+  /** The reference's scopes the token was issued with (`meta`, `data`, `sql`); null: all. */
+  scopes: JsonOrNull<string[]>;
+  meta_sync: Generated<boolean>;
+  created_by: number | null;
+  created_at: CreatedAt;
+  expires_at: Date;
+}
+
+export interface Database {
+  environment_tokens: EnvironmentTokensTable;
+}
+
+export type EnvironmentTokenRow = Selectable<EnvironmentTokensTable>;

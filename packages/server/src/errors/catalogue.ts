@@ -214,6 +214,9 @@ export const errorCatalogue = {
   comment_not_found: { status: 404, title: 'Comment not found', on: 'management' },
   comment_not_yours: { status: 403, title: 'Comment of another user', on: 'management' },
   embed_tenant_required: { status: 403, title: 'Embed session names no embed tenant', on: 'embed' },
+
+  // Environment tokens (issue 25 item 1; modules/tokens).
+  environment_not_found: { status: 404, title: 'Environment not found', on: 'management' },
 } as const satisfies Record<string, CatalogueEntry>;
 
 export type ErrorCode = keyof typeof errorCatalogue;

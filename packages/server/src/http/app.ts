@@ -46,6 +46,7 @@ import { scimPrefix } from '../modules/scim/constants.ts';
 import { scimRoutes } from '../modules/scim/routes.ts';
 import { signInRoutes } from '../modules/sign-in/routes.ts';
 import { tenantSettingsRoutes } from '../modules/tenant-settings/routes.ts';
+import { environmentTokenRoutes } from '../modules/tokens/environment-routes.ts';
 import { tokenRoutes } from '../modules/tokens/routes.ts';
 import { userAttributeRoutes } from '../modules/user-attributes/routes.ts';
 import { userRoutes } from '../modules/users/routes.ts';
@@ -195,6 +196,7 @@ export async function buildApp(
   await app.register(auditLogRoutes, { auditLog: services.auditLog });
   await app.register(regionRoutes, { regions: services.regions });
   await app.register(tokenRoutes, { tokens: services.tokens });
+  await app.register(environmentTokenRoutes, { tokens: services.environmentTokens });
   await app.register(scimRoutes, {
     prefix: scimPrefix,
     users: services.scimUsers,

@@ -9,6 +9,11 @@ import { runStatements } from '../run-statements.ts';
  * level deep (`parent_id` names a thread root); `last_activity_at` on a root is re-derived when a
  * reply goes. Deletion is soft (`removed_at`) so a thread keeps its shape. `mentions` are user ids
  * of the comment's partition (account users, or embed users of the tenant), checked on write.
+ *
+ * Issue 25 item 1: the Environments group's tokens. A data-API token is a JWT nobody needs to
+ * store; the reference lists an environment's tokens, so each one issued is recorded, by its hash
+ * and the last characters of its signature (`token_hint`), never the token itself. Tokens live at
+ * most an hour: rows past `expires_at` are pruned as new ones are issued, so the table stays small.
  */
 const statements = `
     CREATE TABLE dashboard_comments (
@@ -30,6 +35,20 @@ const statements = `
     CREATE INDEX dashboard_comments_threads ON dashboard_comments (dashboard_id, embed_tenant_id, id DESC)
       WHERE parent_id IS NULL;
     CREATE INDEX dashboard_comments_replies ON dashboard_comments (parent_id, id) WHERE parent_id IS NOT NULL;
+
+    CREATE TABLE environment_tokens (
+      id serial PRIMARY KEY,
+      environment_id integer NOT NULL REFERENCES environments(id) ON DELETE CASCADE,
+      token_hash text NOT NULL,
+      token_hint text NOT NULL,
+      security_context jsonb NOT NULL,
+      scopes jsonb,
+      meta_sync boolean NOT NULL DEFAULT false,
+      created_by integer REFERENCES users(id) ON DELETE SET NULL,
+      created_at timestamptz NOT NULL DEFAULT now(),
+      expires_at timestamptz NOT NULL
+    );
+    CREATE INDEX environment_tokens_live ON environment_tokens (environment_id, id DESC);
 `;
 
 export async function up(db: Kysely<unknown>): Promise<void> {
@@ -37,5 +56,5 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await runStatements(db, 'DROP TABLE dashboard_comments');
+  await runStatements(db, 'DROP TABLE environment_tokens;\nDROP TABLE dashboard_comments');
 }
