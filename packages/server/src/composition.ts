@@ -14,6 +14,7 @@ import { AgentsRepository } from './modules/chat/agents/repository.ts';
 import { composeChat } from './modules/chat/compose.ts';
 import { LiveRuns } from './modules/chat/live-runs.ts';
 import { ChatRepository } from './modules/chat/repository.ts';
+import { composeComments } from './modules/comments/compose.ts';
 import { composeDashboardData } from './modules/dashboard-data/compose.ts';
 import { DashboardDataRepository } from './modules/dashboard-data/repository.ts';
 import { composeDashboards } from './modules/dashboards/compose.ts';
@@ -89,6 +90,7 @@ import { TenantSettingsRepository } from './modules/tenant-settings/repository.t
 import { TenantsRepository } from './modules/tenants/repository.ts';
 import { TenantResolver } from './modules/tenants/resolver.ts';
 import { composeTokens } from './modules/tokens/compose.ts';
+import { composeEnvironmentTokens } from './modules/tokens/environment-compose.ts';
 import { composeUserAttributes } from './modules/user-attributes/compose.ts';
 import { UserAttributesRepository } from './modules/user-attributes/repository.ts';
 import { composeUsers } from './modules/users/compose.ts';
@@ -265,6 +267,8 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     userAttributes,
     audit: auditLog,
   });
+  // Issue 25 item 1: tokens bound to an environment's model branch.
+  const environmentTokensModule = composeEnvironmentTokens({ db, deployments, secrets });
 
   // Workspace content: every content check is answered by one access resolver (permissions/access.ts).
   const access = new AccessResolver({ deployments, folders: repos.folders, permissions: repos.permissions });
@@ -373,6 +377,14 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     sweeper: { users: embedIdentities, sessions: repos.embedSessions },
   });
   const { embedDashboards } = embedModule.services;
+  // Issue 25 item 4: comments on dashboards, for embed users and account users.
+  const commentsModule = composeComments({
+    db,
+    dashboards: repos.dashboards,
+    workbooks: repos.workbooks,
+    embedDashboards,
+    access,
+  });
 
   // The data API (DESIGN.md "Semantic layer and data API") and the dashboard data that runs
   // widget queries through it. The drivers (created with the deployments, which test connections
@@ -512,6 +524,7 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     auditLogModule,
     regionsModule,
     tokensModule,
+    environmentTokensModule,
     {
       services: {},
       routes: routesWith(scimRoutes, { prefix: scimPrefix, users: scimUsers, groups: scimGroups }),
@@ -520,6 +533,7 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     dashboardDataModule,
     embedModule,
     embedTenantsModule,
+    commentsModule,
     notificationsModule,
     { services: {}, routes: routesWith(preAggregationRefresherPlugin, { refresher: preAggregations }) },
     chatModule,

@@ -761,7 +761,96 @@ export const routeSamples: Record<string, SampleFactory> = {
   'GET /api/v1/user-attribute-values/:userId': (f) => ({ url: `/api/v1/user-attribute-values/${f.userId}` }),
   'GET /api/v1/audit-log': () => ({ url: '/api/v1/audit-log?first=5&action=user.*' }),
   'GET /api/v1/audit-log/export': () => ({ url: '/api/v1/audit-log/export?targetType=user' }),
+
+  // Dashboard comments (issue 25 item 4). Embed tokens only on the Embed routes: the fuzzer's token
+  // names no embed tenant, so it checks that every request there is refused and changes nothing.
+  'GET /api/v1/embed/dashboard/:publicId/comments': async (f) => ({
+    url: `${await embedComments(f)}?first=5&includeResolved=true`,
+  }),
+  'POST /api/v1/embed/dashboard/:publicId/comments': async (f) => ({
+    url: await embedComments(f),
+    payload: { body: 'Looks right', parentId: null, mentions: [] },
+  }),
+  'GET /api/v1/embed/dashboard/:publicId/comments/mentionable-users': async (f) => ({
+    url: `${await embedComments(f)}/mentionable-users?first=5&search=a`,
+  }),
+  'PATCH /api/v1/embed/dashboard/:publicId/comments/:commentId': async (f) => ({
+    url: `${await embedComments(f)}/1`,
+    payload: { body: 'Edited', mentions: [] },
+  }),
+  'DELETE /api/v1/embed/dashboard/:publicId/comments/:commentId': async (f) => ({
+    url: `${await embedComments(f)}/1`,
+  }),
+  'POST /api/v1/embed/dashboard/:publicId/comments/:commentId/resolve': async (f) => ({
+    url: `${await embedComments(f)}/1/resolve`,
+    payload: { resolved: true },
+  }),
+  'GET /api/v1/deployments/:deploymentId/workbooks/:workbookId/dashboard/comments': async (f) => ({
+    url: `${(await workbookComment(f)).path}?first=5&resolvedOnly=false`,
+  }),
+  'POST /api/v1/deployments/:deploymentId/workbooks/:workbookId/dashboard/comments': async (f) => {
+    const { path, id } = await workbookComment(f);
+    return { url: path, payload: { body: 'A reply', parentId: id, mentions: [f.server.adminUserId] } };
+  },
+  'GET /api/v1/deployments/:deploymentId/workbooks/:workbookId/dashboard/comments/mentionable-users': async (
+    f,
+  ) => ({ url: `${(await workbookComment(f)).path}/mentionable-users?first=5&search=a` }),
+  'PATCH /api/v1/deployments/:deploymentId/workbooks/:workbookId/dashboard/comments/:commentId': async (
+    f,
+  ) => {
+    const { path, id } = await workbookComment(f);
+    return { url: `${path}/${id}`, payload: { body: 'Edited', mentions: [] } };
+  },
+  'DELETE /api/v1/deployments/:deploymentId/workbooks/:workbookId/dashboard/comments/:commentId': async (
+    f,
+  ) => {
+    const { path, id } = await workbookComment(f);
+    return { url: `${path}/${id}` };
+  },
+  'POST /api/v1/deployments/:deploymentId/workbooks/:workbookId/dashboard/comments/:commentId/resolve':
+    async (f) => {
+      const { path, id } = await workbookComment(f);
+      return { url: `${path}/${id}/resolve`, payload: { resolved: true } };
+    },
+
+  // Environment tokens (issue 25 item 1).
+  'GET /api/v1/deployments/:deploymentId/environments/:environmentId/tokens': async (f) => ({
+    url: `${await environmentPath(f)}/tokens?limit=5&offset=0`,
+  }),
+  'POST /api/v1/deployments/:deploymentId/environments/:environmentId/tokens': async (f) => ({
+    url: `${await environmentPath(f)}/tokens`,
+    payload: {
+      security_context: { serviceCloud: { groups: ['sales'] } },
+      expires_in: 600,
+      scopes: ['meta', 'data'],
+    },
+  }),
+  'POST /api/v1/deployments/:deploymentId/environments/:environmentId/tokens-for-meta-sync': async (f) => ({
+    url: `${await environmentPath(f)}/tokens-for-meta-sync`,
+    payload: { security_context: {}, expires_in: 60, scopes: ['meta'] },
+  }),
 };
+
+/** The target deployment's production environment, as its environments list names it. */
+async function environmentPath(f: Fixtures) {
+  const res = await f.server.app.inject({
+    url: `${ws(f)}/environments?type=production`,
+    headers: bearer(f.server.adminKey),
+  });
+  if (res.statusCode !== 200) throw new Error(`fixture environments: ${res.statusCode} ${res.body}`);
+  return `${ws(f)}/environments/${res.json().items[0].id}`;
+}
+
+/** The comments path of a fresh embeddable dashboard. */
+const embedComments = async (f: Fixtures) =>
+  `/api/v1/embed/dashboard/${(await publishSimpleBoard(f.server, f.deploymentId, true)).publicId}/comments`;
+
+/** A fresh published workbook with one comment of the admin's (issue 25 item 4). */
+async function workbookComment(f: Fixtures) {
+  const { workbookId } = await publishSimpleBoard(f.server, f.deploymentId, false);
+  const path = `${ws(f)}/workbooks/${workbookId}/dashboard/comments`;
+  return { path, id: (await post(f, path, { body: 'Why the dip?' })).id };
+}
 
 /** A fresh string user attribute (issue 22 item 3). */
 const userAttribute = (f: Fixtures) =>

@@ -73,11 +73,14 @@ export function useGetDeployment(
  * - `/api/v1/deployments/{deploymentId}/permissions`
  * - `/api/v1/deployments/{deploymentId}/env-vars`
  * - `/api/v1/deployments/{deploymentId}/query-history`
+ * - `/api/v1/deployments/{deploymentId}/environments/{environmentId}/tokens`
  * - `/api/v1/deployments/{deploymentId}/dashboards/{publicId}/widgets/{widgetId}/data`
  * - `/api/v1/deployments/{deploymentId}/dashboards/{publicId}/dimension-values`
  * - `/api/v1/deployments/{deploymentId}/reports/{reportId}/data`
  * - `/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/embed-access`
  * - `/api/v1/deployments/{deploymentId}/embed-tenants/{embedTenantName}/workbooks`
+ * - `/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments`
+ * - `/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments/mentionable-users`
  * - `/api/v1/deployments/{deploymentId}/notifications`
  * - `/api/v1/deployments/{deploymentId}/notifications/{id}`
  * - `/api/v1/deployments/{deploymentId}/notifications/{id}/recipients`
@@ -107,11 +110,14 @@ export function useUpdateDeployment(
       '/api/v1/deployments/{deploymentId}/permissions',
       '/api/v1/deployments/{deploymentId}/env-vars',
       '/api/v1/deployments/{deploymentId}/query-history',
+      '/api/v1/deployments/{deploymentId}/environments/{environmentId}/tokens',
       '/api/v1/deployments/{deploymentId}/dashboards/{publicId}/widgets/{widgetId}/data',
       '/api/v1/deployments/{deploymentId}/dashboards/{publicId}/dimension-values',
       '/api/v1/deployments/{deploymentId}/reports/{reportId}/data',
       '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/embed-access',
       '/api/v1/deployments/{deploymentId}/embed-tenants/{embedTenantName}/workbooks',
+      '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments',
+      '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments/mentionable-users',
       '/api/v1/deployments/{deploymentId}/notifications',
       '/api/v1/deployments/{deploymentId}/notifications/{id}',
       '/api/v1/deployments/{deploymentId}/notifications/{id}/recipients',
@@ -144,11 +150,14 @@ export function useUpdateDeployment(
  * - `/api/v1/deployments/{deploymentId}/permissions`
  * - `/api/v1/deployments/{deploymentId}/env-vars`
  * - `/api/v1/deployments/{deploymentId}/query-history`
+ * - `/api/v1/deployments/{deploymentId}/environments/{environmentId}/tokens`
  * - `/api/v1/deployments/{deploymentId}/dashboards/{publicId}/widgets/{widgetId}/data`
  * - `/api/v1/deployments/{deploymentId}/dashboards/{publicId}/dimension-values`
  * - `/api/v1/deployments/{deploymentId}/reports/{reportId}/data`
  * - `/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/embed-access`
  * - `/api/v1/deployments/{deploymentId}/embed-tenants/{embedTenantName}/workbooks`
+ * - `/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments`
+ * - `/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments/mentionable-users`
  * - `/api/v1/deployments/{deploymentId}/notifications`
  * - `/api/v1/deployments/{deploymentId}/notifications/{id}`
  * - `/api/v1/deployments/{deploymentId}/notifications/{id}/recipients`
@@ -178,11 +187,14 @@ export function useDeleteDeployment(
       '/api/v1/deployments/{deploymentId}/permissions',
       '/api/v1/deployments/{deploymentId}/env-vars',
       '/api/v1/deployments/{deploymentId}/query-history',
+      '/api/v1/deployments/{deploymentId}/environments/{environmentId}/tokens',
       '/api/v1/deployments/{deploymentId}/dashboards/{publicId}/widgets/{widgetId}/data',
       '/api/v1/deployments/{deploymentId}/dashboards/{publicId}/dimension-values',
       '/api/v1/deployments/{deploymentId}/reports/{reportId}/data',
       '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/embed-access',
       '/api/v1/deployments/{deploymentId}/embed-tenants/{embedTenantName}/workbooks',
+      '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments',
+      '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments/mentionable-users',
       '/api/v1/deployments/{deploymentId}/notifications',
       '/api/v1/deployments/{deploymentId}/notifications/{id}',
       '/api/v1/deployments/{deploymentId}/notifications/{id}/recipients',
@@ -1138,6 +1150,8 @@ export function useGetWorkbook(
  * - `/api/v1/deployments/{deploymentId}/workbooks`
  * - `/api/v1/deployments/{deploymentId}/workbooks/{workbookId}`
  * - `/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/embed-access`
+ * - `/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments`
+ * - `/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments/mentionable-users`
  */
 export function useUpdateWorkbook(
   options?: MutationHookOptions<'/api/v1/deployments/{deploymentId}/workbooks/{workbookId}', 'put'>,
@@ -1149,6 +1163,8 @@ export function useUpdateWorkbook(
       '/api/v1/deployments/{deploymentId}/workbooks',
       '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}',
       '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/embed-access',
+      '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments',
+      '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments/mentionable-users',
     ],
     options,
   );
@@ -1163,6 +1179,8 @@ export function useUpdateWorkbook(
  * - `/api/v1/deployments/{deploymentId}/workbooks`
  * - `/api/v1/deployments/{deploymentId}/workbooks/{workbookId}`
  * - `/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/embed-access`
+ * - `/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments`
+ * - `/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments/mentionable-users`
  */
 export function useDeleteWorkbook(
   options?: MutationHookOptions<'/api/v1/deployments/{deploymentId}/workbooks/{workbookId}', 'delete'>,
@@ -1174,6 +1192,8 @@ export function useDeleteWorkbook(
       '/api/v1/deployments/{deploymentId}/workbooks',
       '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}',
       '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/embed-access',
+      '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments',
+      '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments/mentionable-users',
     ],
     options,
   );
@@ -1699,6 +1719,67 @@ export function useRotateDeploymentApiSecret(
     'post',
     '/api/v1/deployments/{deploymentId}/api-secret/rotate',
     ['/api/v1/deployments', '/api/v1/deployments/{deploymentId}'],
+    options,
+  );
+}
+
+/**
+ * Get deployment environment tokens
+ *
+ * `GET /api/v1/deployments/{deploymentId}/environments/{environmentId}/tokens`
+ */
+export function useGetDeploymentEnvironmentTokens(
+  init: QueryHookInit<'/api/v1/deployments/{deploymentId}/environments/{environmentId}/tokens', 'get'>,
+  options?: QueryHookOptions<'/api/v1/deployments/{deploymentId}/environments/{environmentId}/tokens', 'get'>,
+) {
+  return useApiQuery(
+    'get',
+    '/api/v1/deployments/{deploymentId}/environments/{environmentId}/tokens',
+    init,
+    options,
+  );
+}
+
+/**
+ * Create deployment environment token
+ *
+ * `POST /api/v1/deployments/{deploymentId}/environments/{environmentId}/tokens`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/deployments/{deploymentId}/environments/{environmentId}/tokens`
+ */
+export function useCreateDeploymentEnvironmentToken(
+  options?: MutationHookOptions<
+    '/api/v1/deployments/{deploymentId}/environments/{environmentId}/tokens',
+    'post'
+  >,
+) {
+  return useApiMutation(
+    'post',
+    '/api/v1/deployments/{deploymentId}/environments/{environmentId}/tokens',
+    ['/api/v1/deployments/{deploymentId}/environments/{environmentId}/tokens'],
+    options,
+  );
+}
+
+/**
+ * Create deployment environment token for meta sync
+ *
+ * `POST /api/v1/deployments/{deploymentId}/environments/{environmentId}/tokens-for-meta-sync`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/deployments/{deploymentId}/environments`
+ */
+export function useCreateDeploymentEnvironmentTokenForMetaSync(
+  options?: MutationHookOptions<
+    '/api/v1/deployments/{deploymentId}/environments/{environmentId}/tokens-for-meta-sync',
+    'post'
+  >,
+) {
+  return useApiMutation(
+    'post',
+    '/api/v1/deployments/{deploymentId}/environments/{environmentId}/tokens-for-meta-sync',
+    ['/api/v1/deployments/{deploymentId}/environments'],
     options,
   );
 }
@@ -2442,6 +2523,237 @@ export function useListEmbedTenantWorkbooks(
     'get',
     '/api/v1/deployments/{deploymentId}/embed-tenants/{embedTenantName}/workbooks',
     init,
+    options,
+  );
+}
+
+/**
+ * List comment threads on a dashboard
+ *
+ * `GET /api/v1/embed/dashboard/{publicId}/comments`
+ */
+export function useListDashboardComments(
+  init: QueryHookInit<'/api/v1/embed/dashboard/{publicId}/comments', 'get'>,
+  options?: QueryHookOptions<'/api/v1/embed/dashboard/{publicId}/comments', 'get'>,
+) {
+  return useApiQuery('get', '/api/v1/embed/dashboard/{publicId}/comments', init, options);
+}
+
+/**
+ * Post a comment on a dashboard
+ *
+ * `POST /api/v1/embed/dashboard/{publicId}/comments`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/embed/dashboard/{publicId}/comments`
+ */
+export function useCreateDashboardComment(
+  options?: MutationHookOptions<'/api/v1/embed/dashboard/{publicId}/comments', 'post'>,
+) {
+  return useApiMutation(
+    'post',
+    '/api/v1/embed/dashboard/{publicId}/comments',
+    ['/api/v1/embed/dashboard/{publicId}/comments'],
+    options,
+  );
+}
+
+/**
+ * List users mentionable in a dashboard comment
+ *
+ * `GET /api/v1/embed/dashboard/{publicId}/comments/mentionable-users`
+ */
+export function useListMentionableEmbedUsers(
+  init: QueryHookInit<'/api/v1/embed/dashboard/{publicId}/comments/mentionable-users', 'get'>,
+  options?: QueryHookOptions<'/api/v1/embed/dashboard/{publicId}/comments/mentionable-users', 'get'>,
+) {
+  return useApiQuery('get', '/api/v1/embed/dashboard/{publicId}/comments/mentionable-users', init, options);
+}
+
+/**
+ * Delete a comment on a dashboard
+ *
+ * `DELETE /api/v1/embed/dashboard/{publicId}/comments/{commentId}`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/embed/dashboard/{publicId}/comments`
+ */
+export function useRemoveDashboardComment(
+  options?: MutationHookOptions<'/api/v1/embed/dashboard/{publicId}/comments/{commentId}', 'delete'>,
+) {
+  return useApiMutation(
+    'delete',
+    '/api/v1/embed/dashboard/{publicId}/comments/{commentId}',
+    ['/api/v1/embed/dashboard/{publicId}/comments'],
+    options,
+  );
+}
+
+/**
+ * Edit a comment on a dashboard
+ *
+ * `PATCH /api/v1/embed/dashboard/{publicId}/comments/{commentId}`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/embed/dashboard/{publicId}/comments`
+ */
+export function useUpdateDashboardComment(
+  options?: MutationHookOptions<'/api/v1/embed/dashboard/{publicId}/comments/{commentId}', 'patch'>,
+) {
+  return useApiMutation(
+    'patch',
+    '/api/v1/embed/dashboard/{publicId}/comments/{commentId}',
+    ['/api/v1/embed/dashboard/{publicId}/comments'],
+    options,
+  );
+}
+
+/**
+ * Resolve or re-open a comment thread
+ *
+ * `POST /api/v1/embed/dashboard/{publicId}/comments/{commentId}/resolve`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/embed/dashboard/{publicId}/comments`
+ */
+export function useSetDashboardCommentResolved(
+  options?: MutationHookOptions<'/api/v1/embed/dashboard/{publicId}/comments/{commentId}/resolve', 'post'>,
+) {
+  return useApiMutation(
+    'post',
+    '/api/v1/embed/dashboard/{publicId}/comments/{commentId}/resolve',
+    ['/api/v1/embed/dashboard/{publicId}/comments'],
+    options,
+  );
+}
+
+/**
+ * List comment threads on a dashboard
+ *
+ * `GET /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments`
+ */
+export function useListWorkbookDashboardComments(
+  init: QueryHookInit<'/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments', 'get'>,
+  options?: QueryHookOptions<
+    '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments',
+    'get'
+  >,
+) {
+  return useApiQuery(
+    'get',
+    '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments',
+    init,
+    options,
+  );
+}
+
+/**
+ * Post a comment on a dashboard
+ *
+ * `POST /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments`
+ */
+export function useCreateWorkbookDashboardComment(
+  options?: MutationHookOptions<
+    '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments',
+    'post'
+  >,
+) {
+  return useApiMutation(
+    'post',
+    '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments',
+    ['/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments'],
+    options,
+  );
+}
+
+/**
+ * List users mentionable in a dashboard comment
+ *
+ * `GET /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments/mentionable-users`
+ */
+export function useListMentionableWorkbookUsers(
+  init: QueryHookInit<
+    '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments/mentionable-users',
+    'get'
+  >,
+  options?: QueryHookOptions<
+    '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments/mentionable-users',
+    'get'
+  >,
+) {
+  return useApiQuery(
+    'get',
+    '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments/mentionable-users',
+    init,
+    options,
+  );
+}
+
+/**
+ * Delete a comment on a dashboard
+ *
+ * `DELETE /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments/{commentId}`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments`
+ */
+export function useRemoveWorkbookDashboardComment(
+  options?: MutationHookOptions<
+    '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments/{commentId}',
+    'delete'
+  >,
+) {
+  return useApiMutation(
+    'delete',
+    '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments/{commentId}',
+    ['/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments'],
+    options,
+  );
+}
+
+/**
+ * Edit a comment on a dashboard
+ *
+ * `PATCH /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments/{commentId}`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments`
+ */
+export function useUpdateWorkbookDashboardComment(
+  options?: MutationHookOptions<
+    '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments/{commentId}',
+    'patch'
+  >,
+) {
+  return useApiMutation(
+    'patch',
+    '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments/{commentId}',
+    ['/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments'],
+    options,
+  );
+}
+
+/**
+ * Resolve or re-open a comment thread
+ *
+ * `POST /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments/{commentId}/resolve`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments`
+ */
+export function useSetWorkbookDashboardCommentResolved(
+  options?: MutationHookOptions<
+    '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments/{commentId}/resolve',
+    'post'
+  >,
+) {
+  return useApiMutation(
+    'post',
+    '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments/{commentId}/resolve',
+    ['/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments'],
     options,
   );
 }

@@ -23,6 +23,7 @@ import * as auditLog from './migrations/0023-audit-log.ts';
 import * as oauthIntegrations from './migrations/0024-oauth-integrations.ts';
 import * as oidc from './migrations/0025-oidc.ts';
 import * as groupRoles from './migrations/0027-group-roles.ts';
+import * as commentsAndTokens from './migrations/0030-comments-and-tokens.ts';
 
 /** Migrations are listed in code (not read from disk) so that they work the same from any cwd. */
 const migrations: Record<string, Migration> = {
@@ -50,6 +51,7 @@ const migrations: Record<string, Migration> = {
   '0022-user-attributes': userAttributes,
   '0023-audit-log': auditLog,
   '0027-group-roles': groupRoles,
+  '0030-comments-and-tokens': commentsAndTokens,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -936,3 +936,50 @@ export interface GroupRolesTable {
 export interface Database {
   group_roles: GroupRolesTable;
 }
+/* Dashboard comments (migration 0030, modules/comments). */
+export interface DashboardCommentsTable {
+  id: Generated<number>;
+  dashboard_id: number;
+  /** The conversation's partition: an embed tenant's, or null for the account users'. */
+  embed_tenant_id: number | null;
+  parent_id: number | null;
+  author_user_id: number | null;
+  author_embed_user_id: number | null;
+  body: string;
+  /** User ids of the partition mentioned in the body. */
+  mentions: ColumnType<number[], string | undefined, string>;
+  created_at: CreatedAt;
+  edited_at: Date | null;
+  removed_at: Date | null;
+  resolved_at: Date | null;
+  resolved_by: number | null;
+  last_activity_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+export interface Database {
+  dashboard_comments: DashboardCommentsTable;
+}
+
+export type DashboardCommentRow = Selectable<DashboardCommentsTable>;
+
+/* Environment tokens (migration 0030, modules/tokens/environment-service.ts). */
+export interface EnvironmentTokensTable {
+  id: Generated<number>;
+  environment_id: number;
+  token_hash: string;
+  /** The signature's last characters: enough to tell tokens apart in a list, nothing to use. */
+  token_hint: string;
+  security_context: Json<Record<string, unknown>>;
+  /** The reference's scopes the token was issued with (`meta`, `data`, `sql`); null: all. */
+  scopes: JsonOrNull<string[]>;
+  meta_sync: Generated<boolean>;
+  created_by: number | null;
+  created_at: CreatedAt;
+  expires_at: Date;
+}
+
+export interface Database {
+  environment_tokens: EnvironmentTokensTable;
+}
+
+export type EnvironmentTokenRow = Selectable<EnvironmentTokensTable>;

@@ -212,6 +212,14 @@ export const errorCatalogue = {
   // A data source that queries with each viewer's own OAuth token (issue 22 item 6).
   oauth_connection_required: { status: 403, title: 'Connect your account first', on: 'data' },
   oauth_user_required: { status: 403, title: 'Only an account user can query this data source', on: 'data' },
+
+  // Dashboard comments (issue 25 item 4; modules/comments).
+  comment_not_found: { status: 404, title: 'Comment not found', on: 'management' },
+  comment_not_yours: { status: 403, title: 'Comment of another user', on: 'management' },
+  embed_tenant_required: { status: 403, title: 'Embed session names no embed tenant', on: 'embed' },
+
+  // Environment tokens (issue 25 item 1; modules/tokens).
+  environment_not_found: { status: 404, title: 'Environment not found', on: 'management' },
 } as const satisfies Record<string, CatalogueEntry>;
 
 export type ErrorCode = keyof typeof errorCatalogue;

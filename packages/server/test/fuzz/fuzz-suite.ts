@@ -93,6 +93,8 @@ export function describeFuzz({ families, part = 1, of = 1, checksCoverage = fals
       credentials.embed = `Bearer ${await embedToken(server, {
         deploymentId: fixtures.deploymentId,
         externalId: 'fuzz',
+        // An embed tenant too, so that the dashboard comment routes (issue 25) reach their rules.
+        embedTenantName: 'fuzz',
         settings: { showDashboardChat: true },
       })}`;
       ({ cases, uncovered } = await routeCases(server.routes, { server, fixtures, scim, data }));

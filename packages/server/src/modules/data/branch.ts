@@ -1,5 +1,6 @@
 import { MAIN_BRANCH } from '../data-model/service.ts';
 import { forbidden } from './errors.ts';
+import { type DataOperation, dataOperations } from './operations.ts';
 
 export { MAIN_BRANCH };
 
@@ -23,6 +24,11 @@ export const BRANCH_TOKEN_MAX_SECONDS = 3_600;
 export interface BranchGrant {
   /** Undefined for a production token. */
   branch?: string;
+  /**
+   * The data-API operations the token may call (an environment token's `scopes`, a meta-sync
+   * token's `meta`, tokens/environment-service.ts); undefined: every operation.
+   */
+  operations?: DataOperation[];
 }
 
 /**
@@ -46,9 +52,9 @@ export function decideBranch(grant: BranchGrant, requested: string | undefined):
 
 /**
  * Reads Tessera's claims from a verified JWT payload: the security context without them, and the
- * branch grant. A malformed claim, or a branch claim without `iat`/`exp` or living longer than
- * BRANCH_TOKEN_MAX_SECONDS (minted by hand with the API secret, perhaps with an `iat` in the
- * future), makes the token invalid.
+ * grant (a branch, the operations it may call). A malformed claim, or Tessera claims without
+ * `iat`/`exp` or living longer than BRANCH_TOKEN_MAX_SECONDS (minted by hand with the API secret,
+ * perhaps with an `iat` in the future), makes the token invalid.
  */
 export function splitClaims(
   payload: Record<string, unknown>,
@@ -59,19 +65,39 @@ export function splitClaims(
 } {
   if (!(TESSERA_CLAIMS in payload)) return { securityContext: payload, grant: {} };
   const { [TESSERA_CLAIMS]: claims, ...securityContext } = payload;
-  const branch = (claims as { branch?: unknown } | null)?.branch;
+  const { branch, operations, ...unknown } = (
+    typeof claims === 'object' && claims !== null && !Array.isArray(claims) ? claims : { unknown: true }
+  ) as { branch?: unknown; operations?: unknown };
   const { iat, exp } = payload;
   const valid =
-    typeof claims === 'object' &&
-    claims !== null &&
-    !Array.isArray(claims) &&
-    Object.keys(claims).length === 1 &&
-    typeof branch === 'string' &&
-    branch !== '' &&
+    Object.keys(unknown).length === 0 &&
+    (branch !== undefined || operations !== undefined) &&
+    (branch === undefined || (typeof branch === 'string' && branch !== '')) &&
+    (operations === undefined || validOperations(operations)) &&
     typeof iat === 'number' &&
     typeof exp === 'number' &&
     exp - iat <= BRANCH_TOKEN_MAX_SECONDS &&
     exp - nowSeconds <= BRANCH_TOKEN_MAX_SECONDS;
   if (!valid) throw forbidden('Invalid token');
-  return { securityContext, grant: { branch } };
+  return {
+    securityContext,
+    grant: {
+      ...(branch !== undefined ? { branch: branch as string } : {}),
+      ...(operations !== undefined ? { operations: operations as DataOperation[] } : {}),
+    },
+  };
+}
+
+function validOperations(value: unknown): boolean {
+  return (
+    Array.isArray(value) &&
+    value.length > 0 &&
+    value.every((op) => (dataOperations as readonly unknown[]).includes(op))
+  );
+}
+
+/** 403 when the token's grant names the operations it may call and this is none of them. */
+export function checkOperation(grant: BranchGrant, operation: DataOperation): void {
+  if (grant.operations && !grant.operations.includes(operation))
+    throw forbidden(`This token may call ${grant.operations.join(', ')} only, not ${operation}`);
 }

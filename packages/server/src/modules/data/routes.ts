@@ -45,6 +45,7 @@ export const dataRoutes: FastifyPluginAsyncTypebox<{ data: DataService }> = asyn
       deployment,
       request.headers.authorization,
       typeof branch === 'string' ? branch : branch?.[0],
+      operation,
     );
     resolved.set(request, { caller, operation });
   };

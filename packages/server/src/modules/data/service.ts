@@ -7,12 +7,13 @@ import type { DataSourceSettings, DeploymentRow } from '../../db/schema.ts';
 import { DomainError } from '../../errors/domain-errors.ts';
 import type { DeploymentsService } from '../deployments/service.ts';
 import type { TenantResolver } from '../tenants/resolver.ts';
-import { decideBranch } from './branch.ts';
+import { checkOperation, decideBranch } from './branch.ts';
 import type { DataCaller } from './caller.ts';
 import { type CompiledLoad, type CompiledSqlApi, compileLoad, compileSqlApi } from './compile.ts';
 import { notFound } from './errors.ts';
 import type { QueryExecutor } from './executor.ts';
 import type { ModelCache } from './model-cache.ts';
+import type { DataOperation } from './operations.ts';
 import type { Outcome } from './outcome.ts';
 import type { PreAggregationMatcher } from './pre-aggregations/matcher.ts';
 import { type LoadResult, runLoad, runSqlApi, type SqlApiResult, type ViewerTokens } from './run.ts';
@@ -70,9 +71,11 @@ export class DataService {
     deployment: DeploymentRow,
     authorization: string | undefined,
     requestedBranch: string | undefined,
+    operation?: DataOperation,
   ): Promise<DataCaller> {
     const secret = this.deps.secrets.open(deployment.api_secret_enc);
     const { securityContext, grant } = await verifyToken(tokenFrom(authorization), secret);
+    if (operation !== undefined) checkOperation(grant, operation);
     return { deployment, securityContext, branch: decideBranch(grant, requestedBranch) };
   }
 

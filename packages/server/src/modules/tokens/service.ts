@@ -1,4 +1,3 @@
-import { SignJWT } from 'jose';
 import type { Static } from 'typebox';
 import { hasRole, type Principal } from '../../auth/principal.ts';
 import type { InvalidationBus } from '../../cache/invalidation-bus.ts';
@@ -10,6 +9,7 @@ import type { DeploymentsService } from '../deployments/service.ts';
 import type { UserAttributesService } from '../user-attributes/service.ts';
 import type { DeploymentRecords, ModelBranches } from './ports.ts';
 import type { CreateDeploymentTokenBody } from './schemas.ts';
+import { refuseReservedClaims, signDataToken } from './sign.ts';
 
 export interface TokensServiceDeps {
   deployments: DeploymentsService;
@@ -23,9 +23,6 @@ export interface TokensServiceDeps {
   /** Issue 22 item 5: a rotation is recorded (that it happened, never the secret). */
   audit: Pick<AuditLog, 'record'>;
 }
-
-/** Claims the server sets itself (registered ones, and Tessera's own); a caller's context may not. */
-const reserved = ['exp', 'iat', 'nbf', TESSERA_CLAIMS];
 
 /**
  * Data-API tokens (reference: `POST /api/v1/deployments/{deploymentId}/token`): HS256 JWTs
@@ -41,13 +38,7 @@ export class TokensService {
   async issue(principal: Principal, deploymentId: number, input: Static<typeof CreateDeploymentTokenBody>) {
     const row = await this.deps.deployments.require(principal.tenantId, deploymentId);
     const context = (input.securityContext ?? {}) as Record<string, unknown>;
-    const clash = reserved.filter((k) => k in context);
-    if (clash.length > 0) {
-      throw new ValidationError(
-        'The security context may not set registered claims',
-        clash.map((k) => ({ field: `body/securityContext/${k}`, message: 'is set by the server' })),
-      );
-    }
+    refuseReservedClaims(context, 'body/securityContext');
     const branch = input.branch === MAIN_BRANCH ? undefined : input.branch;
     if (branch !== undefined) await this.checkBranch(principal, deploymentId, branch, input.expiresIn);
     const withAttributes = await this.withUserAttributes(principal, context);
@@ -55,11 +46,7 @@ export class TokensService {
       branch === undefined ? withAttributes : { ...withAttributes, [TESSERA_CLAIMS]: { branch } };
     const lifetime = input.expiresIn ?? (branch === undefined ? 86_400 : BRANCH_TOKEN_MAX_SECONDS);
     const secret = this.deps.secrets.open(row.api_secret_enc);
-    const serviceApiToken = await new SignJWT(claims)
-      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-      .setIssuedAt()
-      .setExpirationTime(`${lifetime}s`)
-      .sign(new TextEncoder().encode(secret));
+    const serviceApiToken = await signDataToken(secret, claims, lifetime);
     return { serviceApiToken };
   }
 
