@@ -273,6 +273,7 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     workbooks: repos.workbooks,
     reports: repos.reports,
     access,
+    audit: auditLog,
   });
   const duplicator = new WorkbookDuplicator({
     db,
@@ -283,6 +284,7 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     publishing: dashboards,
     permissions: repos.permissions,
     access,
+    audit: auditLog,
   });
   const folders = new FoldersService({
     db,
@@ -297,6 +299,7 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     workbooks: repos.workbooks,
     permissions: repos.permissions,
     access,
+    audit: auditLog,
   });
   const workspace = new WorkspaceService({ access, repository: repos.workspace });
   const mover = new MoveService({
@@ -306,6 +309,7 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     workbookViews: workbooks,
     reports: repos.reports,
     access,
+    audit: auditLog,
   });
   const permissions = new PermissionsService({
     permissions: repos.permissions,

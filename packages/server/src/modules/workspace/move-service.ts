@@ -2,6 +2,7 @@ import type { Static } from 'typebox';
 import type { Principal } from '../../auth/principal.ts';
 import type { Db } from '../../db/database.ts';
 import { NotFoundError, ValidationError } from '../../errors/domain-errors.ts';
+import type { AuditLog } from '../audit-log/service.ts';
 import type { FoldersRepository } from '../folders/repository.ts';
 import { tooDeep } from '../folders/service.ts';
 import { maxFolderDepth } from '../folders/tree.ts';
@@ -23,6 +24,8 @@ export interface MoveDeps {
   workbookViews: WorkbooksService;
   reports: ReportsRepository;
   access: AccessResolver;
+  /** Issue 22 item 5: each move is recorded in its own transaction. */
+  audit: Pick<AuditLog, 'record'>;
 }
 
 /**
@@ -45,6 +48,24 @@ export class MoveService {
     });
   }
 
+  /** One entry per move: the item and the folder it left and entered (null: the root). */
+  private recordMove(
+    ctx: AccessContext,
+    targetType: 'folder' | 'workbook' | 'report',
+    id: number,
+    from: number | null,
+    to: number | null,
+    trx: Db,
+  ) {
+    return this.deps.audit.record(trx, ctx.principal, {
+      action: `${targetType}.move`,
+      targetType,
+      targetId: id,
+      before: { deploymentId: ctx.deploymentId, folderId: from },
+      after: { deploymentId: ctx.deploymentId, folderId: to },
+    });
+  }
+
   /** Manage on the folder, manage or edit on the new parent; never into itself or below itself. */
   private async moveFolder(
     ctx: AccessContext,
@@ -64,7 +85,9 @@ export class MoveService {
     checkDestination(ctx, destination, 'body/folderId');
     if ((destination === null ? 0 : ctx.tree.depth(destination)) + ctx.tree.height(id) > maxFolderDepth)
       throw tooDeep();
+    const from = ctx.tree.get(id)?.parent_id ?? null;
     await this.deps.folders.update(id, { parentId: destination, userId: ctx.principal.userId }, trx);
+    await this.recordMove(ctx, 'folder', id, from, destination, trx);
     const row = (await this.deps.folders.find(ctx.deploymentId, id, trx))!;
     return workspaceItem(
       {
@@ -97,6 +120,7 @@ export class MoveService {
     ctx.require(ctx.item('WORKBOOK', row), 'manage', contentSubject('WORKBOOK', id));
     checkDestination(ctx, destination, 'body/folderId');
     await this.deps.workbooks.update(id, { folderId: destination }, trx);
+    await this.recordMove(ctx, 'workbook', id, row.folder_id, destination, trx);
     const moved = await this.deps.workbooks.find(ctx.deploymentId, id, trx);
     return this.deps.workbookViews.fullView(moved!, ctx, trx);
   }
@@ -114,6 +138,7 @@ export class MoveService {
     if (!hasReportManage(ctx.principal.role)) ctx.require(null, 'edit', 'Moving a report (report-manage)');
     checkDestination(ctx, destination, 'body/folderId');
     await this.deps.reports.setFolder(id, destination, trx);
+    await this.recordMove(ctx, 'report', id, row.folder_id, destination, trx);
     const moved = (await this.deps.reports.find(ctx.deploymentId, id, ctx.principal.userId, trx))!;
     return workspaceItem(
       {
