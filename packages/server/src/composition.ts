@@ -243,10 +243,10 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     bus,
     audit: auditLog,
   });
-  const dataModel = new DataModelService(repos.modelFiles, deployments);
+  const dataModel = new DataModelService(repos.modelFiles, deployments, auditLog);
   // The SQL editor's history of runs, each user's own (issue 21 item 2).
   const queryHistory = new QueryHistoryService(repos.queryHistory, deployments);
-  const uploads = new UploadService(repos.uploads, repos.modelFiles, dataModel);
+  const uploads = new UploadService(repos.uploads, repos.modelFiles, dataModel, auditLog);
   const tokens = new TokensService({
     deployments,
     repository: repos.deployments,
@@ -358,12 +358,14 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     tenants: repos.embedTenants,
     groups: repos.embedGroups,
     users: repos.embedUsers,
+    audit: auditLog,
   });
   const embedGroups = new EmbedGroupsService({
     db,
     tenants: embedTenants,
     groups: repos.embedGroups,
     users: repos.embedUsers,
+    audit: auditLog,
   });
   const embedAccess = new EmbedAccessService({
     db,
@@ -372,6 +374,7 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     workbooks: repos.workbooks,
     dashboards: repos.dashboards,
     access,
+    audit: auditLog,
   });
   const embedSweeper = new EmbedSweeper({ users: repos.embedUsers, sessions: repos.embedSessions });
 
@@ -420,6 +423,8 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     deployments,
     secrets,
     publicUrl: () => publicUrl(config),
+    db,
+    audit: auditLog,
   });
   const chatRepository = new ChatRepository(db);
   const chat = new ChatService({
@@ -448,6 +453,7 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     publishedDashboards: repos.publishedDashboards,
     dashboardData,
     publicUrl: () => publicUrl(config),
+    audit: auditLog,
   });
 
   // OAuth integrations and users' connections through them (spec 4.1; modules/oauth).

@@ -1,6 +1,7 @@
 import type { Config } from '../../config/config.ts';
 import type { SecretBox } from '../../crypto/secrets.ts';
 import type { Db } from '../../db/database.ts';
+import type { AuditLog } from '../audit-log/service.ts';
 import type { DashboardDataRepository } from '../dashboard-data/repository.ts';
 import type { DashboardDataService } from '../dashboard-data/service.ts';
 import type { DeploymentsService } from '../deployments/service.ts';
@@ -33,6 +34,8 @@ export interface NotificationsDeps {
   publishedDashboards: DashboardDataRepository;
   dashboardData: DashboardDataService;
   publicUrl: () => string;
+  /** Issue 22 item 5: notification changes, send-nows and dashboard exports are recorded. */
+  audit: Pick<AuditLog, 'record'>;
   /** Tests and the bench replace the delivery channels or the scheduler's timings. */
   channels?: Channels;
   schedulerOptions?: Partial<SchedulerOptions>;
@@ -51,6 +54,7 @@ export function composeNotifications(deps: NotificationsDeps) {
     db: deps.db,
     notifications: repository,
     deployments: deps.deployments,
+    audit: deps.audit,
   });
   const recipients = new RecipientsService({
     db: deps.db,
@@ -67,6 +71,8 @@ export function composeNotifications(deps: NotificationsDeps) {
     users: deps.users,
   });
   const exports = new DashboardExportsService({
+    db: deps.db,
+    audit: deps.audit,
     exports: exportsRepository,
     notifications: repository,
     deployments: deps.deployments,
@@ -96,7 +102,7 @@ export function composeNotifications(deps: NotificationsDeps) {
       ...deps.schedulerOptions,
     },
   );
-  const runs = new RunLog({ notifications, runs: runsRepository });
+  const runs = new RunLog({ notifications, runs: runsRepository, db: deps.db, audit: deps.audit });
   return { notifications, recipients, renderer, exports, scheduler, runs, runsRepository };
 }
 

@@ -94,8 +94,8 @@ export class NotificationsRepository {
   }
 
   /** Recipients, runs and deliveries go with it (ON DELETE CASCADE). */
-  async delete(deploymentId: number, id: number): Promise<boolean> {
-    const r = await this.db
+  async delete(deploymentId: number, id: number, db: Db = this.db): Promise<boolean> {
+    const r = await db
       .deleteFrom('notifications')
       .where('deployment_id', '=', deploymentId)
       .where('id', '=', id)
