@@ -176,7 +176,7 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
   });
   const apiKeys = new ApiKeysService(repos.apiKeys, repos.users, bus, auditLog);
   const users = new UsersService(db, repos.users, repos.apiKeys, bus, repos.signIn, repos.roles, auditLog);
-  const roles = new RolesService(repos.roles, repos.users, bus);
+  const roles = new RolesService(repos.roles, repos.users, bus, auditLog);
   const groups = new GroupsService(repos.groups, repos.users, auditLog);
   // Browser sign-in (DESIGN.md "Web app and sessions"): the session cookie is a credential too.
   const browserSessions = new BrowserSessions(repos.signIn, bus, {
