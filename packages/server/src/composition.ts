@@ -10,6 +10,7 @@ import { AppConfigRepository } from './modules/app-config/repository.ts';
 import { AppConfigService } from './modules/app-config/service.ts';
 import { AuditLogRepository } from './modules/audit-log/repository.ts';
 import { AuditLog } from './modules/audit-log/service.ts';
+import { AuditLogSweeper } from './modules/audit-log/sweeper.ts';
 import { AgentsRepository } from './modules/chat/agents/repository.ts';
 import { AgentsService } from './modules/chat/agents/service.ts';
 import { LiveRuns } from './modules/chat/live-runs.ts';
@@ -167,7 +168,7 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
   bus.subscribe('credentials', () => credentials.clear());
   const tenantResolver = new TenantResolver(repos.tenants, config.domain);
   // Issue 22 item 5: every management service records its changes here, in the change's transaction.
-  const auditLog = new AuditLog(repos.auditLog);
+  const auditLog = new AuditLog(repos.auditLog, repos.tenantSettings);
   // Issue 22 item 3: what every account user's security context carries at serviceCloud.userAttributes.
   const userAttributes = new UserAttributesService({
     repository: repos.userAttributes,
@@ -377,6 +378,8 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     audit: auditLog,
   });
   const embedSweeper = new EmbedSweeper({ users: repos.embedUsers, sessions: repos.embedSessions });
+  // Issue 22 item 4: audit entries past the tenant's retention are deleted.
+  const auditLogSweeper = new AuditLogSweeper(repos.auditLog);
 
   // The data API (DESIGN.md "Semantic layer and data API") and the dashboard data that runs
   // widget queries through it. The drivers (created with the deployments, which test connections
@@ -532,6 +535,7 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     embedGroups,
     embedAccess,
     embedSweeper,
+    auditLogSweeper,
     agents,
     chat,
     notifications: notificationsModule,

@@ -26510,6 +26510,8 @@ export interface operations {
               | 'sunday';
             maintenanceWindowTime: string;
             oidcEnabled: boolean;
+            /** @description Audit entries older than this many days are deleted (a sweep runs every few minutes); 0 keeps them forever */
+            auditLogRetentionDays: number;
           };
         };
       };
@@ -26721,6 +26723,7 @@ export interface operations {
           maintenanceWindowTime?: string | null;
           oidcEnabled?: boolean | null;
           useAIBIUserInterface?: boolean | null;
+          auditLogRetentionDays?: number | null;
         };
       };
     };
@@ -26752,6 +26755,8 @@ export interface operations {
               | 'sunday';
             maintenanceWindowTime: string;
             oidcEnabled: boolean;
+            /** @description Audit entries older than this many days are deleted (a sweep runs every few minutes); 0 keeps them forever */
+            auditLogRetentionDays: number;
           };
         };
       };

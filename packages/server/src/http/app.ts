@@ -14,6 +14,7 @@ import { registerErrorHandling } from '../errors/error-handler.ts';
 import { apiKeyRoutes } from '../modules/api-keys/routes.ts';
 import { appConfigRoutes } from '../modules/app-config/routes.ts';
 import { auditLogRoutes } from '../modules/audit-log/routes.ts';
+import { auditLogSweeperPlugin } from '../modules/audit-log/sweeper.ts';
 import { agentRoutes } from '../modules/chat/agents/routes.ts';
 import { chatRoutes } from '../modules/chat/routes.ts';
 import { dashboardDataRoutes } from '../modules/dashboard-data/routes.ts';
@@ -209,6 +210,7 @@ export async function buildApp(
   await app.register(embedTenantRoutes, { tenants: services.embedTenants, groups: services.embedGroups });
   await app.register(embedAccessRoutes, { access: services.embedAccess });
   await app.register(embedSweeperPlugin, { sweeper: services.embedSweeper });
+  await app.register(auditLogSweeperPlugin, { sweeper: services.auditLogSweeper });
   await app.register(notificationRoutes, {
     notifications: services.notifications.notifications,
     recipients: services.notifications.recipients,
