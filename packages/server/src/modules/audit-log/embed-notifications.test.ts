@@ -125,6 +125,44 @@ describe('audit log: embedding, notifications, agents and exports', () => {
     });
   });
 
+  it('records recipients added and removed, a webhook by its host only', async () => {
+    const api = notificationsApi(server);
+    const n = await api.create({ scheduleType: 'DAILY', hour: 6, dashboardId: board.dashboardId });
+    const hookPath = '/services/T000/B000/webhook-path-never-logged';
+    const webhookSecret = 'whsec_webhook_secret_never_logged';
+    await api.addRecipients(n.id, [
+      { type: 'EMAIL', email: 'boss@example.com' },
+      { type: 'WEBHOOK', url: `https://hooks.example.com${hookPath}`, secret: webhookSecret },
+    ]);
+    // Already subscribed as asked: no entry.
+    await api.addRecipients(n.id, [{ type: 'EMAIL', email: 'boss@example.com' }]);
+    expect(
+      (
+        await api.call('DELETE', `/${n.id}/recipients`, {
+          recipients: [{ type: 'EMAIL', id: 'boss@example.com' }],
+        })
+      ).status,
+    ).toBe(204);
+    const items = (await entries(`targetType=notification&targetId=${n.id}`)).filter((e) =>
+      e.action.endsWith('_recipients'),
+    );
+    expect(items.map((e) => e.action)).toEqual([
+      'notification.remove_recipients',
+      'notification.add_recipients',
+    ]);
+    expect(items[1].after.recipients).toEqual([
+      { type: 'EMAIL', userId: null, email: 'boss@example.com', change: 'added' },
+      { type: 'WEBHOOK', host: 'hooks.example.com', change: 'added' },
+    ]);
+    expect(items[0]).toMatchObject({
+      before: { recipients: [{ type: 'EMAIL', email: 'boss@example.com' }] },
+      after: null,
+    });
+    const log = await wholeAuditLog(server);
+    expect(log).not.toContain('webhook-path-never-logged');
+    expect(log).not.toContain(webhookSecret);
+  });
+
   it('records dashboard exports and keeps secrets out: agent keys, download handles, render contexts', async () => {
     const agentKey = 'sk-agent-key-never-logged';
     const agent = await send('POST', '/api/v1/agents', {

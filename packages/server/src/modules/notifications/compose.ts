@@ -58,6 +58,7 @@ export function composeNotifications(deps: NotificationsDeps) {
   });
   const recipients = new RecipientsService({
     db: deps.db,
+    audit: deps.audit,
     notifications,
     repository,
     users: deps.users,
