@@ -10,6 +10,7 @@ import { composeAppConfig } from './modules/app-config/compose.ts';
 import { AppConfigRepository } from './modules/app-config/repository.ts';
 import { composeAuditLog } from './modules/audit-log/compose.ts';
 import { AuditLogRepository } from './modules/audit-log/repository.ts';
+import { AuditLogSweeper, auditLogSweeperPlugin } from './modules/audit-log/sweeper.ts';
 import { AgentsRepository } from './modules/chat/agents/repository.ts';
 import { composeChat } from './modules/chat/compose.ts';
 import { LiveRuns } from './modules/chat/live-runs.ts';
@@ -165,7 +166,7 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
   bus.subscribe('credentials', () => credentials.clear());
   const tenantResolver = new TenantResolver(repos.tenants, config.domain);
   // Issue 22 item 5: every management service records its changes here, in the change's transaction.
-  const auditLogModule = composeAuditLog(repos.auditLog);
+  const auditLogModule = composeAuditLog(repos.auditLog, repos.tenantSettings);
   const { auditLog } = auditLogModule.services;
   // Issue 22 item 3: what every account user's security context carries at serviceCloud.userAttributes.
   const userAttributesModule = composeUserAttributes({
@@ -176,7 +177,7 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
   const { userAttributes } = userAttributesModule.services;
   const apiKeysModule = composeApiKeys(repos.apiKeys, repos.users, bus, auditLog);
   const usersModule = composeUsers(db, repos.users, repos.apiKeys, bus, repos.signIn, repos.roles, auditLog);
-  const rolesModule = composeRoles(repos.roles, repos.users, bus);
+  const rolesModule = composeRoles(repos.roles, repos.users, bus, auditLog);
   const groupsModule = composeGroups(repos.groups, repos.users, auditLog, bus);
   // Browser sign-in (DESIGN.md "Web app and sessions"): the session cookie is a credential too.
   const browserSessions = new BrowserSessions(repos.signIn, bus, {
@@ -255,6 +256,7 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     modelFiles: repos.modelFiles,
     uploads: repos.uploads,
     deployments,
+    audit: auditLog,
   });
   // The SQL editor's history of runs, each user's own (issue 21 item 2).
   const queryHistoryModule = composeQueryHistory(repos.queryHistory, deployments);
@@ -278,6 +280,7 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     workbooks: repos.workbooks,
     reports: repos.reports,
     access,
+    audit: auditLog,
   });
   const { dashboards } = dashboardsModule.services;
   const workbooksModule = composeWorkbooks({
@@ -297,6 +300,7 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
       publishing: dashboards,
       permissions: repos.permissions,
       access,
+      audit: auditLog,
     },
   });
   const { workbooks } = workbooksModule.services;
@@ -313,6 +317,7 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     workbooks: repos.workbooks,
     permissions: repos.permissions,
     access,
+    audit: auditLog,
   });
   const workspaceModule = composeWorkspace({
     workspace: { access, repository: repos.workspace },
@@ -323,6 +328,7 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
       workbookViews: workbooks,
       reports: repos.reports,
       access,
+      audit: auditLog,
     },
   });
   const permissionsModule = composePermissions({
@@ -346,6 +352,7 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     tenants: repos.embedTenants,
     groups: repos.embedGroups,
     users: repos.embedUsers,
+    audit: auditLog,
     access: {
       shares: repos.embedAccess,
       workbooks: repos.workbooks,
@@ -385,6 +392,8 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     embedDashboards,
     access,
   });
+  // Issue 22 item 4: audit entries past the tenant's retention are deleted.
+  const auditLogSweeper = new AuditLogSweeper(repos.auditLog);
 
   // The data API (DESIGN.md "Semantic layer and data API") and the dashboard data that runs
   // widget queries through it. The drivers (created with the deployments, which test connections
@@ -442,6 +451,8 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
       deployments,
       secrets,
       publicUrl: () => publicUrl(config),
+      db,
+      audit: auditLog,
     },
     chat: {
       db,
@@ -468,6 +479,7 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     publishedDashboards: repos.publishedDashboards,
     dashboardData,
     publicUrl: () => publicUrl(config),
+    audit: auditLog,
   });
 
   // OAuth integrations and users' connections through them (spec 4.1; modules/oauth).
@@ -532,6 +544,8 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     { services: {}, routes: routesWith(dataRoutes, { data }) },
     dashboardDataModule,
     embedModule,
+    // Issue 22 item 4: the retention sweep, in every replica (no routes).
+    { services: {}, routes: routesWith(auditLogSweeperPlugin, { sweeper: auditLogSweeper }) },
     embedTenantsModule,
     commentsModule,
     notificationsModule,
@@ -568,6 +582,7 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     scimUsers,
     scimGroups,
     data,
+    auditLogSweeper,
     preAggregations,
     oidcSignIn,
     oidcIssuer,

@@ -27769,6 +27769,8 @@ export interface operations {
               | 'sunday';
             maintenanceWindowTime: string;
             oidcEnabled: boolean;
+            /** @description Audit entries older than this many days are deleted (a sweep runs every few minutes); 0 keeps them forever */
+            auditLogRetentionDays: number;
           };
         };
       };
@@ -27983,6 +27985,7 @@ export interface operations {
           maintenanceWindowTime?: string | null;
           oidcEnabled?: boolean | null;
           useAIBIUserInterface?: boolean | null;
+          auditLogRetentionDays?: number | null;
         };
       };
     };
@@ -28014,6 +28017,8 @@ export interface operations {
               | 'sunday';
             maintenanceWindowTime: string;
             oidcEnabled: boolean;
+            /** @description Audit entries older than this many days are deleted (a sweep runs every few minutes); 0 keeps them forever */
+            auditLogRetentionDays: number;
           };
         };
       };

@@ -22,6 +22,7 @@ import * as userAttributes from './migrations/0022-user-attributes.ts';
 import * as auditLog from './migrations/0023-audit-log.ts';
 import * as oauthIntegrations from './migrations/0024-oauth-integrations.ts';
 import * as oidc from './migrations/0025-oidc.ts';
+import * as auditLogSettings from './migrations/0026-audit-log-settings.ts';
 import * as groupRoles from './migrations/0027-group-roles.ts';
 import * as commentsAndTokens from './migrations/0030-comments-and-tokens.ts';
 
@@ -52,6 +53,7 @@ const migrations: Record<string, Migration> = {
   '0023-audit-log': auditLog,
   '0027-group-roles': groupRoles,
   '0030-comments-and-tokens': commentsAndTokens,
+  '0026-audit-log-settings': auditLogSettings,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -686,6 +686,8 @@ export interface TenantSettingsTable {
   oidc_enabled: Generated<boolean>;
   use_aibi_user_interface: Generated<boolean>;
   updated_at: UpdatedAt;
+  /** Migration 0026: entries older than this many days are swept; 0 keeps them. */
+  audit_log_retention_days: Generated<number>;
 }
 
 export interface Database {

@@ -27,7 +27,10 @@ export interface AuditFilter {
   beforeId?: number;
 }
 
-/** `audit_log`: plain Kysely, no rules. Rows are only ever inserted. */
+/**
+ * `audit_log`: plain Kysely, no rules. Rows are only ever inserted, and deleted only by the
+ * retention sweep (sweeper.ts).
+ */
 export class AuditLogRepository {
   constructor(private readonly db: Db) {}
 
@@ -69,6 +72,31 @@ export class AuditLogRepository {
     if (filter.to !== undefined) q = q.where('occurred_at', '<', filter.to);
     if (filter.beforeId !== undefined) q = q.where('id', '<', sql<string>`${filter.beforeId}::bigint`);
     return q.orderBy('id', 'desc').limit(limit).execute();
+  }
+
+  /**
+   * Deletes up to `limit` entries older than their tenant's retention (tenant settings
+   * `auditLogRetentionDays`; 0 keeps them), oldest first; answers how many. Replicas sweep
+   * together: SKIP LOCKED hands each row to one of them.
+   */
+  async deleteExpired(limit: number): Promise<number> {
+    const rows = await this.db
+      .deleteFrom('audit_log')
+      .where('id', 'in', (eb) =>
+        eb
+          .selectFrom('audit_log as a')
+          .innerJoin('tenant_settings as s', 's.tenant_id', 'a.tenant_id')
+          .select('a.id')
+          .where('s.audit_log_retention_days', '>', 0)
+          .where(sql<boolean>`a.occurred_at < now() - s.audit_log_retention_days * interval '1 day'`)
+          .orderBy('a.id')
+          .limit(limit)
+          .forUpdate('a')
+          .skipLocked(),
+      )
+      .returning('id')
+      .execute();
+    return rows.length;
   }
 }
 

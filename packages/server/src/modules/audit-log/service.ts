@@ -17,6 +17,13 @@ export interface AuditChange {
   targetId: string | number | null;
   before?: unknown;
   after?: unknown;
+  /** Recorded even while the tenant's audit log is off: the change that turns it on or off. */
+  always?: boolean;
+}
+
+/** The tenant settings' audit-log switch (modules/tenant-settings), read in the change's transaction. */
+export interface AuditSwitch {
+  auditLogEnabled(tenantId: number, db: Db): Promise<boolean>;
 }
 
 type Entry = Static<typeof AuditEntry>;
@@ -28,9 +35,17 @@ type Entry = Static<typeof AuditEntry>;
  * Secrets never reach the log (redact.ts). Admins list and filter it, and export it as JSON lines.
  */
 export class AuditLog {
-  constructor(private readonly repository: AuditLogRepository) {}
+  constructor(
+    private readonly repository: AuditLogRepository,
+    private readonly settings: AuditSwitch,
+  ) {}
 
+  /**
+   * Writes the entry in `trx`, unless the tenant turned its audit log off (tenant settings
+   * `auditLogEnabled`, reference group Tenant Settings): then the change is made and not recorded.
+   */
   async record(trx: Db, principal: Principal, change: AuditChange): Promise<void> {
+    if (!change.always && !(await this.settings.auditLogEnabled(principal.tenantId, trx))) return;
     await this.repository.insert(
       {
         tenantId: principal.tenantId,

@@ -2,6 +2,7 @@ import type { Static } from 'typebox';
 import type { Principal } from '../../auth/principal.ts';
 import type { Db } from '../../db/database.ts';
 import { NotFoundError, ValidationError } from '../../errors/domain-errors.ts';
+import type { AuditLog } from '../audit-log/service.ts';
 import { type AccessContext, contentSubject } from '../permissions/access.ts';
 import type { AccessResolver } from '../permissions/resolver.ts';
 import type { WorkbookWithOwner } from '../workbooks/records.ts';
@@ -18,6 +19,8 @@ export interface DashboardsServiceDeps {
   workbooks: WorkbookRecords;
   reports: ReportRecords;
   access: AccessResolver;
+  /** Issue 22 item 5: each change is recorded in its own transaction. */
+  audit: Pick<AuditLog, 'record'>;
 }
 
 export interface PublishOptions {
@@ -44,8 +47,20 @@ export class DashboardsService {
     const workbook = await this.requireWorkbook(deploymentId, workbookId);
     ctx.require(ctx.item('WORKBOOK', workbook), 'edit', contentSubject('WORKBOOK', workbookId));
     if (body.dashboardDraft !== undefined) {
-      await this.deps.workbooks.update(workbookId, {
-        dashboardDraft: body.dashboardDraft as Record<string, unknown> | null,
+      await this.deps.db.transaction().execute(async (trx) => {
+        await this.deps.workbooks.update(
+          workbookId,
+          { dashboardDraft: body.dashboardDraft as Record<string, unknown> | null },
+          trx,
+        );
+        // The draft is content: the entry says whether there was one and whether there is one.
+        await this.deps.audit.record(trx, principal, {
+          action: 'dashboard.save_draft',
+          targetType: 'workbook',
+          targetId: workbookId,
+          before: { deploymentId, workbookId, hasDraft: workbook.dashboard_draft !== null },
+          after: { deploymentId, workbookId, hasDraft: body.dashboardDraft !== null },
+        });
       });
     }
     const published = await this.deps.dashboards.current(workbookId);
@@ -79,9 +94,26 @@ export class DashboardsService {
       );
     }
     const field = body.config ? 'body/config' : 'workbook/dashboardDraft';
-    return this.deps.db
-      .transaction()
-      .execute((trx) => this.publishConfig(ctx, workbook, config, { ...body, field }, trx));
+    return this.deps.db.transaction().execute(async (trx) => {
+      const before = await this.deps.dashboards.current(workbookId, trx);
+      const published = await this.publishConfig(ctx, workbook, config, { ...body, field }, trx);
+      const shape = (p: typeof published) => ({
+        deploymentId,
+        workbookId,
+        dashboardId: p.id,
+        versionNumber: p.versionNumber,
+        title: p.title,
+        allowEmbed: p.allowEmbed,
+      });
+      await this.deps.audit.record(trx, principal, {
+        action: 'dashboard.publish',
+        targetType: 'dashboard',
+        targetId: published.id,
+        before: before ? shape(publishedView(before)) : null,
+        after: shape(published),
+      });
+      return published;
+    });
   }
 
   /**

@@ -1,3 +1,4 @@
+import type { AuditLog } from '../audit-log/service.ts';
 import type { DeploymentsService } from '../deployments/service.ts';
 import type { ComposedModule } from '../module.ts';
 import type { DataModelRepository } from './repository.ts';
@@ -12,9 +13,11 @@ export function composeDataModel(deps: {
   modelFiles: DataModelRepository;
   uploads: UploadRepository;
   deployments: DeploymentsService;
+  /** Issue 22 item 5: file, branch and upload changes are recorded. */
+  audit: AuditLog;
 }): ComposedModule<{ dataModel: DataModelService; uploads: UploadService }> {
-  const dataModel = new DataModelService(deps.modelFiles, deps.deployments);
-  const uploads = new UploadService(deps.uploads, deps.modelFiles, dataModel);
+  const dataModel = new DataModelService(deps.modelFiles, deps.deployments, deps.audit);
+  const uploads = new UploadService(deps.uploads, deps.modelFiles, dataModel, deps.audit);
   return {
     services: { dataModel, uploads },
     routes: async (app) => {

@@ -4,6 +4,15 @@ import type { Db } from '../../db/database.ts';
 export class DataModelRepository {
   constructor(private readonly db: Db) {}
 
+  /**
+   * Runs `fn` in one transaction with a repository bound to it (inside the caller's transaction
+   * when this repository already is one), so that a change and its audit entry commit together.
+   */
+  transaction<T>(fn: (files: DataModelRepository, trx: Db) => Promise<T>): Promise<T> {
+    if (this.db.isTransaction) return fn(this, this.db);
+    return this.db.transaction().execute((trx) => fn(new DataModelRepository(trx), trx));
+  }
+
   files(deploymentId: number, branch: string) {
     return this.db
       .selectFrom('model_files')
@@ -33,7 +42,7 @@ export class DataModelRepository {
     branch: string,
     files: readonly { path: string; content: string }[],
   ) {
-    await this.db.transaction().execute(async (tx) => {
+    await this.transaction(async (_, tx) => {
       await tx
         .deleteFrom('model_files')
         .where('deployment_id', '=', deploymentId)
@@ -59,7 +68,7 @@ export class DataModelRepository {
   }
 
   async rename(deploymentId: number, branch: string, files: readonly { path: string; newPath: string }[]) {
-    await this.db.transaction().execute(async (tx) => {
+    await this.transaction(async (_, tx) => {
       for (const f of files) {
         await tx
           .updateTable('model_files')

@@ -1,6 +1,7 @@
 import { compileModelAsync, type ModelError } from '@tessera/semantic';
 import type { Principal } from '../../auth/principal.ts';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../errors/domain-errors.ts';
+import type { AuditChange, AuditLog } from '../audit-log/service.ts';
 import type { DeploymentsService } from '../deployments/service.ts';
 import { generateModel } from './generate-model.ts';
 import { checkModelFiles } from './model-check.ts';
@@ -19,7 +20,24 @@ export class DataModelService {
   constructor(
     private readonly repository: DataModelRepository,
     private readonly deployments: DeploymentsService,
+    /** Issue 22 item 5: file writes and branch changes are recorded in their transaction. */
+    private readonly audit: Pick<AuditLog, 'record'>,
   ) {}
+
+  /**
+   * Runs a change of the model files and records it in the same transaction. Entries name files,
+   * never their content (a model can hold literal values an admin reads only through the model).
+   */
+  async recorded<T>(
+    p: Principal,
+    change: (files: DataModelRepository) => Promise<{ result: T; audit: AuditChange }>,
+  ): Promise<T> {
+    return this.repository.transaction(async (files, trx) => {
+      const { result, audit } = await change(files);
+      await this.audit.record(trx, p, audit);
+      return result;
+    });
+  }
 
   async listFiles(p: Principal, id: number, q: { branchName?: string; withContent?: boolean }) {
     await this.deployment(p, id);
@@ -54,7 +72,18 @@ export class DataModelService {
       const added = errors.filter((e) => !before.has(where(e)));
       if (added.length > 0) throw refusal(added, body.files);
     }
-    await this.repository.upsert(id, branch, body.files);
+    const paths = body.files.map((f) => f.path);
+    await this.recorded(p, async (files) => {
+      const existing = new Set((await files.files(id, branch)).map((f) => f.path));
+      await files.upsert(id, branch, body.files);
+      return {
+        result: undefined,
+        audit: modelChange('data_model.write_files', id, branch, {
+          before: { files: paths.filter((path) => existing.has(path)) },
+          after: { files: paths },
+        }),
+      };
+    });
     return { success: true, valid: errors.length === 0, errors };
   }
 
@@ -99,11 +128,25 @@ export class DataModelService {
         errors.map((e) => ({ field: 'body/branchName', message: where(e) })),
       );
     }
-    await this.repository.replaceBranch(id, MAIN_BRANCH, files);
-    if (body.removeBranchAfterMerge) {
-      await this.repository.remove(id, branch, []);
-      await this.repository.removeDevelopment(id, { branch });
-    }
+    await this.recorded(p, async (repo) => {
+      const main = await repo.files(id, MAIN_BRANCH);
+      await repo.replaceBranch(id, MAIN_BRANCH, files);
+      if (body.removeBranchAfterMerge) {
+        await repo.remove(id, branch, []);
+        await repo.removeDevelopment(id, { branch });
+      }
+      return {
+        result: undefined,
+        audit: modelChange('data_model.merge_to_default', id, MAIN_BRANCH, {
+          before: { files: main.map((f) => f.path) },
+          after: {
+            files: files.map((f) => f.path),
+            fromBranch: branch,
+            branchDeleted: body.removeBranchAfterMerge === true,
+          },
+        }),
+      };
+    });
     return { merged: true, branchDeleted: body.removeBranchAfterMerge === true };
   }
 
@@ -139,12 +182,20 @@ export class DataModelService {
 
   async removeFiles(p: Principal, id: number, body: { branchName?: string; files: { path: string }[] }) {
     await this.deployment(p, id);
-    const removed = await this.repository.remove(
-      id,
-      body.branchName ?? MAIN_BRANCH,
-      body.files.map((f) => f.path),
-    );
-    if (removed === 0) throw new NotFoundError('Model file');
+    const branch = body.branchName ?? MAIN_BRANCH;
+    const paths = body.files.map((f) => f.path);
+    await this.recorded(p, async (files) => {
+      const existing = new Set((await files.files(id, branch)).map((f) => f.path));
+      const removed = await files.remove(id, branch, paths);
+      if (removed === 0) throw new NotFoundError('Model file');
+      return {
+        result: undefined,
+        audit: modelChange('data_model.remove_files', id, branch, {
+          before: { files: paths.filter((path) => existing.has(path)) },
+          after: { files: [] },
+        }),
+      };
+    });
     return { success: true };
   }
 
@@ -161,7 +212,16 @@ export class DataModelService {
       if (existing.has(f.newPath))
         throw new ConflictError(`Model file ${f.newPath} already exists`, 'file_exists');
     }
-    await this.repository.rename(id, branch, body.files);
+    await this.recorded(p, async (files) => {
+      await files.rename(id, branch, body.files);
+      return {
+        result: undefined,
+        audit: modelChange('data_model.rename_files', id, branch, {
+          before: { files: body.files.map((f) => f.path) },
+          after: { files: body.files.map((f) => f.newPath) },
+        }),
+      };
+    });
     return { success: true };
   }
 
@@ -189,7 +249,7 @@ export class DataModelService {
     const branch = body.branchName ?? `dev-${p.userId}`;
     if (branch === MAIN_BRANCH)
       throw new ConflictError('Development mode needs a branch other than main', 'main_branch');
-    await this.copyIfEmpty(id, MAIN_BRANCH, branch);
+    await this.copyIfEmpty(this.repository, id, MAIN_BRANCH, branch);
     await this.repository.addDevelopment(id, branch, p.userId);
     return { active: true, branchName: branch, parentBranch: MAIN_BRANCH };
   }
@@ -225,8 +285,16 @@ export class DataModelService {
     if ((await this.repository.branches(id)).includes(body.name) || body.name === MAIN_BRANCH)
       throw new ConflictError(`Branch ${body.name} already exists`, 'branch_exists');
     const from = body.from ?? MAIN_BRANCH;
-    await this.copyIfEmpty(id, from, body.name);
-    if (body.activate) await this.repository.addDevelopment(id, body.name, p.userId);
+    await this.recorded(p, async (repo) => {
+      await this.copyIfEmpty(repo, id, from, body.name);
+      if (body.activate) await repo.addDevelopment(id, body.name, p.userId);
+      return {
+        result: undefined,
+        audit: branchChange('data_model_branch.create', id, body.name, {
+          after: { deploymentId: id, name: body.name, from, activated: body.activate === true },
+        }),
+      };
+    });
     return { active: body.activate === true, branchName: body.name, parentBranch: from };
   }
 
@@ -234,15 +302,24 @@ export class DataModelService {
     await this.deployment(p, id);
     if (branch === MAIN_BRANCH) throw new ConflictError('The main branch cannot be deleted', 'main_branch');
     if (!(await this.repository.branches(id)).includes(branch)) throw new NotFoundError(`Branch ${branch}`);
-    await this.repository.remove(id, branch, []);
-    await this.repository.removeDevelopment(id, { branch });
+    await this.recorded(p, async (repo) => {
+      const files = await repo.files(id, branch);
+      await repo.remove(id, branch, []);
+      await repo.removeDevelopment(id, { branch });
+      return {
+        result: undefined,
+        audit: branchChange('data_model_branch.delete', id, branch, {
+          before: { deploymentId: id, name: branch, files: files.map((f) => f.path) },
+        }),
+      };
+    });
     return { success: true };
   }
 
-  private async copyIfEmpty(id: number, from: string, to: string) {
-    if ((await this.repository.files(id, to)).length > 0) return;
-    const files = await this.repository.files(id, from);
-    if (files.length > 0) await this.repository.upsert(id, to, files);
+  private async copyIfEmpty(repo: DataModelRepository, id: number, from: string, to: string) {
+    if ((await repo.files(id, to)).length > 0) return;
+    const files = await repo.files(id, from);
+    if (files.length > 0) await repo.upsert(id, to, files);
   }
 
   /** The deployment, if the principal may reach it (also used by the upload service). */
@@ -251,6 +328,32 @@ export class DataModelService {
       throw new ForbiddenError('API key is not scoped to this deployment');
     return this.deployments.require(p.tenantId, id);
   }
+}
+
+/** An entry about a branch's files; the target is the deployment's data model. */
+export function modelChange(
+  action: string,
+  deploymentId: number,
+  branch: string,
+  change: { before: Record<string, unknown>; after: Record<string, unknown> },
+): AuditChange {
+  return {
+    action,
+    targetType: 'data_model',
+    targetId: deploymentId,
+    before: { deploymentId, branch, ...change.before },
+    after: { deploymentId, branch, ...change.after },
+  };
+}
+
+/** A branch is named by its deployment and name: `<deploymentId>/<branch>`. */
+function branchChange(
+  action: string,
+  deploymentId: number,
+  branch: string,
+  change: { before?: unknown; after?: unknown },
+): AuditChange {
+  return { action, targetType: 'data_model_branch', targetId: `${deploymentId}/${branch}`, ...change };
 }
 
 interface ErrorView {

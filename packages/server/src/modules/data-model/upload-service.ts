@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Principal } from '../../auth/principal.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors/domain-errors.ts';
+import type { AuditLog } from '../audit-log/service.ts';
 import { fileHash, treeHash } from './hashes.ts';
 import { checkModelFiles } from './model-check.ts';
 import { DataModelRepository } from './repository.ts';
-import { type DataModelService, MAIN_BRANCH } from './service.ts';
+import { type DataModelService, MAIN_BRANCH, modelChange } from './service.ts';
 import { UploadRepository } from './upload-repository.ts';
 
 /** An upload left open this long is abandoned: it can no longer take files or be finished. */
@@ -29,6 +30,8 @@ export class UploadService {
     private readonly uploads: UploadRepository,
     private readonly files: DataModelRepository,
     private readonly dataModel: DataModelService,
+    /** Issue 22 item 5: a finished upload is recorded in its transaction. */
+    private readonly audit: Pick<AuditLog, 'record'>,
   ) {}
 
   async fileHashes(p: Principal, id: number, q: BranchQuery) {
@@ -107,6 +110,17 @@ export class UploadService {
       if (uploaded.length > 0) await files.upsert(id, session.branch, uploaded);
       const lastHash = treeHash(await files.files(id, session.branch));
       await uploads.finish(session.id, lastHash);
+      await this.audit.record(
+        tx,
+        p,
+        modelChange('data_model.upload', id, session.branch, {
+          before: { files: current.map((f) => f.path) },
+          after: {
+            written: uploaded.map((f) => f.path),
+            removed: removed.map((f) => f.path),
+          },
+        }),
+      );
       return { lastHash };
     });
   }

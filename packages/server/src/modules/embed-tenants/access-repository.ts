@@ -20,8 +20,8 @@ export interface EmbedShare {
 export class EmbedAccessRepository {
   constructor(private readonly db: Db) {}
 
-  shares(workbookId: number): Promise<EmbedShare[]> {
-    return this.db
+  shares(workbookId: number, db: Db = this.db): Promise<EmbedShare[]> {
+    return db
       .selectFrom('embed_access as a')
       .leftJoin('embed_tenants as t', 't.id', 'a.embed_tenant_id')
       .select(['a.embed_tenant_id', 't.name as embed_tenant_name'])
@@ -31,16 +31,21 @@ export class EmbedAccessRepository {
   }
 
   /** Idempotent: sharing twice leaves one share. */
-  async share(deploymentId: number, workbookId: number, embedTenantId: number | null): Promise<void> {
-    await this.db
+  async share(
+    deploymentId: number,
+    workbookId: number,
+    embedTenantId: number | null,
+    db: Db = this.db,
+  ): Promise<void> {
+    await db
       .insertInto('embed_access')
       .values({ deployment_id: deploymentId, workbook_id: workbookId, embed_tenant_id: embedTenantId })
       .onConflict((oc) => oc.expression(shareKey).doNothing())
       .execute();
   }
 
-  async unshare(workbookId: number, embedTenantId: number | null): Promise<void> {
-    await this.db
+  async unshare(workbookId: number, embedTenantId: number | null, db: Db = this.db): Promise<void> {
+    await db
       .deleteFrom('embed_access')
       .where('workbook_id', '=', workbookId)
       .where('embed_tenant_id', embedTenantId === null ? 'is' : '=', embedTenantId)

@@ -3,6 +3,7 @@ import type { Principal } from '../../auth/principal.ts';
 import type { Db } from '../../db/database.ts';
 import { NotFoundError, ValidationError } from '../../errors/domain-errors.ts';
 import { type PageQuery, pageWindow, toPage } from '../../pagination/page.ts';
+import type { AuditLog } from '../audit-log/service.ts';
 import { type AccessContext, contentSubject } from '../permissions/access.ts';
 import type { AccessResolver } from '../permissions/resolver.ts';
 import type { WorkbookWithOwner } from '../workbooks/records.ts';
@@ -19,6 +20,8 @@ export interface EmbedAccessDeps {
   workbooks: WorkbookLookup;
   dashboards: EmbeddableDashboards;
   access: AccessResolver;
+  /** Issue 22 item 5: each change is recorded in its own transaction. */
+  audit: Pick<AuditLog, 'record'>;
 }
 
 type Update = Static<typeof UpdateEmbedAccessBody>;
@@ -67,13 +70,24 @@ export class EmbedAccessService {
         [{ field: 'body/allowEmbed', message: 'needs a published dashboard' }],
         'not_published',
       );
-    if (published && body.allowEmbed != null)
-      await this.deps.dashboards.setAllowEmbed(published.dashboard.id, body.allowEmbed, this.deps.db);
-    if (targets === 1) {
-      const embedTenantId = tenant?.id ?? null;
-      if (body.action === 'read') await this.deps.shares.share(deploymentId, workbook.id, embedTenantId);
-      else await this.deps.shares.unshare(workbook.id, embedTenantId);
-    }
+    await this.deps.db.transaction().execute(async (trx) => {
+      const before = await this.view(workbook.id, trx);
+      if (published && body.allowEmbed != null)
+        await this.deps.dashboards.setAllowEmbed(published.dashboard.id, body.allowEmbed, trx);
+      if (targets === 1) {
+        const embedTenantId = tenant?.id ?? null;
+        if (body.action === 'read')
+          await this.deps.shares.share(deploymentId, workbook.id, embedTenantId, trx);
+        else await this.deps.shares.unshare(workbook.id, embedTenantId, trx);
+      }
+      await this.deps.audit.record(trx, principal, {
+        action: 'embed_access.update',
+        targetType: 'workbook',
+        targetId: workbook.id,
+        before: { deploymentId, ...before },
+        after: { deploymentId, ...(await this.view(workbook.id, trx)) },
+      });
+    });
     return this.view(workbook.id);
   }
 
@@ -117,11 +131,10 @@ export class EmbedAccessService {
     return { workbook, ctx };
   }
 
-  private async view(workbookId: number): Promise<Static<typeof EmbedAccessResponse>> {
-    const [published, shares] = await Promise.all([
-      this.deps.dashboards.current(workbookId),
-      this.deps.shares.shares(workbookId),
-    ]);
+  private async view(workbookId: number, db?: Db): Promise<Static<typeof EmbedAccessResponse>> {
+    // One after the other: a transaction runs one statement at a time.
+    const published = await this.deps.dashboards.current(workbookId, db);
+    const shares = await this.deps.shares.shares(workbookId, db);
     const all = shares.some((s) => s.embed_tenant_id === null);
     return {
       allowEmbed: published?.dashboard.allow_embed ?? false,

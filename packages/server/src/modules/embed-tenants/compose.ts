@@ -1,4 +1,5 @@
 import type { Db } from '../../db/database.ts';
+import type { AuditLog } from '../audit-log/service.ts';
 import type { ComposedModule } from '../module.ts';
 import { embedAccessRoutes } from './access-routes.ts';
 import { EmbedAccessService } from './access-service.ts';
@@ -19,25 +20,35 @@ export function composeEmbedTenants(deps: {
   tenants: EmbedTenantsRepository;
   groups: EmbedGroupsRepository;
   users: EmbedUsersRepository;
+  /** Issue 22 item 5: each change is recorded in its own transaction. */
+  audit: AuditLog;
   /** Dashboard Embed Access's dependencies but the store and the tenants service, given from here. */
-  access: Omit<ConstructorParameters<typeof EmbedAccessService>[0], 'db' | 'tenants'>;
+  access: Omit<ConstructorParameters<typeof EmbedAccessService>[0], 'db' | 'tenants' | 'audit'>;
 }): ComposedModule<{
   embedIdentities: EmbedIdentities;
   embedTenants: EmbedTenantsService;
   embedGroups: EmbedGroupsService;
   embedAccess: EmbedAccessService;
 }> {
-  const { db, tenants, groups, users } = deps;
+  const { db, tenants, groups, users, audit } = deps;
   const embedIdentities = new EmbedIdentities({ tenants, groups, users });
-  const embedTenants = new EmbedTenantsService({ db, tenants, groups, users, identities: embedIdentities });
+  const embedTenants = new EmbedTenantsService({
+    db,
+    tenants,
+    groups,
+    users,
+    identities: embedIdentities,
+    audit,
+  });
   const embedGroups = new EmbedGroupsService({
     db,
     tenants: embedTenants,
     groups,
     users,
     identities: embedIdentities,
+    audit,
   });
-  const embedAccess = new EmbedAccessService({ ...deps.access, db, tenants: embedTenants });
+  const embedAccess = new EmbedAccessService({ ...deps.access, db, tenants: embedTenants, audit });
   return {
     services: { embedIdentities, embedTenants, embedGroups, embedAccess },
     routes: async (app) => {

@@ -92,8 +92,9 @@ export class EmbedGroupsRepository {
     embedTenantId: number,
     name: string,
     description: string | null,
+    db: Db = this.db,
   ): Promise<EmbedGroupRow | undefined> {
-    return this.db
+    return db
       .insertInto('embed_groups')
       .values({ embed_tenant_id: embedTenantId, name, description })
       .onConflict((oc) => oc.columns(['embed_tenant_id', 'name']).doNothing())
@@ -101,8 +102,8 @@ export class EmbedGroupsRepository {
       .executeTakeFirst();
   }
 
-  async updateDescription(id: number, description: string | null): Promise<void> {
-    await this.db
+  async updateDescription(id: number, description: string | null, db: Db = this.db): Promise<void> {
+    await db
       .updateTable('embed_groups')
       .set({ description, updated_at: sql<Date>`now()` })
       .where('id', '=', id)
@@ -110,8 +111,8 @@ export class EmbedGroupsRepository {
   }
 
   /** Deletes the group only while it has no members; false when it had some. */
-  async deleteIfEmpty(id: number): Promise<boolean> {
-    const r = await this.db
+  async deleteIfEmpty(id: number, db: Db = this.db): Promise<boolean> {
+    const r = await db
       .deleteFrom('embed_groups')
       .where('id', '=', id)
       .where(({ not, exists, selectFrom }) =>
@@ -151,9 +152,9 @@ export class EmbedGroupsRepository {
     return rows.map((r) => r.embed_user_id);
   }
 
-  async removeMembers(groupId: number, userIds: number[]): Promise<void> {
+  async removeMembers(groupId: number, userIds: number[], db: Db = this.db): Promise<void> {
     if (userIds.length === 0) return;
-    await this.db
+    await db
       .deleteFrom('embed_group_members')
       .where('group_id', '=', groupId)
       .where('embed_user_id', 'in', userIds)

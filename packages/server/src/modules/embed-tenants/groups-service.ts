@@ -5,6 +5,7 @@ import type { EmbedUserRow } from '../../db/schema.ts';
 import { NotFoundError, ValidationError } from '../../errors/domain-errors.ts';
 import { keysetCursor } from '../../pagination/keyset.ts';
 import { type PageQuery, pageWindow, toPage } from '../../pagination/page.ts';
+import type { AuditLog } from '../audit-log/service.ts';
 import { reservedGroupPrefix } from './group-names.ts';
 import type { EmbedGroupsRepository, EmbedGroupWithCount } from './groups-repository.ts';
 import type { EmbedIdentities } from './identities.ts';
@@ -20,6 +21,8 @@ export interface EmbedGroupsDeps {
   users: Pick<EmbedUsersRepository, 'byIds' | 'byExternalIds'>;
   /** Members provisioned by name are created there, the one writer of embed users. */
   identities: Pick<EmbedIdentities, 'upsertUser'>;
+  /** Issue 22 item 5: each change is recorded in its own transaction. */
+  audit: Pick<AuditLog, 'record'>;
 }
 
 type Members = Static<typeof EmbedGroupMembersBody>['members'];
@@ -53,13 +56,22 @@ export class EmbedGroupsService {
         [{ field: 'body/name', message: `must not start with "${reservedGroupPrefix}"` }],
         'embed_group_name_unavailable',
       );
-    const row = await this.deps.groups.insert(tenant.id, body.name, body.description ?? null);
-    if (!row)
-      throw new ValidationError(
-        'Group name taken',
-        [{ field: 'body/name', message: `a group named "${body.name}" exists in this embed tenant` }],
-        'embed_group_name_unavailable',
-      );
+    const row = await this.deps.db.transaction().execute(async (trx) => {
+      const inserted = await this.deps.groups.insert(tenant.id, body.name, body.description ?? null, trx);
+      if (!inserted)
+        throw new ValidationError(
+          'Group name taken',
+          [{ field: 'body/name', message: `a group named "${body.name}" exists in this embed tenant` }],
+          'embed_group_name_unavailable',
+        );
+      await this.deps.audit.record(trx, principal, {
+        action: 'embed_group.create',
+        targetType: 'embed_group',
+        targetId: inserted.id,
+        after: groupAudit(tenant.name, inserted),
+      });
+      return inserted;
+    });
     return embedGroupView({ ...row, user_count: 0 });
   }
 
@@ -70,20 +82,39 @@ export class EmbedGroupsService {
     body: Static<typeof UpdateEmbedGroupBody>,
   ) {
     const group = await this.require(principal, tenantName, id);
-    if (body.description !== undefined)
-      await this.deps.groups.updateDescription(group.id, body.description === '' ? null : body.description);
+    if (body.description !== undefined) {
+      const description = body.description === '' ? null : body.description;
+      await this.deps.db.transaction().execute(async (trx) => {
+        await this.deps.groups.updateDescription(group.id, description, trx);
+        await this.deps.audit.record(trx, principal, {
+          action: 'embed_group.update',
+          targetType: 'embed_group',
+          targetId: group.id,
+          before: groupAudit(tenantName, group),
+          after: groupAudit(tenantName, { ...group, description }),
+        });
+      });
+    }
     return this.get(principal, tenantName, id);
   }
 
   /** The reference: 400 while the group has members (remove them first), 404 when it is not the tenant's. */
   async delete(principal: Principal, tenantName: string, id: number): Promise<void> {
     const group = await this.require(principal, tenantName, id);
-    if (!(await this.deps.groups.deleteIfEmpty(group.id)))
-      throw new ValidationError(
-        `Group ${id} still has members`,
-        [{ field: 'params/id', message: 'names a group with members; remove them first' }],
-        'embed_group_not_empty',
-      );
+    await this.deps.db.transaction().execute(async (trx) => {
+      if (!(await this.deps.groups.deleteIfEmpty(group.id, trx)))
+        throw new ValidationError(
+          `Group ${id} still has members`,
+          [{ field: 'params/id', message: 'names a group with members; remove them first' }],
+          'embed_group_not_empty',
+        );
+      await this.deps.audit.record(trx, principal, {
+        action: 'embed_group.delete',
+        targetType: 'embed_group',
+        targetId: group.id,
+        before: groupAudit(tenantName, group),
+      });
+    });
   }
 
   async members(principal: Principal, tenantName: string, id: number, query: PageQuery) {
@@ -101,10 +132,21 @@ export class EmbedGroupsService {
     const embedTenantId = group.embed_tenant_id;
     const users = await this.resolve(principal.tenantId, embedTenantId, members, true);
     const added = new Set(
-      await this.deps.groups.addMembers(
-        group.id,
-        users.map((u) => u.id),
-      ),
+      await this.deps.db.transaction().execute(async (trx) => {
+        const ids = await this.deps.groups.addMembers(
+          group.id,
+          users.map((u) => u.id),
+          trx,
+        );
+        if (ids.length > 0)
+          await this.deps.audit.record(trx, principal, {
+            action: 'embed_group.add_members',
+            targetType: 'embed_group',
+            targetId: group.id,
+            after: { ...groupAudit(tenantName, group), added: memberNames(users, ids) },
+          });
+        return ids;
+      }),
     );
     return {
       addedMembers: users.filter((u) => added.has(u.id)).map(embedUserView),
@@ -116,10 +158,17 @@ export class EmbedGroupsService {
   async removeMembers(principal: Principal, tenantName: string, id: number, members: Members): Promise<void> {
     const group = await this.require(principal, tenantName, id);
     const users = await this.resolve(principal.tenantId, group.embed_tenant_id, members, false);
-    await this.deps.groups.removeMembers(
-      group.id,
-      users.map((u) => u.id),
-    );
+    if (users.length === 0) return;
+    await this.deps.db.transaction().execute(async (trx) => {
+      const ids = users.map((u) => u.id);
+      await this.deps.groups.removeMembers(group.id, ids, trx);
+      await this.deps.audit.record(trx, principal, {
+        action: 'embed_group.remove_members',
+        targetType: 'embed_group',
+        targetId: group.id,
+        before: { ...groupAudit(tenantName, group), removed: memberNames(users, ids) },
+      });
+    });
   }
 
   private async require(principal: Principal, tenantName: string, id: number): Promise<EmbedGroupWithCount> {
@@ -169,4 +218,15 @@ export class EmbedGroupsService {
     const all = [...byId, ...byExternal];
     return [...new Map(all.map((u) => [u.id, u])).values()];
   }
+}
+
+/** What an audit entry says of an embed group. */
+function groupAudit(tenantName: string, group: { name: string; description: string | null }) {
+  return { embedTenant: tenantName, name: group.name, description: group.description };
+}
+
+/** The external ids of the members a change touched. */
+function memberNames(users: readonly EmbedUserRow[], ids: readonly number[]): string[] {
+  const touched = new Set(ids);
+  return users.filter((u) => touched.has(u.id)).map((u) => u.external_id);
 }

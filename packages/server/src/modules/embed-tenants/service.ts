@@ -4,6 +4,7 @@ import type { Db } from '../../db/database.ts';
 import { DomainError, NotFoundError, ValidationError } from '../../errors/domain-errors.ts';
 import { keysetCursor } from '../../pagination/keyset.ts';
 import { type PageQuery, pageWindow, toPage } from '../../pagination/page.ts';
+import type { AuditLog } from '../audit-log/service.ts';
 import { uniqueNames, unknownNames } from './group-names.ts';
 import type { EmbedGroupsRepository } from './groups-repository.ts';
 import type { EmbedIdentities } from './identities.ts';
@@ -16,9 +17,11 @@ export interface EmbedTenantsDeps {
   db: Db;
   tenants: EmbedTenantsRepository;
   groups: EmbedGroupsRepository;
-  users: Pick<EmbedUsersRepository, 'list'>;
+  users: Pick<EmbedUsersRepository, 'list' | 'byExternalIds'>;
   /** Provisioned users are created there, the one writer of embed users. */
   identities: Pick<EmbedIdentities, 'upsertTenant' | 'upsertUser'>;
+  /** Issue 22 item 5: each change is recorded in its own transaction. */
+  audit: Pick<AuditLog, 'record'>;
 }
 
 type Provision = Static<typeof ProvisionEmbedUserBody>;
@@ -38,7 +41,24 @@ export class EmbedTenantsService {
   }
 
   async create(principal: Principal, body: Static<typeof CreateEmbedTenantBody>) {
-    await this.deps.tenants.upsert(principal.tenantId, body.name, body.displayName ?? null);
+    await this.deps.db.transaction().execute(async (trx) => {
+      const before = await this.deps.tenants.find(principal.tenantId, body.name, trx);
+      const row = await this.deps.tenants.upsert(
+        principal.tenantId,
+        body.name,
+        body.displayName ?? null,
+        trx,
+      );
+      const after = tenantAudit(row);
+      if (before && JSON.stringify(tenantAudit(before)) === JSON.stringify(after)) return;
+      await this.deps.audit.record(trx, principal, {
+        action: before ? 'embed_tenant.update' : 'embed_tenant.create',
+        targetType: 'embed_tenant',
+        targetId: row.id,
+        before: before ? tenantAudit(before) : null,
+        after,
+      });
+    });
     return this.get(principal, body.name);
   }
 
@@ -48,7 +68,17 @@ export class EmbedTenantsService {
 
   /** Idempotent; the name is canonical already (the route refuses other casings, as the reference). */
   async delete(principal: Principal, name: string): Promise<void> {
-    await this.deps.tenants.delete(principal.tenantId, name);
+    await this.deps.db.transaction().execute(async (trx) => {
+      const before = await this.deps.tenants.find(principal.tenantId, name, trx);
+      if (!before) return;
+      await this.deps.tenants.delete(principal.tenantId, name, trx);
+      await this.deps.audit.record(trx, principal, {
+        action: 'embed_tenant.delete',
+        targetType: 'embed_tenant',
+        targetId: before.id,
+        before: { ...tenantAudit(before), userCount: before.user_count },
+      });
+    });
   }
 
   async require(tenantId: number, name: string): Promise<EmbedTenantWithCount> {
@@ -98,6 +128,7 @@ export class EmbedTenantsService {
     const user = await this.deps.db.transaction().execute(async (trx) => {
       const tenant =
         existing ?? (await this.deps.identities.upsertTenant(tenantId, name.toLowerCase(), null, trx));
+      const [before] = await this.deps.users.byExternalIds(tenantId, tenant.id, [externalId], trx);
       const row = await this.deps.identities.upsertUser(
         {
           tenantId,
@@ -123,6 +154,24 @@ export class EmbedTenantsService {
           locals.map((g) => g.id),
           trx,
         );
+      // The groups an entry names are the lanes this request set; an omitted lane was kept.
+      const profile = (u: typeof row) => ({
+        embedTenant: tenant.name,
+        externalId: u.external_id,
+        email: u.email,
+        displayName: u.display_name,
+      });
+      await this.deps.audit.record(trx, principal, {
+        action: before ? 'embed_user.update' : 'embed_user.create',
+        targetType: 'embed_user',
+        targetId: row.id,
+        before: before ? profile(before) : null,
+        after: {
+          ...profile(row),
+          ...(body.groups != null ? { groups: globals.map((g) => g.name) } : {}),
+          ...(body.tenantGroups != null ? { tenantGroups: locals.map((g) => g.name) } : {}),
+        },
+      });
       return row;
     });
     return embedUserView(user);
@@ -145,6 +194,11 @@ export class EmbedTenantsService {
     }
     return { succeeded, failed };
   }
+}
+
+/** What an audit entry says of an embed tenant. */
+function tenantAudit(row: { name: string; display_name: string | null }) {
+  return { name: row.name, displayName: row.display_name };
 }
 
 function describe(error: DomainError): string {

@@ -57,11 +57,7 @@ export class EmbedTenantsRepository {
   }
 
   /** Users, groups, memberships, sessions and shares go with it (ON DELETE CASCADE). */
-  async delete(tenantId: number, name: string): Promise<void> {
-    await this.db
-      .deleteFrom('embed_tenants')
-      .where('tenant_id', '=', tenantId)
-      .where('name', '=', name)
-      .execute();
+  async delete(tenantId: number, name: string, db: Db = this.db): Promise<void> {
+    await db.deleteFrom('embed_tenants').where('tenant_id', '=', tenantId).where('name', '=', name).execute();
   }
 }

@@ -57,8 +57,8 @@ export class EmbedUsersRepository {
       .executeTakeFirstOrThrow();
   }
 
-  inTenant(tenantId: number, embedTenantId: number) {
-    return this.db
+  inTenant(tenantId: number, embedTenantId: number, db: Db = this.db) {
+    return db
       .selectFrom('embed_users as u')
       .selectAll('u')
       .where('u.tenant_id', '=', tenantId)
@@ -70,9 +70,14 @@ export class EmbedUsersRepository {
     return this.inTenant(tenantId, embedTenantId).where('u.id', 'in', ids).execute();
   }
 
-  byExternalIds(tenantId: number, embedTenantId: number, externalIds: string[]): Promise<EmbedUserRow[]> {
+  byExternalIds(
+    tenantId: number,
+    embedTenantId: number,
+    externalIds: string[],
+    db: Db = this.db,
+  ): Promise<EmbedUserRow[]> {
     if (externalIds.length === 0) return Promise.resolve([]);
-    return this.inTenant(tenantId, embedTenantId).where('u.external_id', 'in', externalIds).execute();
+    return this.inTenant(tenantId, embedTenantId, db).where('u.external_id', 'in', externalIds).execute();
   }
 
   /** Ordered by email (the reference's order); `search` matches a substring of email or external id. */

@@ -1,6 +1,7 @@
 import type { Config } from '../../config/config.ts';
 import type { SecretBox } from '../../crypto/secrets.ts';
 import type { Db } from '../../db/database.ts';
+import type { AuditLog } from '../audit-log/service.ts';
 import type { DashboardDataService } from '../dashboard-data/service.ts';
 import type { DeploymentsService } from '../deployments/service.ts';
 import type { EmbedIdentities } from '../embed-tenants/identities.ts';
@@ -32,6 +33,8 @@ export interface NotificationsDeps {
   publishedDashboards: PublishedVersions;
   dashboardData: DashboardDataService;
   publicUrl: () => string;
+  /** Issue 22 item 5: notification changes, send-nows and dashboard exports are recorded. */
+  audit: Pick<AuditLog, 'record'>;
   /** Tests and the bench replace the delivery channels or the scheduler's timings. */
   channels?: Channels;
   schedulerOptions?: Partial<SchedulerOptions>;
@@ -71,9 +74,11 @@ function notificationsParts(deps: NotificationsDeps) {
     db: deps.db,
     notifications: repository,
     deployments: deps.deployments,
+    audit: deps.audit,
   });
   const recipients = new RecipientsService({
     db: deps.db,
+    audit: deps.audit,
     notifications,
     repository,
     users: deps.users,
@@ -86,6 +91,8 @@ function notificationsParts(deps: NotificationsDeps) {
     users: deps.users,
   });
   const exports = new DashboardExportsService({
+    db: deps.db,
+    audit: deps.audit,
     exports: exportsRepository,
     notifications: repository,
     deployments: deps.deployments,
@@ -114,7 +121,7 @@ function notificationsParts(deps: NotificationsDeps) {
       ...deps.schedulerOptions,
     },
   );
-  const runs = new RunLog({ notifications, runs: runsRepository });
+  const runs = new RunLog({ notifications, runs: runsRepository, db: deps.db, audit: deps.audit });
   return { notifications, recipients, renderer, exports, scheduler, runs, runsRepository };
 }
 

@@ -6,8 +6,8 @@ import type { DashboardExportRow, DashboardExportsTable } from '../../db/schema.
 export class ExportsRepository {
   constructor(private readonly db: Db) {}
 
-  async insert(values: Insertable<DashboardExportsTable>): Promise<void> {
-    await this.db.insertInto('dashboard_exports').values(values).execute();
+  async insert(values: Insertable<DashboardExportsTable>, db: Db = this.db): Promise<void> {
+    await db.insertInto('dashboard_exports').values(values).execute();
   }
 
   /** A job as its requester sees it; expired jobs are gone even before the sweep removes them. */

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Static } from 'typebox';
 import type { Principal } from '../../auth/principal.ts';
 import { randomToken } from '../../crypto/secrets.ts';
+import type { Db } from '../../db/database.ts';
 import type { DashboardExportRow } from '../../db/schema.ts';
 import {
   ConflictError,
@@ -11,6 +12,7 @@ import {
   NotFoundError,
   ValidationError,
 } from '../../errors/domain-errors.ts';
+import type { AuditLog } from '../audit-log/service.ts';
 import type { DeploymentsService } from '../deployments/service.ts';
 import { embedSecurityContext, serverOwnedContextKeys } from '../embed/session-rules.ts';
 import type { EmbedIdentities } from '../embed-tenants/identities.ts';
@@ -23,6 +25,12 @@ import { type DashboardRenderer, RenderError, type RenderSubject } from './rende
 import type { NotificationsRepository } from './repository.ts';
 
 export interface ExportsServiceDeps {
+  db: Db;
+  /**
+   * Issue 22 item 5: a whole-dashboard export is a bulk data export, recorded in the transaction
+   * that queues it (without the job id, which is its download handle).
+   */
+  audit: Pick<AuditLog, 'record'>;
   exports: ExportsRepository;
   notifications: NotificationsRepository;
   deployments: DeploymentsService;
@@ -105,20 +113,40 @@ export class DashboardExportsService {
       );
     const id = randomToken(18);
     const expiresAt = new Date(now.getTime() + exportLifetimeMs);
-    await this.deps.exports.insert({
-      id,
-      tenant_id: principal.tenantId,
-      deployment_id: deploymentId,
-      dashboard_id: dashboard.id,
-      requested_by: principal.userId,
-      format: body.format,
-      request: JSON.stringify({
-        dashboardPublicId: dashboard.public_id,
-        filters: body.filters ?? null,
-        timeGrains: body.timeGrains ?? null,
-        subject,
-      }),
-      expires_at: expiresAt,
+    await this.deps.db.transaction().execute(async (trx) => {
+      await this.deps.exports.insert(
+        {
+          id,
+          tenant_id: principal.tenantId,
+          deployment_id: deploymentId,
+          dashboard_id: dashboard.id,
+          requested_by: principal.userId,
+          format: body.format,
+          request: JSON.stringify({
+            dashboardPublicId: dashboard.public_id,
+            filters: body.filters ?? null,
+            timeGrains: body.timeGrains ?? null,
+            subject,
+          }),
+          expires_at: expiresAt,
+        },
+        trx,
+      );
+      await this.deps.audit.record(trx, principal, {
+        action: 'dashboard.export',
+        targetType: 'dashboard',
+        targetId: dashboard.id,
+        after: {
+          deploymentId,
+          workbookId: dashboard.workbook_id,
+          format: body.format,
+          renderAs:
+            subject.kind === 'user'
+              ? { userId: subject.userId }
+              : { embedTenantName: subject.embedTenantName, externalId: subject.externalId },
+          filters: body.filters ?? null,
+        },
+      });
     });
     // Rendered here and now; should this replica die, a scheduler pass elsewhere takes it over.
     if (this.deps.renderOnSubmit)

@@ -6,10 +6,16 @@ import type { Db } from '../../db/database.ts';
 import type { NotificationRecipientKind } from '../../db/schema.ts';
 import { type FieldProblem, ValidationError } from '../../errors/domain-errors.ts';
 import { type PageQuery, pageWindow, toPage } from '../../pagination/page.ts';
+import type { AuditLog } from '../audit-log/service.ts';
 import { serverOwnedContextKeys } from '../embed/session-rules.ts';
 import type { EmbedIdentities } from '../embed-tenants/identities.ts';
 import type { UserLookup } from './ports.ts';
-import type { NotificationsRepository, RecipientFilter, RecipientWithNames } from './repository.ts';
+import type {
+  NotificationsRepository,
+  RecipientFilter,
+  RecipientWithNames,
+  RemovedRecipient,
+} from './repository.ts';
 import type {
   AddRecipientsBody,
   NotificationsListQuery,
@@ -21,6 +27,8 @@ import type { NotificationsService } from './service.ts';
 
 export interface RecipientsServiceDeps {
   db: Db;
+  /** Issue 22 item 5: recipient changes are recorded in their transaction (webhooks by host only). */
+  audit: Pick<AuditLog, 'record'>;
   notifications: NotificationsService;
   repository: NotificationsRepository;
   users: UserLookup;
@@ -88,6 +96,7 @@ export class RecipientsService {
 
     const outcome = { created: [] as number[], updated: [] as number[], unchanged: [] as number[] };
     const generated = new Map<number, string>();
+    const changed: (ReturnType<typeof recipientLabel> & { change: string })[] = [];
     await this.deps.db.transaction().execute(async (trx) => {
       for (const r of resolved.values()) {
         let embedUserId: number | null = null;
@@ -129,8 +138,17 @@ export class RecipientsService {
           groups: jsonOrNull(r.embed?.groups),
         };
         const created = await this.deps.repository.insertRecipient(values, trx);
+        // Added or changed recipients are recorded; one already subscribed as asked is not.
+        const label = recipientLabel({
+          type: r.type,
+          user_id: r.userId,
+          email: r.email,
+          embed_user_id: embedUserId,
+          webhook_url: r.url,
+        });
         if (created !== undefined) {
           outcome.created.push(created);
+          changed.push({ ...label, change: 'added' });
           if (r.type === 'WEBHOOK' && r.secret === null && secret !== null) generated.set(created, secret);
           continue;
         }
@@ -140,8 +158,16 @@ export class RecipientsService {
         else {
           await this.deps.repository.updateRecipient(existing.id, changes, trx);
           outcome.updated.push(existing.id);
+          changed.push({ ...label, change: 'updated' });
         }
       }
+      if (changed.length > 0)
+        await this.deps.audit.record(trx, principal, {
+          action: 'notification.add_recipients',
+          targetType: 'notification',
+          targetId: id,
+          after: { deploymentId, recipients: changed },
+        });
     });
 
     const rows = new Map((await this.deps.repository.allRecipients(id)).map((r) => [r.id, r]));
@@ -200,7 +226,16 @@ export class RecipientsService {
       throw new ValidationError(`Invalid recipients: ${problems.map((p) => p.field).join(', ')}`, problems);
     // An id that names a recipient of another type is not removed: the type must match.
     const typed = ids.length > 0 ? await this.idsOfTypes(id, ids, body) : [];
-    await this.deps.repository.deleteRecipients(id, keys, typed);
+    await this.deps.db.transaction().execute(async (trx) => {
+      const removed = await this.deps.repository.deleteRecipients(id, keys, typed, trx);
+      if (removed.length === 0) return;
+      await this.deps.audit.record(trx, principal, {
+        action: 'notification.remove_recipients',
+        targetType: 'notification',
+        targetId: id,
+        before: { deploymentId, recipients: removed.map(recipientLabel) },
+      });
+    });
   }
 
   /** The reference's recipient filters of the notifications list, resolved to ids. */
@@ -392,4 +427,22 @@ export function recipientView(r: RecipientWithNames, secret?: string): View {
 /** An embed user without an email is mailed at its external id when that is an address (the reference's rule). */
 export function emailOf(externalId: string | null): string | null {
   return externalId !== null && emailShape.test(externalId) ? externalId : null;
+}
+
+/**
+ * A recipient as an audit entry names it. A webhook's URL can carry its credential in the path
+ * (chat-service webhooks do), so only its host is named.
+ */
+function recipientLabel(r: RemovedRecipient) {
+  if (r.type === 'WEBHOOK') {
+    let host: string | null = null;
+    try {
+      host = r.webhook_url ? new URL(r.webhook_url).host : null;
+    } catch {
+      host = null;
+    }
+    return { type: r.type, host };
+  }
+  if (r.type === 'EMBED_USER') return { type: r.type, embedUserId: r.embed_user_id };
+  return { type: r.type, userId: r.user_id, email: r.email };
 }

@@ -94,8 +94,8 @@ export class NotificationsRepository {
   }
 
   /** Recipients, runs and deliveries go with it (ON DELETE CASCADE). */
-  async delete(deploymentId: number, id: number): Promise<boolean> {
-    const r = await this.db
+  async delete(deploymentId: number, id: number, db: Db = this.db): Promise<boolean> {
+    const r = await db
       .deleteFrom('notifications')
       .where('deployment_id', '=', deploymentId)
       .where('id', '=', id)
@@ -173,9 +173,9 @@ export class NotificationsRepository {
     keys: string[],
     ids: number[],
     db: Db = this.db,
-  ): Promise<void> {
-    if (keys.length === 0 && ids.length === 0) return;
-    await db
+  ): Promise<RemovedRecipient[]> {
+    if (keys.length === 0 && ids.length === 0) return [];
+    return db
       .deleteFrom('notification_recipients')
       .where('notification_id', '=', notificationId)
       .where((eb) =>
@@ -184,6 +184,7 @@ export class NotificationsRepository {
           ...(ids.length > 0 ? [eb('id', 'in', ids)] : []),
         ]),
       )
+      .returning(['type', 'user_id', 'email', 'embed_user_id', 'webhook_url'])
       .execute();
   }
 
@@ -240,3 +241,12 @@ export type RecipientWithNames = NotificationRecipientRow & {
   embed_tenant_id: number | null;
   embed_tenant_name: string | null;
 };
+
+/** What the audit entry of a removal names of each removed recipient (recipients.ts). */
+export interface RemovedRecipient {
+  type: string;
+  user_id: number | null;
+  email: string | null;
+  embed_user_id: number | null;
+  webhook_url: string | null;
+}

@@ -1,7 +1,9 @@
 import type { Static } from 'typebox';
 import type { Principal } from '../../auth/principal.ts';
+import type { Db } from '../../db/database.ts';
 import type { NotificationDeliveryRow, NotificationRunRow } from '../../db/schema.ts';
 import { type PageQuery, pageWindow, toPage } from '../../pagination/page.ts';
+import type { AuditLog } from '../audit-log/service.ts';
 import type { RunsRepository } from './runs-repository.ts';
 import type { Run } from './schemas.ts';
 import type { NotificationsService } from './service.ts';
@@ -12,6 +14,9 @@ export class RunLog {
     private readonly deps: {
       notifications: NotificationsService;
       runs: RunsRepository;
+      db: Db;
+      /** Issue 22 item 5: a send-now is recorded in the transaction that queues its run. */
+      audit: Pick<AuditLog, 'record'>;
       clock?: () => Date;
     },
   ) {}
@@ -34,7 +39,16 @@ export class RunLog {
     await this.deps.notifications.require(principal, deploymentId, id);
     const now = this.deps.clock?.() ?? new Date();
     const fireTime = new Date(Math.floor(now.getTime() / 1000) * 1000);
-    const run = await this.deps.runs.insertRunNow(id, fireTime, now);
+    const run = await this.deps.db.transaction().execute(async (trx) => {
+      const queued = await this.deps.runs.insertRunNow(id, fireTime, now, trx);
+      await this.deps.audit.record(trx, principal, {
+        action: 'notification.send_now',
+        targetType: 'notification',
+        targetId: id,
+        after: { deploymentId, runId: queued.id, fireTime: fireTime.toISOString() },
+      });
+      return queued;
+    });
     return { run: runView(run, await this.deps.runs.deliveries([run.id])) };
   }
 }

@@ -252,13 +252,18 @@ export class RunsRepository {
   }
 
   /** A run for "now" (the send-now action), unless one exists for that second. */
-  async insertRunNow(notificationId: number, fireTime: Date, now: Date): Promise<NotificationRunRow> {
-    await this.db
+  async insertRunNow(
+    notificationId: number,
+    fireTime: Date,
+    now: Date,
+    db: Db = this.db,
+  ): Promise<NotificationRunRow> {
+    await db
       .insertInto('notification_runs')
       .values({ notification_id: notificationId, fire_time: fireTime, next_attempt_at: now })
       .onConflict((oc) => oc.columns(['notification_id', 'fire_time']).doNothing())
       .execute();
-    return this.db
+    return db
       .selectFrom('notification_runs')
       .selectAll()
       .where('notification_id', '=', notificationId)

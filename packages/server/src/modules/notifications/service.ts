@@ -1,8 +1,10 @@
 import type { Static } from 'typebox';
 import type { Principal } from '../../auth/principal.ts';
 import type { Db } from '../../db/database.ts';
+import type { NotificationRow } from '../../db/schema.ts';
 import { type FieldProblem, NotFoundError, ValidationError } from '../../errors/domain-errors.ts';
 import { type PageQuery, pageWindow, toPage } from '../../pagination/page.ts';
+import type { AuditLog } from '../audit-log/service.ts';
 import type { DeploymentsService } from '../deployments/service.ts';
 import type {
   NotificationListFilter,
@@ -24,6 +26,8 @@ export interface NotificationsServiceDeps {
   db: Db;
   notifications: NotificationsRepository;
   deployments: DeploymentsService;
+  /** Issue 22 item 5: each change is recorded in its own transaction. */
+  audit: Pick<AuditLog, 'record'>;
   /** The scheduler's clock: what "now" is when a schedule is (re)started. */
   now?: () => Date;
 }
@@ -72,28 +76,41 @@ export class NotificationsService {
 
     const now = this.now();
     const enabled = (body.isEnabled ?? true) && (body.notificationEnabled ?? true);
-    const id = await this.deps.notifications.insert({
-      tenant_id: principal.tenantId,
-      deployment_id: deploymentId,
-      dashboard_id: dashboard.id,
-      owner_id: principal.userId || null,
-      schedule_type: body.scheduleType,
-      minute: body.minute ?? null,
-      hour: body.hour ?? null,
-      day_of_week: body.dayOfWeek ?? null,
-      day_of_month: body.dayOfMonth ?? null,
-      custom_cron: body.scheduleType === 'CUSTOM' ? (body.customCron ?? null) : null,
-      cron_expression: built.schedule.cronExpression,
-      timezone: built.schedule.timezone,
-      is_enabled: body.isEnabled ?? true,
-      notification_enabled: body.notificationEnabled ?? true,
-      notification_format: body.notificationFormat ?? 'png',
-      notification_ai_summary: false,
-      filters: json(body.filters),
-      time_grains: json(body.timeGrains),
-      member_switchers: json(body.memberSwitchers),
-      last_fire_at: now,
-      next_fire_at: enabled ? nextFire(built.schedule, now) : null,
+    const id = await this.deps.db.transaction().execute(async (trx) => {
+      const created = await this.deps.notifications.insert(
+        {
+          tenant_id: principal.tenantId,
+          deployment_id: deploymentId,
+          dashboard_id: dashboard.id,
+          owner_id: principal.userId || null,
+          schedule_type: body.scheduleType,
+          minute: body.minute ?? null,
+          hour: body.hour ?? null,
+          day_of_week: body.dayOfWeek ?? null,
+          day_of_month: body.dayOfMonth ?? null,
+          custom_cron: body.scheduleType === 'CUSTOM' ? (body.customCron ?? null) : null,
+          cron_expression: built.schedule.cronExpression,
+          timezone: built.schedule.timezone,
+          is_enabled: body.isEnabled ?? true,
+          notification_enabled: body.notificationEnabled ?? true,
+          notification_format: body.notificationFormat ?? 'png',
+          notification_ai_summary: false,
+          filters: json(body.filters),
+          time_grains: json(body.timeGrains),
+          member_switchers: json(body.memberSwitchers),
+          last_fire_at: now,
+          next_fire_at: enabled ? nextFire(built.schedule, now) : null,
+        },
+        trx,
+      );
+      const row = await this.deps.notifications.lock(deploymentId, created, trx);
+      await this.deps.audit.record(trx, principal, {
+        action: 'notification.create',
+        targetType: 'notification',
+        targetId: created,
+        after: row ? notificationAudit(row) : null,
+      });
+      return created;
     });
     return this.get(principal, deploymentId, id);
   }
@@ -212,15 +229,48 @@ export class NotificationsService {
         },
         trx,
       );
+      const after = await this.deps.notifications.lock(deploymentId, id, trx);
+      await this.deps.audit.record(trx, principal, {
+        action: 'notification.update',
+        targetType: 'notification',
+        targetId: id,
+        before: notificationAudit(row),
+        after: after ? notificationAudit(after) : null,
+      });
     });
     return this.get(principal, deploymentId, id);
   }
 
   async delete(principal: Principal, deploymentId: number, id: number): Promise<void> {
     await this.deps.deployments.require(principal.tenantId, deploymentId);
-    if (!(await this.deps.notifications.delete(deploymentId, id)))
-      throw new NotFoundError(`Notification ${id}`, 'notification_not_found');
+    await this.deps.db.transaction().execute(async (trx) => {
+      const row = await this.deps.notifications.lock(deploymentId, id, trx);
+      if (!row || !(await this.deps.notifications.delete(deploymentId, id, trx)))
+        throw new NotFoundError(`Notification ${id}`, 'notification_not_found');
+      await this.deps.audit.record(trx, principal, {
+        action: 'notification.delete',
+        targetType: 'notification',
+        targetId: id,
+        before: notificationAudit(row),
+      });
+    });
   }
+}
+
+/** What an audit entry says of a notification: its dashboard, schedule, switches and filters. */
+export function notificationAudit(r: NotificationRow) {
+  return {
+    deploymentId: r.deployment_id,
+    dashboardId: r.dashboard_id,
+    scheduleType: r.schedule_type,
+    cronExpression: r.cron_expression,
+    timezone: r.timezone,
+    isEnabled: r.is_enabled,
+    notificationEnabled: r.notification_enabled,
+    notificationFormat: r.notification_format,
+    filters: r.filters ?? null,
+    timeGrains: r.time_grains ?? null,
+  };
 }
 
 /** The first fire time after `now`, or null for a schedule that never fires again. */

@@ -154,8 +154,8 @@ export class ReportsRepository {
       .execute();
   }
 
-  async delete(deploymentId: number, id: number): Promise<boolean> {
-    const r = await this.db
+  async delete(deploymentId: number, id: number, db: Db = this.db): Promise<boolean> {
+    const r = await db
       .deleteFrom('reports')
       .where('deployment_id', '=', deploymentId)
       .where('id', '=', id)

@@ -4,6 +4,7 @@ import type { Db } from '../../db/database.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors/domain-errors.ts';
 import { keysetCursor } from '../../pagination/keyset.ts';
 import { type PageQuery, pageWindow, toPage } from '../../pagination/page.ts';
+import type { AuditLog } from '../audit-log/service.ts';
 import { type AccessContext, contentSubject } from '../permissions/access.ts';
 import { atLeast, hasReportManage } from '../permissions/levels.ts';
 import { granteeOf } from '../permissions/owner.ts';
@@ -23,6 +24,8 @@ export interface ReportsServiceDeps {
   workbooks: WorkbookLookup;
   permissions: GrantWriter;
   access: AccessResolver;
+  /** Issue 22 item 5: each change is recorded in its own transaction. */
+  audit: Pick<AuditLog, 'record'>;
 }
 
 type Input = Static<typeof CreateReportBody>;
@@ -105,6 +108,18 @@ export class ReportsService {
           'manage',
           trx,
         );
+        await this.deps.audit.record(trx, principal, {
+          action: 'report.create',
+          targetType: 'report',
+          targetId: created,
+          after: {
+            deploymentId,
+            name: values.name ?? 'Untitled report',
+            title: values.title ?? null,
+            folderId: values.folderId ?? null,
+            workbookId: values.workbookId ?? null,
+          } satisfies ReportAuditFields,
+        });
         return created;
       }),
     );
@@ -133,7 +148,27 @@ export class ReportsService {
         { field: 'body/publicId', message: 'is write-once' },
       ]);
     }
-    await this.deps.reports.update(id, this.values(input));
+    const values = this.values(input);
+    await this.deps.db.transaction().execute(async (trx) => {
+      await this.deps.reports.update(id, values, trx);
+      const pick = <T>(next: T | undefined, was: T) => (next === undefined ? was : next);
+      await this.deps.audit.record(trx, principal, {
+        action: 'report.update',
+        targetType: 'report',
+        targetId: id,
+        before: reportAuditFields(row),
+        after: {
+          deploymentId,
+          name: pick(values.name, row.name),
+          title: pick(values.title, row.title),
+          folderId: pick(values.folderId, row.folder_id),
+          workbookId: pick(values.workbookId, row.workbook_id),
+          // The query and chart are content, not settings: the entry says that they changed.
+          ...(values.sqlQuery !== undefined || values.jsonQuery !== undefined ? { queryChanged: true } : {}),
+          ...(values.spec !== undefined ? { specChanged: true } : {}),
+        },
+      });
+    });
     return reportView(await this.require(deploymentId, id, principal.userId), ctx);
   }
 
@@ -141,7 +176,15 @@ export class ReportsService {
     const ctx = await this.deps.access.resolve(principal, deploymentId);
     const row = await this.require(deploymentId, id, principal.userId);
     ctx.require(ctx.item('REPORT', row), 'manage', contentSubject('REPORT', id));
-    await this.deps.reports.delete(deploymentId, id);
+    await this.deps.db.transaction().execute(async (trx) => {
+      await this.deps.reports.delete(deploymentId, id, trx);
+      await this.deps.audit.record(trx, principal, {
+        action: 'report.delete',
+        targetType: 'report',
+        targetId: id,
+        before: reportAuditFields(row),
+      });
+    });
     return { success: true };
   }
 
@@ -190,6 +233,25 @@ export class ReportsService {
     if (!row) throw new NotFoundError(`Report ${id}`, 'report_not_found');
     return row;
   }
+}
+
+interface ReportAuditFields {
+  deploymentId: number;
+  name: string;
+  title: string | null;
+  folderId: number | null;
+  workbookId: number | null;
+}
+
+/** What an audit entry says of a report: where it is and what it is called, not its query. */
+function reportAuditFields(row: ReportWithOwner): ReportAuditFields {
+  return {
+    deploymentId: row.deployment_id,
+    name: row.name,
+    title: row.title,
+    folderId: row.folder_id,
+    workbookId: row.workbook_id,
+  };
 }
 
 export function reportView(row: ReportWithOwner, ctx: AccessContext): Static<typeof Report> {

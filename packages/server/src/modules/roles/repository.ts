@@ -16,6 +16,11 @@ export interface RoleInput {
 export class RolesRepository {
   constructor(private readonly db: Db) {}
 
+  /** Runs `fn` in one transaction with a repository bound to it: a change and its audit entry commit together. */
+  transaction<T>(fn: (roles: RolesRepository, trx: Db) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute((trx) => fn(new RolesRepository(trx), trx));
+  }
+
   /** A tenant's custom roles, newest first. */
   list(tenantId: number, window: PageWindow): Promise<RoleRow[]> {
     let q = this.db
@@ -80,20 +85,25 @@ export class RolesRepository {
     return r.numDeletedRows > 0n;
   }
 
-  async assign(userId: number, roleId: number): Promise<void> {
-    await this.db
+  /** False when the user held the role already. */
+  async assign(userId: number, roleId: number): Promise<boolean> {
+    const rows = await this.db
       .insertInto('user_roles')
       .values({ user_id: userId, role_id: roleId })
       .onConflict((oc) => oc.columns(['user_id', 'role_id']).doNothing())
+      .returning('user_id')
       .execute();
+    return rows.length > 0;
   }
 
-  async unassign(userId: number, roleId: number): Promise<void> {
-    await this.db
+  /** False when the user did not hold the role. */
+  async unassign(userId: number, roleId: number): Promise<boolean> {
+    const r = await this.db
       .deleteFrom('user_roles')
       .where('user_id', '=', userId)
       .where('role_id', '=', roleId)
-      .execute();
+      .executeTakeFirst();
+    return r.numDeletedRows > 0n;
   }
 
   /** Whether `groupId` is a global group of the tenant (roles are assigned to those only). */

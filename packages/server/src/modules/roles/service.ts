@@ -11,6 +11,7 @@ import {
   ValidationError,
 } from '../../errors/domain-errors.ts';
 import { type PageQuery, pageWindow, toPage } from '../../pagination/page.ts';
+import type { AuditLog } from '../audit-log/service.ts';
 import type { UserLookup } from './ports.ts';
 import type { RolesRepository } from './repository.ts';
 import type { Role, RoleCreateBody, RoleUpdateBody } from './schemas.ts';
@@ -42,6 +43,8 @@ export class RolesService {
     private readonly repository: RolesRepository,
     private readonly users: UserLookup,
     private readonly bus: InvalidationBus,
+    /** Issue 22 item 5: role changes and assignments are recorded in their transaction. */
+    private readonly audit: Pick<AuditLog, 'record'>,
   ) {}
 
   async list(principal: Principal, query: PageQuery) {
@@ -57,19 +60,40 @@ export class RolesService {
     checkName(input.name);
     checkPolicies(input.policies);
     try {
-      return roleView(await this.repository.insert(principal.tenantId, input));
+      const row = await this.repository.transaction(async (roles, trx) => {
+        const created = await roles.insert(principal.tenantId, input);
+        await this.audit.record(trx, principal, {
+          action: 'role.create',
+          targetType: 'role',
+          targetId: created.id,
+          after: roleView(created),
+        });
+        return created;
+      });
+      return roleView(row);
     } catch (error) {
       throw conflictOr(error);
     }
   }
 
   async update(principal: Principal, id: number, input: Static<typeof RoleUpdateBody>) {
-    await this.custom(principal, id);
+    const before = await this.custom(principal, id);
     if (input.name !== undefined) checkName(input.name);
     if (input.policies !== undefined) checkPolicies(input.policies);
     let row: RoleRow | undefined;
     try {
-      row = await this.repository.update(principal.tenantId, id, input);
+      row = await this.repository.transaction(async (roles, trx) => {
+        const updated = await roles.update(principal.tenantId, id, input);
+        if (updated)
+          await this.audit.record(trx, principal, {
+            action: 'role.update',
+            targetType: 'role',
+            targetId: id,
+            before: roleView(before),
+            after: roleView(updated),
+          });
+        return updated;
+      });
     } catch (error) {
       throw conflictOr(error);
     }
@@ -79,9 +103,17 @@ export class RolesService {
   }
 
   async delete(principal: Principal, id: number) {
-    await this.custom(principal, id);
-    if (!(await this.repository.delete(principal.tenantId, id)))
-      throw new NotFoundError(`Role ${id}`, 'role_not_found');
+    const before = await this.custom(principal, id);
+    await this.repository.transaction(async (roles, trx) => {
+      if (!(await roles.delete(principal.tenantId, id)))
+        throw new NotFoundError(`Role ${id}`, 'role_not_found');
+      await this.audit.record(trx, principal, {
+        action: 'role.delete',
+        targetType: 'role',
+        targetId: id,
+        before: roleView(before),
+      });
+    });
     this.bus.publish('credentials');
   }
 
@@ -90,7 +122,7 @@ export class RolesService {
     await this.user(principal, userId);
     const role = await this.repository.find(principal.tenantId, roleId);
     if (!role || role.built_in === 'admin') throw new NotFoundError(`Role ${roleId}`, 'role_not_found');
-    await this.repository.assign(userId, roleId);
+    await this.recordAssignment(principal, userId, role, (roles) => roles.assign(userId, roleId));
     this.bus.publish('credentials');
   }
 
@@ -98,8 +130,33 @@ export class RolesService {
   async unassign(principal: Principal, roleId: number, userId: number) {
     await this.user(principal, userId);
     const role = await this.repository.find(principal.tenantId, roleId);
-    if (role) await this.repository.unassign(userId, roleId);
+    if (role) await this.recordAssignment(principal, userId, role, (roles) => roles.unassign(userId, roleId));
     this.bus.publish('credentials');
+  }
+
+  /**
+   * Assigns or unassigns in one transaction with its entry: the user's roles before and after.
+   * An assignment that changes nothing (idempotent calls) leaves no entry.
+   */
+  private async recordAssignment(
+    principal: Principal,
+    userId: number,
+    role: RoleRow,
+    change: (roles: RolesRepository) => Promise<boolean>,
+  ) {
+    await this.repository.transaction(async (roles, trx) => {
+      const held = async () => ((await roles.ofUsers([userId])).get(userId) ?? []).map((r) => r.name);
+      const before = await held();
+      const assigning = !before.includes(role.name);
+      if (!(await change(roles))) return;
+      await this.audit.record(trx, principal, {
+        action: assigning ? 'user.assign_role' : 'user.unassign_role',
+        targetType: 'user',
+        targetId: userId,
+        before: { roles: before },
+        after: { roles: await held(), role: { id: role.id, name: role.name } },
+      });
+    });
   }
 
   /**

@@ -127,15 +127,24 @@ export class SignInService {
       throw new ValidationError('The current password is not right', [
         { field: 'body/currentPassword', message: 'is not your current password' },
       ]);
-    await this.replacePassword(principal, principal.userId, input.newPassword);
+    await this.replacePassword(principal, principal.userId, input.newPassword, 'user.change_password');
   }
 
   /** An admin sets a user's password; every session of that user ends (but the admin's own, if it is theirs). */
   async setPassword(principal: Principal, userId: number, input: Static<typeof SetPasswordBody>) {
-    await this.replacePassword(principal, userId, input.password);
+    await this.replacePassword(principal, userId, input.password, 'user.set_password');
   }
 
-  private async replacePassword(principal: Principal, userId: number, password: string) {
+  /**
+   * The entry says who changed whose password (their own: `user.change_password`; an admin's
+   * setting: `user.set_password`), and never holds the password or its hash.
+   */
+  private async replacePassword(
+    principal: Principal,
+    userId: number,
+    password: string,
+    action: 'user.change_password' | 'user.set_password',
+  ) {
     const hash = await hashPassword(password);
     const keep =
       principal.credentialKind === 'session' && principal.userId === userId
@@ -146,7 +155,7 @@ export class SignInService {
         throw new NotFoundError(`User ${userId}`, 'user_not_found');
       await this.deps.repository.revokeAllOfUser(userId, trx, keep);
       await this.deps.audit.record(trx, principal, {
-        action: 'user.set_password',
+        action,
         targetType: 'user',
         targetId: userId,
       });

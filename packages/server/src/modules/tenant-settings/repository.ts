@@ -9,6 +9,7 @@ export interface TenantSettingsChanges {
   maintenanceWindowTime?: string;
   oidcEnabled?: boolean;
   useAIBIUserInterface?: boolean;
+  auditLogRetentionDays?: number;
 }
 
 const columns = {
@@ -19,6 +20,7 @@ const columns = {
   maintenanceWindowTime: 'maintenance_window_time',
   oidcEnabled: 'oidc_enabled',
   useAIBIUserInterface: 'use_aibi_user_interface',
+  auditLogRetentionDays: 'audit_log_retention_days',
 } as const;
 
 /** `tenant_settings`: one row per tenant, absent until first written; plain Kysely, no rules. */
@@ -27,6 +29,19 @@ export class TenantSettingsRepository {
 
   find(tenantId: number, db: Db = this.db) {
     return db.selectFrom('tenant_settings').selectAll().where('tenant_id', '=', tenantId).executeTakeFirst();
+  }
+
+  /**
+   * Whether the tenant records its audit log, read in the caller's transaction (modules/audit-log):
+   * on until an admin turns it off, so also when no settings were ever written.
+   */
+  async auditLogEnabled(tenantId: number, db: Db = this.db): Promise<boolean> {
+    const row = await db
+      .selectFrom('tenant_settings')
+      .select('audit_log_enabled')
+      .where('tenant_id', '=', tenantId)
+      .executeTakeFirst();
+    return row?.audit_log_enabled ?? true;
   }
 
   /**
@@ -45,7 +60,8 @@ export class TenantSettingsRepository {
       .values({
         tenant_id: tenantId,
         ...set,
-        ...(changes.auditLogEnabled ? { audit_log_changed_at: sql<Date>`now()` } : {}),
+        // A first write moves the switch only when it turns the log off (it is on by default).
+        ...(changes.auditLogEnabled === false ? { audit_log_changed_at: sql<Date>`now()` } : {}),
       })
       .onConflict((oc) =>
         oc.column('tenant_id').doUpdateSet({

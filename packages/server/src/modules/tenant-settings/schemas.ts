@@ -31,6 +31,10 @@ export const TenantSettings = Type.Object({
   maintenanceWindowDay: Type.Enum(weekdays),
   maintenanceWindowTime: Type.String(),
   oidcEnabled: Type.Boolean(),
+  auditLogRetentionDays: Type.Integer({
+    description:
+      'Audit entries older than this many days are deleted (a sweep runs every few minutes); 0 keeps them forever',
+  }),
 });
 
 /** The reference's TenantSettingsInput: every field optional; omitted or null leaves it unchanged. */
@@ -43,6 +47,15 @@ export const TenantSettingsInput = Type.Object(
     maintenanceWindowTime: Type.Optional(nullable(timeOfDay)),
     oidcEnabled: Type.Optional(nullable(Type.Boolean())),
     useAIBIUserInterface: Type.Optional(nullable(Type.Boolean())),
+    auditLogRetentionDays: Type.Optional(
+      nullable(
+        Type.Integer({
+          minimum: 0,
+          maximum: 36500,
+          description: 'Days audit entries are kept; 0 keeps them forever',
+        }),
+      ),
+    ),
   },
   strict,
 );

@@ -9,7 +9,9 @@ type Settings = Static<typeof TenantSettings>;
 
 /**
  * The account's tenant settings (reference group Tenant Settings): defaults until an admin writes
- * them. The audit-log switch takes effect at once, so `auditLogEnabledCurrent` equals it.
+ * them. The audit-log switch takes effect at once (AuditLog.record reads it in each change's
+ * transaction), so `auditLogEnabledCurrent` equals it; it is on unless turned off. Turning it on
+ * or off is itself always recorded, so the log shows the gap.
  */
 export class TenantSettingsService {
   constructor(
@@ -21,7 +23,7 @@ export class TenantSettingsService {
 
   async get(principal: Principal, db?: Db): Promise<Settings> {
     const row = await this.repository.find(principal.tenantId, db);
-    const auditLogEnabled = row?.audit_log_enabled ?? false;
+    const auditLogEnabled = row?.audit_log_enabled ?? true;
     return {
       auditLogEnabled,
       auditLogEnabledCurrent: auditLogEnabled,
@@ -32,6 +34,7 @@ export class TenantSettingsService {
       maintenanceWindowDay: (row?.maintenance_window_day ?? 'sunday') as Settings['maintenanceWindowDay'],
       maintenanceWindowTime: row?.maintenance_window_time ?? '02:00',
       oidcEnabled: row?.oidc_enabled ?? false,
+      auditLogRetentionDays: row?.audit_log_retention_days ?? 0,
     };
   }
 
@@ -51,6 +54,7 @@ export class TenantSettingsService {
         targetId: principal.tenantId,
         before,
         after,
+        always: before.auditLogEnabled !== after.auditLogEnabled,
       });
       return after;
     });

@@ -20,9 +20,10 @@ describe('tenant settings', () => {
   };
 
   it('reads defaults, then round-trips what an admin writes; omitted or null fields stay', async () => {
+    // The audit log is on until an admin turns it off (issue 22 item 5; migration 0026).
     expect((await call('GET')).body).toEqual({
-      auditLogEnabled: false,
-      auditLogEnabledCurrent: false,
+      auditLogEnabled: true,
+      auditLogEnabledCurrent: true,
       auditLogEnabledTimestamp: 0,
       hasSupportAccess: false,
       useAIBIUserInterface: false,
@@ -30,18 +31,21 @@ describe('tenant settings', () => {
       maintenanceWindowDay: 'sunday',
       maintenanceWindowTime: '02:00',
       oidcEnabled: false,
+      auditLogRetentionDays: 0,
     });
     const before = Date.now();
     const set = await call('PUT', server.adminKey, {
-      auditLogEnabled: true,
+      auditLogEnabled: false,
+      auditLogRetentionDays: 90,
       maintenanceWindowEnabled: true,
       maintenanceWindowDay: 'wednesday',
       maintenanceWindowTime: '23:30',
     });
     expect(set.status).toBe(200);
     expect(set.body).toMatchObject({
-      auditLogEnabled: true,
-      auditLogEnabledCurrent: true,
+      auditLogEnabled: false,
+      auditLogEnabledCurrent: false,
+      auditLogRetentionDays: 90,
       maintenanceWindowEnabled: true,
       maintenanceWindowDay: 'wednesday',
       maintenanceWindowTime: '23:30',
@@ -50,7 +54,7 @@ describe('tenant settings', () => {
     expect(changedAt).toBeGreaterThanOrEqual(before - 60_000);
     // The same value again is no change: the timestamp stays. Nulls and omissions leave fields alone.
     const again = await call('PUT', server.adminKey, {
-      auditLogEnabled: true,
+      auditLogEnabled: false,
       maintenanceWindowDay: null,
       hasSupportAccess: true,
     });
@@ -71,7 +75,10 @@ describe('tenant settings', () => {
       [{ maintenanceWindowTime: '7:5' }, 'body/maintenanceWindowTime'],
       [{ auditLogEnabled: 'yes' }, 'body/auditLogEnabled'],
       [{ oidcEnabled: 1 }, 'body/oidcEnabled'],
-      [{ auditLogRetentionDays: 30 }, 'body/auditLogRetentionDays'],
+      [{ auditLogRetentionDays: -1 }, 'body/auditLogRetentionDays'],
+      [{ auditLogRetentionDays: 36501 }, 'body/auditLogRetentionDays'],
+      [{ auditLogRetentionDays: 1.5 }, 'body/auditLogRetentionDays'],
+      [{ auditLogRetentionMonths: 3 }, 'body/auditLogRetentionMonths'],
     ];
     for (const [payload, field] of cases) {
       const bad = await call('PUT', server.adminKey, {

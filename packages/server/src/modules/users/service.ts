@@ -215,7 +215,16 @@ export class UsersService {
       const current = await this.repository.find(principal.tenantId, principal.userId, trx);
       if (!current) throw new NotFoundError(`User ${principal.userId}`, 'user_not_found');
       const settings = mergeSettings(current.settings, input);
-      return this.repository.update(principal.tenantId, principal.userId, { settings }, trx);
+      const updated = await this.repository.update(principal.tenantId, principal.userId, { settings }, trx);
+      if (updated)
+        await this.audit.record(trx, principal, {
+          action: 'user.update_settings',
+          targetType: 'user',
+          targetId: principal.userId,
+          before: { settings: current.settings ?? {} },
+          after: { settings: updated.settings ?? {} },
+        });
+      return updated;
     });
     if (!row) throw new NotFoundError(`User ${principal.userId}`, 'user_not_found');
     return this.view(row);
@@ -224,9 +233,25 @@ export class UsersService {
   /** The caller's own names and email (the address their notifications go to). */
   async updateMyProfile(principal: Principal, input: Static<typeof MyProfileBody>) {
     if (input.email !== undefined) checkDeliverable(input.email);
-    const row = await this.repository.update(principal.tenantId, principal.userId, input).catch((error) => {
-      throw conflictOr(error);
-    });
+    const row = await this.db
+      .transaction()
+      .execute(async (trx) => {
+        const current = await this.repository.find(principal.tenantId, principal.userId, trx);
+        if (!current) return undefined;
+        const updated = await this.repository.update(principal.tenantId, principal.userId, input, trx);
+        if (updated)
+          await this.audit.record(trx, principal, {
+            action: 'user.update_profile',
+            targetType: 'user',
+            targetId: principal.userId,
+            before: profileOf(current),
+            after: profileOf(updated),
+          });
+        return updated;
+      })
+      .catch((error) => {
+        throw conflictOr(error);
+      });
     if (!row) throw new NotFoundError(`User ${principal.userId}`, 'user_not_found');
     return this.view(row);
   }
@@ -247,6 +272,15 @@ function checkDeliverable(email: string) {
     throw new ValidationError('No mail can reach this address', [
       { field: 'body/email', message: 'must be an address mail can reach, such as name@example.com' },
     ]);
+}
+
+/** What an entry says of a user's own profile change: the fields the caller may change. */
+function profileOf(row: UserRow) {
+  return {
+    email: row.email,
+    firstName: row.first_name,
+    lastName: row.last_name,
+  };
 }
 
 function conflictOr(error: unknown): unknown {

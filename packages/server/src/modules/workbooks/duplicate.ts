@@ -2,6 +2,7 @@ import type { Principal } from '../../auth/principal.ts';
 import type { Db } from '../../db/database.ts';
 import type { ReportRow } from '../../db/schema.ts';
 import { ValidationError } from '../../errors/domain-errors.ts';
+import type { AuditLog } from '../audit-log/service.ts';
 import { repoint } from '../dashboards/config.ts';
 import type { DashboardsService } from '../dashboards/service.ts';
 import { type AccessContext, contentSubject } from '../permissions/access.ts';
@@ -22,6 +23,8 @@ export interface DuplicateDeps {
   publishing: DashboardsService;
   permissions: GrantWriter;
   access: AccessResolver;
+  /** Issue 22 item 5: the copy is recorded in its own transaction. */
+  audit: Pick<AuditLog, 'record'>;
 }
 
 interface ReportCopy {
@@ -127,6 +130,19 @@ export class WorkbookDuplicator {
           trx,
         );
       }
+      await this.deps.audit.record(trx, principal, {
+        action: 'workbook.duplicate',
+        targetType: 'workbook',
+        targetId: copyId,
+        after: {
+          deploymentId,
+          name: `Copy of ${source.name}`,
+          folderId,
+          sourceWorkbookId: id,
+          fromShared: shared,
+          reportIds: [...copies.values()],
+        },
+      });
       return copyId;
     });
     return this.deps.workbooks.fullView(await this.deps.workbooks.require(deploymentId, newId), ctx);

@@ -168,6 +168,8 @@ export class WorkbooksService {
     const row = await this.require(deploymentId, id);
     ctx.require(ctx.item('WORKBOOK', row), 'manage', contentSubject('WORKBOOK', id));
     await this.deps.db.transaction().execute(async (trx) => {
+      // A published dashboard has no delete of its own: it goes with its workbook, and says so.
+      const published = await this.deps.dashboards.current(id, trx);
       await this.deps.workbooks.delete(deploymentId, id, trx);
       await this.deps.audit.record(trx, principal, {
         action: 'workbook.delete',
@@ -175,6 +177,18 @@ export class WorkbooksService {
         targetId: id,
         before: { deploymentId, name: row.name, folderId: row.folder_id },
       });
+      if (published)
+        await this.deps.audit.record(trx, principal, {
+          action: 'dashboard.delete',
+          targetType: 'dashboard',
+          targetId: published.dashboard.id,
+          before: {
+            deploymentId,
+            workbookId: id,
+            versionNumber: published.version.version_number,
+            title: published.version.title,
+          },
+        });
     });
     return { success: true };
   }

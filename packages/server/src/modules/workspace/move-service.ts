@@ -2,6 +2,7 @@ import type { Static } from 'typebox';
 import type { Principal } from '../../auth/principal.ts';
 import type { Db } from '../../db/database.ts';
 import { NotFoundError, ValidationError } from '../../errors/domain-errors.ts';
+import type { AuditLog } from '../audit-log/service.ts';
 import { tooDeep } from '../folders/service.ts';
 import { maxFolderDepth } from '../folders/tree.ts';
 import { type AccessContext, contentSubject } from '../permissions/access.ts';
@@ -14,6 +15,9 @@ import { checkDestination } from './placement.ts';
 import type { FolderRecords, ReportRecords, WorkbookRecords } from './ports.ts';
 import type { MoveBody } from './schemas.ts';
 
+/** A move's content check and the request's credential, which its audit entry names. */
+type Move = { ctx: AccessContext; principal: Principal };
+
 export interface MoveDeps {
   db: Db;
   folders: FolderRecords;
@@ -21,6 +25,8 @@ export interface MoveDeps {
   workbookViews: WorkbooksService;
   reports: ReportRecords;
   access: AccessResolver;
+  /** Issue 22 item 5: each move is recorded in its own transaction. */
+  audit: Pick<AuditLog, 'record'>;
 }
 
 /**
@@ -37,19 +43,35 @@ export class MoveService {
     return this.deps.db.transaction().execute(async (trx) => {
       await this.deps.folders.lockTree(deploymentId, trx);
       const ctx = await this.deps.access.resolve(principal, deploymentId, trx);
-      if (input.type === 'FOLDER') return this.moveFolder(ctx, input.id, destination, trx);
-      if (input.type === 'WORKBOOK') return this.moveWorkbook(ctx, input.id, destination, trx);
-      return this.moveReport(ctx, input.id, destination, trx);
+      // The audit entry names the request's credential (a content check's subject carries no more).
+      const move = { ctx, principal };
+      if (input.type === 'FOLDER') return this.moveFolder(move, input.id, destination, trx);
+      if (input.type === 'WORKBOOK') return this.moveWorkbook(move, input.id, destination, trx);
+      return this.moveReport(move, input.id, destination, trx);
+    });
+  }
+
+  /** One entry per move: the item and the folder it left and entered (null: the root). */
+  private recordMove(
+    { ctx, principal }: Move,
+    targetType: 'folder' | 'workbook' | 'report',
+    id: number,
+    from: number | null,
+    to: number | null,
+    trx: Db,
+  ) {
+    return this.deps.audit.record(trx, principal, {
+      action: `${targetType}.move`,
+      targetType,
+      targetId: id,
+      before: { deploymentId: ctx.deploymentId, folderId: from },
+      after: { deploymentId: ctx.deploymentId, folderId: to },
     });
   }
 
   /** Manage on the folder, manage or edit on the new parent; never into itself or below itself. */
-  private async moveFolder(
-    ctx: AccessContext,
-    id: number,
-    destination: number | null,
-    trx: Db,
-  ): Promise<Item> {
+  private async moveFolder(move: Move, id: number, destination: number | null, trx: Db): Promise<Item> {
+    const { ctx } = move;
     if (!ctx.tree.get(id)) throw new NotFoundError(`Folder ${id}`, 'folder_not_found');
     ctx.require(ctx.folder(id), 'manage', contentSubject('FOLDER', id));
     if (destination !== null && ctx.tree.get(destination) && ctx.tree.isSelfOrDescendant(destination, id)) {
@@ -62,7 +84,9 @@ export class MoveService {
     checkDestination(ctx, destination, 'body/folderId');
     if ((destination === null ? 0 : ctx.tree.depth(destination)) + ctx.tree.height(id) > maxFolderDepth)
       throw tooDeep();
+    const from = ctx.tree.get(id)?.parent_id ?? null;
     await this.deps.folders.update(id, { parentId: destination, userId: ctx.principal.userId }, trx);
+    await this.recordMove(move, 'folder', id, from, destination, trx);
     const row = (await this.deps.folders.find(ctx.deploymentId, id, trx))!;
     return workspaceItem(
       {
@@ -84,34 +108,28 @@ export class MoveService {
   }
 
   /** Manage on the workbook, plus edit on the destination folder. */
-  private async moveWorkbook(
-    ctx: AccessContext,
-    id: number,
-    destination: number | null,
-    trx: Db,
-  ): Promise<Item> {
+  private async moveWorkbook(move: Move, id: number, destination: number | null, trx: Db): Promise<Item> {
+    const { ctx } = move;
     const row = await this.deps.workbooks.find(ctx.deploymentId, id, trx);
     if (!row) throw new NotFoundError(`Workbook ${id}`, 'workbook_not_found');
     ctx.require(ctx.item('WORKBOOK', row), 'manage', contentSubject('WORKBOOK', id));
     checkDestination(ctx, destination, 'body/folderId');
     await this.deps.workbooks.update(id, { folderId: destination }, trx);
+    await this.recordMove(move, 'workbook', id, row.folder_id, destination, trx);
     const moved = await this.deps.workbooks.find(ctx.deploymentId, id, trx);
     return this.deps.workbookViews.fullView(moved!, ctx, trx);
   }
 
   /** Edit on the report with the report-manage permission, plus edit on the destination folder. */
-  private async moveReport(
-    ctx: AccessContext,
-    id: number,
-    destination: number | null,
-    trx: Db,
-  ): Promise<Item> {
+  private async moveReport(move: Move, id: number, destination: number | null, trx: Db): Promise<Item> {
+    const { ctx } = move;
     const row = await this.deps.reports.find(ctx.deploymentId, id, ctx.principal.userId, trx);
     if (!row) throw new NotFoundError(`Report ${id}`, 'report_not_found');
     ctx.require(ctx.item('REPORT', row), 'edit', contentSubject('REPORT', id));
     if (!hasReportManage(ctx.principal.role)) ctx.require(null, 'edit', 'Moving a report (report-manage)');
     checkDestination(ctx, destination, 'body/folderId');
     await this.deps.reports.setFolder(id, destination, trx);
+    await this.recordMove(move, 'report', id, row.folder_id, destination, trx);
     const moved = (await this.deps.reports.find(ctx.deploymentId, id, ctx.principal.userId, trx))!;
     return workspaceItem(
       {

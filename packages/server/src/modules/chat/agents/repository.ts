@@ -33,8 +33,8 @@ export class AgentsRepository {
     return pageById(q, window, 'a.id').execute();
   }
 
-  find(tenantId: number, id: number): Promise<AgentRow | undefined> {
-    return this.db
+  find(tenantId: number, id: number, db: Db = this.db): Promise<AgentRow | undefined> {
+    return db
       .selectFrom('agents')
       .selectAll()
       .where('tenant_id', '=', tenantId)
@@ -58,8 +58,9 @@ export class AgentsRepository {
     tenantId: number,
     deploymentId: number,
     input: Required<Pick<AgentWrite, 'name' | 'brain'>> & AgentWrite,
+    db: Db = this.db,
   ): Promise<AgentRow> {
-    return this.db
+    return db
       .insertInto('agents')
       .values({
         tenant_id: tenantId,
@@ -73,8 +74,8 @@ export class AgentsRepository {
       .executeTakeFirstOrThrow();
   }
 
-  update(tenantId: number, id: number, input: AgentWrite): Promise<AgentRow | undefined> {
-    return this.db
+  update(tenantId: number, id: number, input: AgentWrite, db: Db = this.db): Promise<AgentRow | undefined> {
+    return db
       .updateTable('agents')
       .set({
         ...(input.name !== undefined ? { name: input.name } : {}),
@@ -89,8 +90,8 @@ export class AgentsRepository {
       .executeTakeFirst();
   }
 
-  async delete(tenantId: number, id: number): Promise<boolean> {
-    const result = await this.db
+  async delete(tenantId: number, id: number, db: Db = this.db): Promise<boolean> {
+    const result = await db
       .deleteFrom('agents')
       .where('tenant_id', '=', tenantId)
       .where('id', '=', id)

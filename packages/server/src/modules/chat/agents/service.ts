@@ -1,9 +1,11 @@
 import type { Static } from 'typebox';
 import type { Principal } from '../../../auth/principal.ts';
 import type { SecretBox } from '../../../crypto/secrets.ts';
+import type { Db } from '../../../db/database.ts';
 import type { AgentBrainSettings, AgentRow } from '../../../db/schema.ts';
 import { ForbiddenError, NotFoundError } from '../../../errors/domain-errors.ts';
 import { type PageQuery, pageWindow, toPage } from '../../../pagination/page.ts';
+import type { AuditLog } from '../../audit-log/service.ts';
 import type { DeploymentsService } from '../../deployments/service.ts';
 import type { BrainConfig } from '../brain/index.ts';
 import type { AgentsRepository, AgentWrite } from './repository.ts';
@@ -14,6 +16,9 @@ export interface AgentsServiceDeps {
   deployments: DeploymentsService;
   secrets: SecretBox;
   publicUrl: () => string;
+  db: Db;
+  /** Issue 22 item 5: each change is recorded in its own transaction, the brain's key never. */
+  audit: Pick<AuditLog, 'record'>;
 }
 
 /** The path of an agent's chat API base (DESIGN.md "Addresses on one server"). */
@@ -57,29 +62,61 @@ export class AgentsService {
   async create(principal: Principal, body: Static<typeof CreateAgentBody>) {
     const account = await this.requireChat(principal.tenantId);
     await this.deps.deployments.require(principal.tenantId, body.deploymentId);
-    const row = await this.deps.repository.insert(principal.tenantId, body.deploymentId, {
+    const write = {
       name: body.name,
       instructions: body.instructions,
       ...this.brainWrite(body.brain ?? { kind: 'builtin' }),
-    } as Required<Pick<AgentWrite, 'name' | 'brain'>> & AgentWrite);
+    } as Required<Pick<AgentWrite, 'name' | 'brain'>> & AgentWrite;
+    const row = await this.deps.db.transaction().execute(async (trx) => {
+      const created = await this.deps.repository.insert(principal.tenantId, body.deploymentId, write, trx);
+      await this.deps.audit.record(trx, principal, {
+        action: 'agent.create',
+        targetType: 'agent',
+        targetId: created.id,
+        after: agentAudit(created),
+      });
+      return created;
+    });
     return this.view(account, row);
   }
 
   async update(principal: Principal, id: number, body: Static<typeof UpdateAgentBody>) {
     const account = await this.requireChat(principal.tenantId);
-    const row = await this.deps.repository.update(principal.tenantId, id, {
+    const write: AgentWrite = {
       name: body.name,
       instructions: body.instructions,
       ...(body.brain ? this.brainWrite(body.brain) : {}),
+    };
+    const row = await this.deps.db.transaction().execute(async (trx) => {
+      const before = await this.deps.repository.find(principal.tenantId, id, trx);
+      const updated = await this.deps.repository.update(principal.tenantId, id, write, trx);
+      if (!before || !updated) throw new NotFoundError('Agent', 'agent_not_found');
+      await this.deps.audit.record(trx, principal, {
+        action: 'agent.update',
+        targetType: 'agent',
+        targetId: id,
+        before: agentAudit(before),
+        // A key sent again is a new key even when it reads the same: the entry says it was replaced.
+        after: { ...agentAudit(updated), ...(write.apiKeyEnc ? { apiKeyReplaced: true } : {}) },
+      });
+      return updated;
     });
-    if (!row) throw new NotFoundError('Agent', 'agent_not_found');
     return this.view(account, row);
   }
 
   async delete(principal: Principal, id: number) {
     await this.requireChat(principal.tenantId);
-    if (!(await this.deps.repository.delete(principal.tenantId, id)))
-      throw new NotFoundError('Agent', 'agent_not_found');
+    await this.deps.db.transaction().execute(async (trx) => {
+      const before = await this.deps.repository.find(principal.tenantId, id, trx);
+      if (!before || !(await this.deps.repository.delete(principal.tenantId, id, trx)))
+        throw new NotFoundError('Agent', 'agent_not_found');
+      await this.deps.audit.record(trx, principal, {
+        action: 'agent.delete',
+        targetType: 'agent',
+        targetId: id,
+        before: agentAudit(before),
+      });
+    });
   }
 
   /** The first agent of a deployment (the one an embedded dashboard chats with), if any. */
@@ -136,4 +173,18 @@ export class AgentsService {
       updatedAt: new Date(row.updated_at).toISOString(),
     };
   }
+}
+
+/** What an audit entry says of an agent: its settings, and only whether its brain has a key. */
+function agentAudit(row: AgentRow) {
+  const brain = row.brain;
+  return {
+    deploymentId: row.deployment_id,
+    name: row.name,
+    instructions: row.instructions,
+    brain:
+      brain.kind === 'builtin'
+        ? { kind: 'builtin' }
+        : { kind: 'openai', baseURL: brain.baseURL, model: brain.model, hasApiKey: row.api_key_enc !== null },
+  };
 }
