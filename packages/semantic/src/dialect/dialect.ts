@@ -10,8 +10,11 @@ export interface Dialect {
   placeholder(index: number): string;
   /** A bound timestamp: `instant` in UTC (compared with raw columns) or a local wall-clock value. */
   timestamp(placeholder: string, kind: 'instant' | 'local'): string;
-  /** UTC timestamp column -> local wall clock in the zone bound at `tz`. */
-  toLocal(expr: string, tz: string): string;
+  /**
+   * UTC timestamp column -> local wall clock in the zone bound at `tz`. `zone` is the same zone's
+   * validated IANA name, for a dialect that derives SQL from the zone's rules (never print it).
+   */
+  toLocal(expr: string, tz: string, zone: string): string;
   /**
    * The same for the query zone UTC, where the engine can skip the conversion: on 1M rows DuckDB's
    * ICU `AT TIME ZONE` pair costs several times the rest of a monthly GROUP BY. Absent: use toLocal.

@@ -42,7 +42,7 @@ export function printSelect(select: Select, dialect: Dialect): CompiledSql {
         return String(e.value);
       case 'toLocal':
         if (e.timezone === 'UTC' && dialect.toLocalUtc) return dialect.toLocalUtc(expr(e.expr));
-        return dialect.toLocal(expr(e.expr), bind(e.timezone));
+        return dialect.toLocal(expr(e.expr), bind(e.timezone), e.timezone);
       case 'dateTrunc':
         return dialect.dateTrunc(e.unit, expr(e.expr));
       case 'timeBucket':
