@@ -2743,17 +2743,23 @@ export interface operations {
                 | 'databases'
                 | 'ready'
                 | 'demo';
-              dataSource: {
-                /** @enum {unknown} */
-                type: 'duckdb' | 'postgres';
-                path?: string;
-                host?: string;
-                port?: number;
-                database?: string;
-                user?: string;
-                ssl?: boolean;
-                hasPassword: boolean;
-              };
+              dataSource:
+                | {
+                    /** @enum {string} */
+                    type: 'duckdb';
+                    path?: string;
+                    hasPassword: boolean;
+                  }
+                | {
+                    /** @enum {string} */
+                    type: 'postgres';
+                    host?: string;
+                    port?: number;
+                    database?: string;
+                    user?: string;
+                    ssl?: boolean;
+                    hasPassword: boolean;
+                  };
               /** @description The outcome of connecting to a data source and running `SELECT 1` */
               connection?: {
                 ok: boolean;
@@ -2767,6 +2773,7 @@ export interface operations {
                       | 'database_missing'
                       | 'file_missing'
                       | 'tls_failed'
+                      | 'permission_missing'
                       | 'unknown'
                     )
                   | null;
@@ -2810,17 +2817,23 @@ export interface operations {
                 | 'databases'
                 | 'ready'
                 | 'demo';
-              dataSource: {
-                /** @enum {unknown} */
-                type: 'duckdb' | 'postgres';
-                path?: string;
-                host?: string;
-                port?: number;
-                database?: string;
-                user?: string;
-                ssl?: boolean;
-                hasPassword: boolean;
-              };
+              dataSource:
+                | {
+                    /** @enum {string} */
+                    type: 'duckdb';
+                    path?: string;
+                    hasPassword: boolean;
+                  }
+                | {
+                    /** @enum {string} */
+                    type: 'postgres';
+                    host?: string;
+                    port?: number;
+                    database?: string;
+                    user?: string;
+                    ssl?: boolean;
+                    hasPassword: boolean;
+                  };
               /** @description The outcome of connecting to a data source and running `SELECT 1` */
               connection?: {
                 ok: boolean;
@@ -2834,6 +2847,7 @@ export interface operations {
                       | 'database_missing'
                       | 'file_missing'
                       | 'tls_failed'
+                      | 'permission_missing'
                       | 'unknown'
                     )
                   | null;
@@ -3062,23 +3076,32 @@ export interface operations {
       content: {
         'application/json': {
           name: string;
-          /** @description PostgreSQL `host`, `database`, `user` and `password` may use the deployment's env variables as `${NAME}`, resolved when the data source connects */
-          dataSource?: {
-            /**
-             * @description Warehouse engine
-             * @enum {unknown}
-             */
-            type: 'duckdb' | 'postgres';
-            /** @description DuckDB file, or ':sample:' for the generated sample data */
-            path?: string;
-            host?: string;
-            port?: number;
-            database?: string;
-            user?: string;
-            /** @description Write-only; encrypted at rest */
-            password?: string;
-            ssl?: boolean;
-          };
+          /** @description Warehouse settings: `type` names the engine, the other fields are its own */
+          dataSource?:
+            | {
+                /**
+                 * @description DuckDB
+                 * @enum {string}
+                 */
+                type: 'duckdb';
+                /** @description DuckDB file, or ':sample:' for the generated sample data */
+                path?: string;
+              }
+            | {
+                /**
+                 * @description PostgreSQL
+                 * @enum {string}
+                 */
+                type: 'postgres';
+                host?: string;
+                /** @description Default 5432 */
+                port?: number;
+                database?: string;
+                user?: string;
+                /** @description Write-only; encrypted at rest */
+                password?: string;
+                ssl?: boolean;
+              };
           /** @description Data API base path under /data/{deploymentId} */
           basePath?: string;
         };
@@ -3101,17 +3124,23 @@ export interface operations {
              * @enum {unknown}
              */
             creationStep: 'project' | 'upload' | 'schema' | 'github' | 'ssh' | 'databases' | 'ready' | 'demo';
-            dataSource: {
-              /** @enum {unknown} */
-              type: 'duckdb' | 'postgres';
-              path?: string;
-              host?: string;
-              port?: number;
-              database?: string;
-              user?: string;
-              ssl?: boolean;
-              hasPassword: boolean;
-            };
+            dataSource:
+              | {
+                  /** @enum {string} */
+                  type: 'duckdb';
+                  path?: string;
+                  hasPassword: boolean;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'postgres';
+                  host?: string;
+                  port?: number;
+                  database?: string;
+                  user?: string;
+                  ssl?: boolean;
+                  hasPassword: boolean;
+                };
             /** @description The outcome of connecting to a data source and running `SELECT 1` */
             connection?: {
               ok: boolean;
@@ -3125,6 +3154,7 @@ export interface operations {
                     | 'database_missing'
                     | 'file_missing'
                     | 'tls_failed'
+                    | 'permission_missing'
                     | 'unknown'
                   )
                 | null;
@@ -3384,17 +3414,23 @@ export interface operations {
              * @enum {unknown}
              */
             creationStep: 'project' | 'upload' | 'schema' | 'github' | 'ssh' | 'databases' | 'ready' | 'demo';
-            dataSource: {
-              /** @enum {unknown} */
-              type: 'duckdb' | 'postgres';
-              path?: string;
-              host?: string;
-              port?: number;
-              database?: string;
-              user?: string;
-              ssl?: boolean;
-              hasPassword: boolean;
-            };
+            dataSource:
+              | {
+                  /** @enum {string} */
+                  type: 'duckdb';
+                  path?: string;
+                  hasPassword: boolean;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'postgres';
+                  host?: string;
+                  port?: number;
+                  database?: string;
+                  user?: string;
+                  ssl?: boolean;
+                  hasPassword: boolean;
+                };
             /** @description The outcome of connecting to a data source and running `SELECT 1` */
             connection?: {
               ok: boolean;
@@ -3408,6 +3444,7 @@ export interface operations {
                     | 'database_missing'
                     | 'file_missing'
                     | 'tls_failed'
+                    | 'permission_missing'
                     | 'unknown'
                   )
                 | null;
@@ -3640,23 +3677,32 @@ export interface operations {
       content: {
         'application/json': {
           name?: string;
-          /** @description PostgreSQL `host`, `database`, `user` and `password` may use the deployment's env variables as `${NAME}`, resolved when the data source connects */
-          dataSource?: {
-            /**
-             * @description Warehouse engine
-             * @enum {unknown}
-             */
-            type: 'duckdb' | 'postgres';
-            /** @description DuckDB file, or ':sample:' for the generated sample data */
-            path?: string;
-            host?: string;
-            port?: number;
-            database?: string;
-            user?: string;
-            /** @description Write-only; encrypted at rest */
-            password?: string;
-            ssl?: boolean;
-          };
+          /** @description Warehouse settings: `type` names the engine, the other fields are its own */
+          dataSource?:
+            | {
+                /**
+                 * @description DuckDB
+                 * @enum {string}
+                 */
+                type: 'duckdb';
+                /** @description DuckDB file, or ':sample:' for the generated sample data */
+                path?: string;
+              }
+            | {
+                /**
+                 * @description PostgreSQL
+                 * @enum {string}
+                 */
+                type: 'postgres';
+                host?: string;
+                /** @description Default 5432 */
+                port?: number;
+                database?: string;
+                user?: string;
+                /** @description Write-only; encrypted at rest */
+                password?: string;
+                ssl?: boolean;
+              };
           /** @description Data API base path under /data/{deploymentId} */
           basePath?: string;
         };
@@ -3679,17 +3725,23 @@ export interface operations {
              * @enum {unknown}
              */
             creationStep: 'project' | 'upload' | 'schema' | 'github' | 'ssh' | 'databases' | 'ready' | 'demo';
-            dataSource: {
-              /** @enum {unknown} */
-              type: 'duckdb' | 'postgres';
-              path?: string;
-              host?: string;
-              port?: number;
-              database?: string;
-              user?: string;
-              ssl?: boolean;
-              hasPassword: boolean;
-            };
+            dataSource:
+              | {
+                  /** @enum {string} */
+                  type: 'duckdb';
+                  path?: string;
+                  hasPassword: boolean;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'postgres';
+                  host?: string;
+                  port?: number;
+                  database?: string;
+                  user?: string;
+                  ssl?: boolean;
+                  hasPassword: boolean;
+                };
             /** @description The outcome of connecting to a data source and running `SELECT 1` */
             connection?: {
               ok: boolean;
@@ -3703,6 +3755,7 @@ export interface operations {
                     | 'database_missing'
                     | 'file_missing'
                     | 'tls_failed'
+                    | 'permission_missing'
                     | 'unknown'
                   )
                 | null;
@@ -4478,25 +4531,34 @@ export interface operations {
       path?: never;
       cookie?: never;
     };
-    /** @description PostgreSQL `host`, `database`, `user` and `password` may use the deployment's env variables as `${NAME}`, resolved when the data source connects */
+    /** @description Warehouse settings: `type` names the engine, the other fields are its own */
     requestBody: {
       content: {
-        'application/json': {
-          /**
-           * @description Warehouse engine
-           * @enum {unknown}
-           */
-          type: 'duckdb' | 'postgres';
-          /** @description DuckDB file, or ':sample:' for the generated sample data */
-          path?: string;
-          host?: string;
-          port?: number;
-          database?: string;
-          user?: string;
-          /** @description Write-only; encrypted at rest */
-          password?: string;
-          ssl?: boolean;
-        };
+        'application/json':
+          | {
+              /**
+               * @description DuckDB
+               * @enum {string}
+               */
+              type: 'duckdb';
+              /** @description DuckDB file, or ':sample:' for the generated sample data */
+              path?: string;
+            }
+          | {
+              /**
+               * @description PostgreSQL
+               * @enum {string}
+               */
+              type: 'postgres';
+              host?: string;
+              /** @description Default 5432 */
+              port?: number;
+              database?: string;
+              user?: string;
+              /** @description Write-only; encrypted at rest */
+              password?: string;
+              ssl?: boolean;
+            };
       };
     };
     responses: {
@@ -4518,6 +4580,7 @@ export interface operations {
                   | 'database_missing'
                   | 'file_missing'
                   | 'tls_failed'
+                  | 'permission_missing'
                   | 'unknown'
                 )
               | null;
@@ -4757,23 +4820,32 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
-          /** @description PostgreSQL `host`, `database`, `user` and `password` may use the deployment's env variables as `${NAME}`, resolved when the data source connects */
-          dataSource?: {
-            /**
-             * @description Warehouse engine
-             * @enum {unknown}
-             */
-            type: 'duckdb' | 'postgres';
-            /** @description DuckDB file, or ':sample:' for the generated sample data */
-            path?: string;
-            host?: string;
-            port?: number;
-            database?: string;
-            user?: string;
-            /** @description Write-only; encrypted at rest */
-            password?: string;
-            ssl?: boolean;
-          };
+          /** @description Warehouse settings: `type` names the engine, the other fields are its own */
+          dataSource?:
+            | {
+                /**
+                 * @description DuckDB
+                 * @enum {string}
+                 */
+                type: 'duckdb';
+                /** @description DuckDB file, or ':sample:' for the generated sample data */
+                path?: string;
+              }
+            | {
+                /**
+                 * @description PostgreSQL
+                 * @enum {string}
+                 */
+                type: 'postgres';
+                host?: string;
+                /** @description Default 5432 */
+                port?: number;
+                database?: string;
+                user?: string;
+                /** @description Write-only; encrypted at rest */
+                password?: string;
+                ssl?: boolean;
+              };
         };
       };
     };
@@ -4796,6 +4868,7 @@ export interface operations {
                   | 'database_missing'
                   | 'file_missing'
                   | 'tls_failed'
+                  | 'permission_missing'
                   | 'unknown'
                 )
               | null;

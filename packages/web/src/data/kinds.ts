@@ -101,3 +101,10 @@ export function toInput(kind: Kind, values: KindValues): DataSourceInput {
   }
   return body as DataSourceInput;
 }
+
+/** Where a saved data source points, as a page shows it: ` · host:port / database` or ` · path`. */
+export function sourceSummary(source: object, withPort = true): string {
+  const s = source as Partial<Record<KindField['name'], unknown>>;
+  const port = withPort && s.port ? `:${s.port}` : '';
+  return `${s.host ? ` · ${s.host}${port}` : ''}${s.database ? ` / ${s.database}` : ''}${s.path ? ` · ${s.path}` : ''}`;
+}

@@ -1,9 +1,14 @@
 import { Type } from 'typebox';
 import { connectionProblems } from '../../datasources/connection-test.ts';
+import {
+  dataSourceInputSchema,
+  dataSourceTypes,
+  dataSourceViewSchema,
+} from '../../datasources/kinds/index.ts';
 import { CursorQuery, OffsetPaginationSchema, OffsetQuery, PageInfoSchema } from '../../pagination/page.ts';
 
 /** Shapes follow the reference's Deployments and Environments groups where the spec is silent. */
-export const dataSourceTypes = ['duckdb', 'postgres'] as const;
+export { dataSourceTypes };
 export const creationSteps = [
   'project',
   'upload',
@@ -37,41 +42,10 @@ export const Success = Type.Object({ success: Type.Boolean() });
 
 const name = Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' });
 
-export const DataSourceInput = Type.Object(
-  {
-    type: Type.Enum(dataSourceTypes, { description: 'Warehouse engine' }),
-    path: Type.Optional(
-      Type.String({
-        minLength: 1,
-        maxLength: 1024,
-        description: "DuckDB file, or ':sample:' for the generated sample data",
-      }),
-    ),
-    host: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
-    port: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535 })),
-    database: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
-    user: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
-    password: Type.Optional(Type.String({ maxLength: 1024, description: 'Write-only; encrypted at rest' })),
-    ssl: Type.Optional(Type.Boolean()),
-  },
-  {
-    additionalProperties: false,
-    description:
-      // biome-ignore lint/suspicious/noTemplateCurlyInString: the reference syntax, shown literally
-      "PostgreSQL `host`, `database`, `user` and `password` may use the deployment's env variables as `${NAME}`, resolved when the data source connects",
-  },
-);
+/** One member per warehouse kind (datasources/kinds/), each with its own fields. */
+export const DataSourceInput = dataSourceInputSchema;
 
-export const DataSourceView = Type.Object({
-  type: Type.Enum(dataSourceTypes),
-  path: Type.Optional(Type.String()),
-  host: Type.Optional(Type.String()),
-  port: Type.Optional(Type.Integer()),
-  database: Type.Optional(Type.String()),
-  user: Type.Optional(Type.String()),
-  ssl: Type.Optional(Type.Boolean()),
-  hasPassword: Type.Boolean(),
-});
+export const DataSourceView = dataSourceViewSchema;
 
 const basePath = Type.String({
   pattern: '^(/[A-Za-z0-9_-]+)+$',
