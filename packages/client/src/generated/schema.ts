@@ -2759,6 +2759,16 @@ export interface operations {
                     user?: string;
                     ssl?: boolean;
                     hasPassword: boolean;
+                  }
+                | {
+                    /** @enum {string} */
+                    type: 'mysql';
+                    host?: string;
+                    port?: number;
+                    database?: string;
+                    user?: string;
+                    ssl?: boolean;
+                    hasPassword: boolean;
                   };
               /** @description The outcome of connecting to a data source and running `SELECT 1` */
               connection?: {
@@ -2827,6 +2837,16 @@ export interface operations {
                 | {
                     /** @enum {string} */
                     type: 'postgres';
+                    host?: string;
+                    port?: number;
+                    database?: string;
+                    user?: string;
+                    ssl?: boolean;
+                    hasPassword: boolean;
+                  }
+                | {
+                    /** @enum {string} */
+                    type: 'mysql';
                     host?: string;
                     port?: number;
                     database?: string;
@@ -3101,6 +3121,21 @@ export interface operations {
                 /** @description Write-only; encrypted at rest */
                 password?: string;
                 ssl?: boolean;
+              }
+            | {
+                /**
+                 * @description MySQL or MariaDB
+                 * @enum {string}
+                 */
+                type: 'mysql';
+                host?: string;
+                /** @description Default 3306 */
+                port?: number;
+                database?: string;
+                user?: string;
+                /** @description Write-only; encrypted at rest */
+                password?: string;
+                ssl?: boolean;
               };
           /** @description Data API base path under /data/{deploymentId} */
           basePath?: string;
@@ -3134,6 +3169,16 @@ export interface operations {
               | {
                   /** @enum {string} */
                   type: 'postgres';
+                  host?: string;
+                  port?: number;
+                  database?: string;
+                  user?: string;
+                  ssl?: boolean;
+                  hasPassword: boolean;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'mysql';
                   host?: string;
                   port?: number;
                   database?: string;
@@ -3430,6 +3475,16 @@ export interface operations {
                   user?: string;
                   ssl?: boolean;
                   hasPassword: boolean;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'mysql';
+                  host?: string;
+                  port?: number;
+                  database?: string;
+                  user?: string;
+                  ssl?: boolean;
+                  hasPassword: boolean;
                 };
             /** @description The outcome of connecting to a data source and running `SELECT 1` */
             connection?: {
@@ -3702,6 +3757,21 @@ export interface operations {
                 /** @description Write-only; encrypted at rest */
                 password?: string;
                 ssl?: boolean;
+              }
+            | {
+                /**
+                 * @description MySQL or MariaDB
+                 * @enum {string}
+                 */
+                type: 'mysql';
+                host?: string;
+                /** @description Default 3306 */
+                port?: number;
+                database?: string;
+                user?: string;
+                /** @description Write-only; encrypted at rest */
+                password?: string;
+                ssl?: boolean;
               };
           /** @description Data API base path under /data/{deploymentId} */
           basePath?: string;
@@ -3735,6 +3805,16 @@ export interface operations {
               | {
                   /** @enum {string} */
                   type: 'postgres';
+                  host?: string;
+                  port?: number;
+                  database?: string;
+                  user?: string;
+                  ssl?: boolean;
+                  hasPassword: boolean;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'mysql';
                   host?: string;
                   port?: number;
                   database?: string;
@@ -4558,6 +4638,21 @@ export interface operations {
               /** @description Write-only; encrypted at rest */
               password?: string;
               ssl?: boolean;
+            }
+          | {
+              /**
+               * @description MySQL or MariaDB
+               * @enum {string}
+               */
+              type: 'mysql';
+              host?: string;
+              /** @description Default 3306 */
+              port?: number;
+              database?: string;
+              user?: string;
+              /** @description Write-only; encrypted at rest */
+              password?: string;
+              ssl?: boolean;
             };
       };
     };
@@ -4839,6 +4934,21 @@ export interface operations {
                 type: 'postgres';
                 host?: string;
                 /** @description Default 5432 */
+                port?: number;
+                database?: string;
+                user?: string;
+                /** @description Write-only; encrypted at rest */
+                password?: string;
+                ssl?: boolean;
+              }
+            | {
+                /**
+                 * @description MySQL or MariaDB
+                 * @enum {string}
+                 */
+                type: 'mysql';
+                host?: string;
+                /** @description Default 3306 */
                 port?: number;
                 database?: string;
                 user?: string;

@@ -1,13 +1,18 @@
 import { type TObject, Type } from 'typebox';
 import { duckdbKind } from './duckdb.ts';
 import type { WarehouseKind } from './kind.ts';
+import { mysqlKind } from './mysql.ts';
 import { postgresKind } from './postgres.ts';
 
 /**
  * Every warehouse kind Tessera connects to, one file each (issue 24 item 0). The API's
  * `DataSourceInput` union, the registry and the deployments service read this table only.
  */
-export const warehouseKinds = [duckdbKind, postgresKind] as const satisfies readonly WarehouseKind[];
+export const warehouseKinds = [
+  duckdbKind,
+  postgresKind,
+  mysqlKind,
+] as const satisfies readonly WarehouseKind[];
 
 export const dataSourceTypes = warehouseKinds.map((k) => k.type);
 
