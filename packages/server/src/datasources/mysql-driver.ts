@@ -23,12 +23,13 @@ export interface MysqlSettings {
 
 /**
  * What the MySQL dialect of @tessera/semantic expects of a session: `"` quotes identifiers and
- * `||` concatenates (its SQL and PostgreSQL-style model SQL), times read in UTC. The mode is set
+ * `||` concatenates (its SQL and PostgreSQL-style model SQL), times read in UTC, and a DECIMAL
+ * division keeps 20 digits (4 by default: a ratio `1.0 * a / b` would read 0.48276). The mode is set
  * whole, not appended to the server's: NO_BACKSLASH_ESCAPES there would change how the values
  * substituted below must be escaped.
  */
 const SESSION =
-  "SET SESSION sql_mode = 'ANSI_QUOTES,PIPES_AS_CONCAT,STRICT_TRANS_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION', time_zone = '+00:00'";
+  "SET SESSION sql_mode = 'ANSI_QUOTES,PIPES_AS_CONCAT,STRICT_TRANS_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION', time_zone = '+00:00', div_precision_increment = 20";
 
 /**
  * MySQL error codes that say the server, not the statement, is at fault: it is out of reach,
