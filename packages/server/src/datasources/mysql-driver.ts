@@ -128,8 +128,9 @@ export class MysqlDriver implements Driver {
       queueLimit: 0,
     });
     // The first statement of every new connection, queued ahead of the query that opened it.
+    // With a callback: an error of a callback-less query would be an unhandled 'error' event.
     this.pool.on('connection', (conn) => {
-      (conn as unknown as { query(sql: string): unknown }).query(SESSION);
+      (conn as unknown as { query(sql: string, done: () => void): unknown }).query(SESSION, () => undefined);
     });
     this.tag = `/* Tessera${settings.deploymentId ? `, deployment ${settings.deploymentId}` : ''} */ `;
   }
