@@ -1,5 +1,6 @@
 import type { Dialect, DialectName } from './dialect/dialect.ts';
 import { duckdb } from './dialect/duckdb.ts';
+import { mysql } from './dialect/mysql.ts';
 import { postgres } from './dialect/postgres.ts';
 import { type CompiledSql, printSelect } from './dialect/print.ts';
 import { UserError } from './errors.ts';
@@ -14,7 +15,7 @@ import { type OutputColumn, outputColumns } from './result/format.ts';
 import { resolveAccess } from './security/access.ts';
 import type { SecurityContext } from './security/context.ts';
 
-export const DIALECTS: Readonly<Record<DialectName, Dialect>> = { duckdb, postgres };
+export const DIALECTS: Readonly<Record<DialectName, Dialect>> = { duckdb, postgres, mysql };
 
 export interface CompileQueryOptions {
   readonly dialect: DialectName | Dialect;

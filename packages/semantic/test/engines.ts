@@ -1,4 +1,6 @@
+import { execSync } from 'node:child_process';
 import { DuckDBInstance } from '@duckdb/node-api';
+import mysql from 'mysql2/promise';
 import pg from 'pg';
 import type { CompiledQuery } from '../src/index.ts';
 import { formatRow } from '../src/index.ts';
@@ -110,6 +112,76 @@ export async function postgresDatabaseEngine(data: Tables): Promise<Engine> {
       await drop.connect();
       await drop.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
       await drop.end();
+    },
+  };
+}
+
+const MARIADB = { host: '127.0.0.1', port: 3306, user: 'root', database: 'test' };
+
+/**
+ * The session the MySQL dialect expects (the server's driver sets the same, mysql-driver.ts):
+ * `"` quotes identifiers, `||` concatenates, times read in UTC.
+ */
+const MARIADB_SESSION =
+  "SET SESSION sql_mode = 'ANSI_QUOTES,PIPES_AS_CONCAT,STRICT_TRANS_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION', time_zone = '+00:00'";
+
+/** Whether MariaDB (or MySQL) answers at 127.0.0.1:3306 (tests are skipped with a message if not). */
+export async function mariadbAvailable(): Promise<boolean> {
+  try {
+    const conn = await mysql.createConnection({ ...MARIADB, connectTimeout: 2000 });
+    await conn.end();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Named zones convert only with the server's time-zone tables (CONVERT_TZ answers NULL without
+ * them): loaded here when missing, as .ci/run does, so that a fresh server runs the suite too.
+ */
+export async function ensureMariadbZoneTables(): Promise<void> {
+  const conn = await mysql.createConnection(MARIADB);
+  try {
+    const probe = "SELECT CONVERT_TZ('2024-01-01 00:00:00', 'UTC', 'America/New_York') AS t";
+    const [[before]] = (await conn.query(probe)) as unknown as [[{ t: unknown }]];
+    if (before.t !== null) return;
+    execSync('mariadb-tzinfo-to-sql /usr/share/zoneinfo 2>/dev/null | mariadb -h 127.0.0.1 -u root mysql', {
+      stdio: 'ignore',
+      shell: '/bin/sh',
+    });
+    const [[after]] = (await conn.query(probe)) as unknown as [[{ t: unknown }]];
+    if (after.t === null) throw new Error('MariaDB time-zone tables could not be loaded');
+  } finally {
+    await conn.end();
+  }
+}
+
+/**
+ * A fresh database per run, dropped on close. DATETIME(3) for time columns (TIMESTAMP would
+ * auto-update and stop at 2038).
+ */
+export async function mariadbEngine(data: Tables = tables, extra: readonly string[] = []): Promise<Engine> {
+  const database = `tessera_semantic_${process.pid}_${Date.now()}_${++schemas}`;
+  const admin = await mysql.createConnection(MARIADB);
+  await admin.query(`CREATE DATABASE ${database}`);
+  await admin.end();
+  const conn = await mysql.createConnection({ ...MARIADB, database, dateStrings: true });
+  await conn.query(MARIADB_SESSION);
+  const statements = fixtureStatements('DOUBLE', data).map((s) =>
+    s.startsWith('CREATE TABLE') ? s.replace(/ TIMESTAMP\b/g, ' DATETIME(3)') : s,
+  );
+  for (const s of [...statements, ...extra]) await conn.query(s);
+  return {
+    async run(sql, params) {
+      // the dialect's `$n`, inlined as the server's driver does (no `$` in this suite's literals)
+      const text = sql.replace(/\$(\d+)/g, (_, n: string) => mysql.escape(params[Number(n) - 1] as string));
+      const [rows] = await conn.query(text);
+      return rows as Record<string, unknown>[];
+    },
+    async close() {
+      await conn.query(`DROP DATABASE IF EXISTS ${database}`);
+      await conn.end();
     },
   };
 }

@@ -62,13 +62,16 @@ afterAll(async () => {
   await engines.postgres?.close();
 });
 
+/** The engines of this file (MariaDB's hand-written SQL is in mariadb.test.ts). */
+type HandEngine = 'duckdb' | 'postgres';
+
 /** The wall clock in a zone, as each engine writes it by hand. */
-const local: Record<DialectName, (col: string, tz: string) => string> = {
+const local: Record<HandEngine, (col: string, tz: string) => string> = {
   duckdb: (col, tz) => `((${col} AT TIME ZONE 'UTC') AT TIME ZONE '${tz}')`,
   postgres: (col, tz) => `((${col})::timestamptz AT TIME ZONE '${tz}')`,
 };
 /** Days from `from` to `to` inclusive. */
-const days: Record<DialectName, (from: string, to: string) => string> = {
+const days: Record<HandEngine, (from: string, to: string) => string> = {
   duckdb: (from, to) =>
     `SELECT range AS day FROM range(TIMESTAMP '${from}', TIMESTAMP '${to}' + INTERVAL 1 DAY, INTERVAL 1 DAY)`,
   postgres: (from, to) =>
@@ -76,7 +79,7 @@ const days: Record<DialectName, (from: string, to: string) => string> = {
 };
 
 /** A trailing 7-day sum per local day: the rows of (day - 6 days, day + 1 day), by hand. */
-function handRolling(d: DialectName, table: string, tz: string, from: string, to: string): string {
+function handRolling(d: HandEngine, table: string, tz: string, from: string, to: string): string {
   const t = local[d]('o.created_at', tz);
   return `SELECT days.day, (SELECT sum(o.amount) FROM ${table} o
       WHERE ${t} >= days.day - INTERVAL '6 days' AND ${t} < days.day + INTERVAL '1 day') AS amount
@@ -85,7 +88,7 @@ function handRolling(d: DialectName, table: string, tz: string, from: string, to
 
 interface Case {
   query: CubeQuery;
-  hand: (d: DialectName) => string;
+  hand: (d: HandEngine) => string;
   postgresOnly?: boolean;
 }
 

@@ -3225,18 +3225,34 @@ export interface operations {
                 | 'databases'
                 | 'ready'
                 | 'demo';
-              dataSource: {
-                /** @enum {unknown} */
-                type: 'duckdb' | 'postgres';
-                path?: string;
-                host?: string;
-                port?: number;
-                database?: string;
-                user?: string;
-                ssl?: boolean;
-                hasPassword: boolean;
-                oauthIntegrationId?: number;
-              };
+              dataSource:
+                | {
+                    /** @enum {string} */
+                    type: 'duckdb';
+                    path?: string;
+                    hasPassword: boolean;
+                  }
+                | {
+                    /** @enum {string} */
+                    type: 'postgres';
+                    host?: string;
+                    port?: number;
+                    database?: string;
+                    user?: string;
+                    ssl?: boolean;
+                    hasPassword: boolean;
+                    oauthIntegrationId?: number;
+                  }
+                | {
+                    /** @enum {string} */
+                    type: 'mysql';
+                    host?: string;
+                    port?: number;
+                    database?: string;
+                    user?: string;
+                    ssl?: boolean;
+                    hasPassword: boolean;
+                  };
               /** @description The outcome of connecting to a data source and running `SELECT 1` */
               connection?: {
                 ok: boolean;
@@ -3250,6 +3266,7 @@ export interface operations {
                       | 'database_missing'
                       | 'file_missing'
                       | 'tls_failed'
+                      | 'permission_missing'
                       | 'unknown'
                     )
                   | null;
@@ -3293,18 +3310,34 @@ export interface operations {
                 | 'databases'
                 | 'ready'
                 | 'demo';
-              dataSource: {
-                /** @enum {unknown} */
-                type: 'duckdb' | 'postgres';
-                path?: string;
-                host?: string;
-                port?: number;
-                database?: string;
-                user?: string;
-                ssl?: boolean;
-                hasPassword: boolean;
-                oauthIntegrationId?: number;
-              };
+              dataSource:
+                | {
+                    /** @enum {string} */
+                    type: 'duckdb';
+                    path?: string;
+                    hasPassword: boolean;
+                  }
+                | {
+                    /** @enum {string} */
+                    type: 'postgres';
+                    host?: string;
+                    port?: number;
+                    database?: string;
+                    user?: string;
+                    ssl?: boolean;
+                    hasPassword: boolean;
+                    oauthIntegrationId?: number;
+                  }
+                | {
+                    /** @enum {string} */
+                    type: 'mysql';
+                    host?: string;
+                    port?: number;
+                    database?: string;
+                    user?: string;
+                    ssl?: boolean;
+                    hasPassword: boolean;
+                  };
               /** @description The outcome of connecting to a data source and running `SELECT 1` */
               connection?: {
                 ok: boolean;
@@ -3318,6 +3351,7 @@ export interface operations {
                       | 'database_missing'
                       | 'file_missing'
                       | 'tls_failed'
+                      | 'permission_missing'
                       | 'unknown'
                     )
                   | null;
@@ -3549,25 +3583,49 @@ export interface operations {
       content: {
         'application/json': {
           name: string;
-          /** @description PostgreSQL `host`, `database`, `user` and `password` may use the deployment's env variables as `${NAME}`, resolved when the data source connects */
-          dataSource?: {
-            /**
-             * @description Warehouse engine
-             * @enum {unknown}
-             */
-            type: 'duckdb' | 'postgres';
-            /** @description DuckDB file, or ':sample:' for the generated sample data */
-            path?: string;
-            host?: string;
-            port?: number;
-            database?: string;
-            user?: string;
-            /** @description Write-only; encrypted at rest */
-            password?: string;
-            ssl?: boolean;
-            /** @description PostgreSQL only: an OAuth integration of the account (`/api/v1/oauth-integrations`). Each account user's queries then connect with their own access token of it as the password, on connections of their own; a user who has not connected that integration is told to (403 `oauth_connection_required`), and embed users and data-API tokens, which are no account user, are refused (403 `oauth_user_required`). Omitted or null: every query uses `user` and `password`. */
-            oauthIntegrationId?: number | null;
-          };
+          /** @description Warehouse settings: `type` names the engine, the other fields are its own */
+          dataSource?:
+            | {
+                /**
+                 * @description DuckDB
+                 * @enum {string}
+                 */
+                type: 'duckdb';
+                /** @description DuckDB file, or ':sample:' for the generated sample data */
+                path?: string;
+              }
+            | {
+                /**
+                 * @description PostgreSQL
+                 * @enum {string}
+                 */
+                type: 'postgres';
+                host?: string;
+                /** @description Default 5432 */
+                port?: number;
+                database?: string;
+                user?: string;
+                /** @description Write-only; encrypted at rest */
+                password?: string;
+                ssl?: boolean;
+                /** @description An OAuth integration of the account (`/api/v1/oauth-integrations`). Each account user's queries then connect with their own access token of it as the password, on connections of their own; a user who has not connected that integration is told to (403 `oauth_connection_required`), and embed users and data-API tokens, which are no account user, are refused (403 `oauth_user_required`). Omitted or null: every query uses `user` and `password`. */
+                oauthIntegrationId?: number | null;
+              }
+            | {
+                /**
+                 * @description MySQL or MariaDB
+                 * @enum {string}
+                 */
+                type: 'mysql';
+                host?: string;
+                /** @description Default 3306 */
+                port?: number;
+                database?: string;
+                user?: string;
+                /** @description Write-only; encrypted at rest */
+                password?: string;
+                ssl?: boolean;
+              };
           /** @description Data API base path under /data/{deploymentId} */
           basePath?: string;
         };
@@ -3590,18 +3648,34 @@ export interface operations {
              * @enum {unknown}
              */
             creationStep: 'project' | 'upload' | 'schema' | 'github' | 'ssh' | 'databases' | 'ready' | 'demo';
-            dataSource: {
-              /** @enum {unknown} */
-              type: 'duckdb' | 'postgres';
-              path?: string;
-              host?: string;
-              port?: number;
-              database?: string;
-              user?: string;
-              ssl?: boolean;
-              hasPassword: boolean;
-              oauthIntegrationId?: number;
-            };
+            dataSource:
+              | {
+                  /** @enum {string} */
+                  type: 'duckdb';
+                  path?: string;
+                  hasPassword: boolean;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'postgres';
+                  host?: string;
+                  port?: number;
+                  database?: string;
+                  user?: string;
+                  ssl?: boolean;
+                  hasPassword: boolean;
+                  oauthIntegrationId?: number;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'mysql';
+                  host?: string;
+                  port?: number;
+                  database?: string;
+                  user?: string;
+                  ssl?: boolean;
+                  hasPassword: boolean;
+                };
             /** @description The outcome of connecting to a data source and running `SELECT 1` */
             connection?: {
               ok: boolean;
@@ -3615,6 +3689,7 @@ export interface operations {
                     | 'database_missing'
                     | 'file_missing'
                     | 'tls_failed'
+                    | 'permission_missing'
                     | 'unknown'
                   )
                 | null;
@@ -3877,18 +3952,34 @@ export interface operations {
              * @enum {unknown}
              */
             creationStep: 'project' | 'upload' | 'schema' | 'github' | 'ssh' | 'databases' | 'ready' | 'demo';
-            dataSource: {
-              /** @enum {unknown} */
-              type: 'duckdb' | 'postgres';
-              path?: string;
-              host?: string;
-              port?: number;
-              database?: string;
-              user?: string;
-              ssl?: boolean;
-              hasPassword: boolean;
-              oauthIntegrationId?: number;
-            };
+            dataSource:
+              | {
+                  /** @enum {string} */
+                  type: 'duckdb';
+                  path?: string;
+                  hasPassword: boolean;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'postgres';
+                  host?: string;
+                  port?: number;
+                  database?: string;
+                  user?: string;
+                  ssl?: boolean;
+                  hasPassword: boolean;
+                  oauthIntegrationId?: number;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'mysql';
+                  host?: string;
+                  port?: number;
+                  database?: string;
+                  user?: string;
+                  ssl?: boolean;
+                  hasPassword: boolean;
+                };
             /** @description The outcome of connecting to a data source and running `SELECT 1` */
             connection?: {
               ok: boolean;
@@ -3902,6 +3993,7 @@ export interface operations {
                     | 'database_missing'
                     | 'file_missing'
                     | 'tls_failed'
+                    | 'permission_missing'
                     | 'unknown'
                   )
                 | null;
@@ -4137,25 +4229,49 @@ export interface operations {
       content: {
         'application/json': {
           name?: string;
-          /** @description PostgreSQL `host`, `database`, `user` and `password` may use the deployment's env variables as `${NAME}`, resolved when the data source connects */
-          dataSource?: {
-            /**
-             * @description Warehouse engine
-             * @enum {unknown}
-             */
-            type: 'duckdb' | 'postgres';
-            /** @description DuckDB file, or ':sample:' for the generated sample data */
-            path?: string;
-            host?: string;
-            port?: number;
-            database?: string;
-            user?: string;
-            /** @description Write-only; encrypted at rest */
-            password?: string;
-            ssl?: boolean;
-            /** @description PostgreSQL only: an OAuth integration of the account (`/api/v1/oauth-integrations`). Each account user's queries then connect with their own access token of it as the password, on connections of their own; a user who has not connected that integration is told to (403 `oauth_connection_required`), and embed users and data-API tokens, which are no account user, are refused (403 `oauth_user_required`). Omitted or null: every query uses `user` and `password`. */
-            oauthIntegrationId?: number | null;
-          };
+          /** @description Warehouse settings: `type` names the engine, the other fields are its own */
+          dataSource?:
+            | {
+                /**
+                 * @description DuckDB
+                 * @enum {string}
+                 */
+                type: 'duckdb';
+                /** @description DuckDB file, or ':sample:' for the generated sample data */
+                path?: string;
+              }
+            | {
+                /**
+                 * @description PostgreSQL
+                 * @enum {string}
+                 */
+                type: 'postgres';
+                host?: string;
+                /** @description Default 5432 */
+                port?: number;
+                database?: string;
+                user?: string;
+                /** @description Write-only; encrypted at rest */
+                password?: string;
+                ssl?: boolean;
+                /** @description An OAuth integration of the account (`/api/v1/oauth-integrations`). Each account user's queries then connect with their own access token of it as the password, on connections of their own; a user who has not connected that integration is told to (403 `oauth_connection_required`), and embed users and data-API tokens, which are no account user, are refused (403 `oauth_user_required`). Omitted or null: every query uses `user` and `password`. */
+                oauthIntegrationId?: number | null;
+              }
+            | {
+                /**
+                 * @description MySQL or MariaDB
+                 * @enum {string}
+                 */
+                type: 'mysql';
+                host?: string;
+                /** @description Default 3306 */
+                port?: number;
+                database?: string;
+                user?: string;
+                /** @description Write-only; encrypted at rest */
+                password?: string;
+                ssl?: boolean;
+              };
           /** @description Data API base path under /data/{deploymentId} */
           basePath?: string;
         };
@@ -4178,18 +4294,34 @@ export interface operations {
              * @enum {unknown}
              */
             creationStep: 'project' | 'upload' | 'schema' | 'github' | 'ssh' | 'databases' | 'ready' | 'demo';
-            dataSource: {
-              /** @enum {unknown} */
-              type: 'duckdb' | 'postgres';
-              path?: string;
-              host?: string;
-              port?: number;
-              database?: string;
-              user?: string;
-              ssl?: boolean;
-              hasPassword: boolean;
-              oauthIntegrationId?: number;
-            };
+            dataSource:
+              | {
+                  /** @enum {string} */
+                  type: 'duckdb';
+                  path?: string;
+                  hasPassword: boolean;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'postgres';
+                  host?: string;
+                  port?: number;
+                  database?: string;
+                  user?: string;
+                  ssl?: boolean;
+                  hasPassword: boolean;
+                  oauthIntegrationId?: number;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'mysql';
+                  host?: string;
+                  port?: number;
+                  database?: string;
+                  user?: string;
+                  ssl?: boolean;
+                  hasPassword: boolean;
+                };
             /** @description The outcome of connecting to a data source and running `SELECT 1` */
             connection?: {
               ok: boolean;
@@ -4203,6 +4335,7 @@ export interface operations {
                     | 'database_missing'
                     | 'file_missing'
                     | 'tls_failed'
+                    | 'permission_missing'
                     | 'unknown'
                   )
                 | null;
@@ -4987,27 +5120,51 @@ export interface operations {
       path?: never;
       cookie?: never;
     };
-    /** @description PostgreSQL `host`, `database`, `user` and `password` may use the deployment's env variables as `${NAME}`, resolved when the data source connects */
+    /** @description Warehouse settings: `type` names the engine, the other fields are its own */
     requestBody: {
       content: {
-        'application/json': {
-          /**
-           * @description Warehouse engine
-           * @enum {unknown}
-           */
-          type: 'duckdb' | 'postgres';
-          /** @description DuckDB file, or ':sample:' for the generated sample data */
-          path?: string;
-          host?: string;
-          port?: number;
-          database?: string;
-          user?: string;
-          /** @description Write-only; encrypted at rest */
-          password?: string;
-          ssl?: boolean;
-          /** @description PostgreSQL only: an OAuth integration of the account (`/api/v1/oauth-integrations`). Each account user's queries then connect with their own access token of it as the password, on connections of their own; a user who has not connected that integration is told to (403 `oauth_connection_required`), and embed users and data-API tokens, which are no account user, are refused (403 `oauth_user_required`). Omitted or null: every query uses `user` and `password`. */
-          oauthIntegrationId?: number | null;
-        };
+        'application/json':
+          | {
+              /**
+               * @description DuckDB
+               * @enum {string}
+               */
+              type: 'duckdb';
+              /** @description DuckDB file, or ':sample:' for the generated sample data */
+              path?: string;
+            }
+          | {
+              /**
+               * @description PostgreSQL
+               * @enum {string}
+               */
+              type: 'postgres';
+              host?: string;
+              /** @description Default 5432 */
+              port?: number;
+              database?: string;
+              user?: string;
+              /** @description Write-only; encrypted at rest */
+              password?: string;
+              ssl?: boolean;
+              /** @description An OAuth integration of the account (`/api/v1/oauth-integrations`). Each account user's queries then connect with their own access token of it as the password, on connections of their own; a user who has not connected that integration is told to (403 `oauth_connection_required`), and embed users and data-API tokens, which are no account user, are refused (403 `oauth_user_required`). Omitted or null: every query uses `user` and `password`. */
+              oauthIntegrationId?: number | null;
+            }
+          | {
+              /**
+               * @description MySQL or MariaDB
+               * @enum {string}
+               */
+              type: 'mysql';
+              host?: string;
+              /** @description Default 3306 */
+              port?: number;
+              database?: string;
+              user?: string;
+              /** @description Write-only; encrypted at rest */
+              password?: string;
+              ssl?: boolean;
+            };
       };
     };
     responses: {
@@ -5029,6 +5186,7 @@ export interface operations {
                   | 'database_missing'
                   | 'file_missing'
                   | 'tls_failed'
+                  | 'permission_missing'
                   | 'unknown'
                 )
               | null;
@@ -5271,25 +5429,49 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
-          /** @description PostgreSQL `host`, `database`, `user` and `password` may use the deployment's env variables as `${NAME}`, resolved when the data source connects */
-          dataSource?: {
-            /**
-             * @description Warehouse engine
-             * @enum {unknown}
-             */
-            type: 'duckdb' | 'postgres';
-            /** @description DuckDB file, or ':sample:' for the generated sample data */
-            path?: string;
-            host?: string;
-            port?: number;
-            database?: string;
-            user?: string;
-            /** @description Write-only; encrypted at rest */
-            password?: string;
-            ssl?: boolean;
-            /** @description PostgreSQL only: an OAuth integration of the account (`/api/v1/oauth-integrations`). Each account user's queries then connect with their own access token of it as the password, on connections of their own; a user who has not connected that integration is told to (403 `oauth_connection_required`), and embed users and data-API tokens, which are no account user, are refused (403 `oauth_user_required`). Omitted or null: every query uses `user` and `password`. */
-            oauthIntegrationId?: number | null;
-          };
+          /** @description Warehouse settings: `type` names the engine, the other fields are its own */
+          dataSource?:
+            | {
+                /**
+                 * @description DuckDB
+                 * @enum {string}
+                 */
+                type: 'duckdb';
+                /** @description DuckDB file, or ':sample:' for the generated sample data */
+                path?: string;
+              }
+            | {
+                /**
+                 * @description PostgreSQL
+                 * @enum {string}
+                 */
+                type: 'postgres';
+                host?: string;
+                /** @description Default 5432 */
+                port?: number;
+                database?: string;
+                user?: string;
+                /** @description Write-only; encrypted at rest */
+                password?: string;
+                ssl?: boolean;
+                /** @description An OAuth integration of the account (`/api/v1/oauth-integrations`). Each account user's queries then connect with their own access token of it as the password, on connections of their own; a user who has not connected that integration is told to (403 `oauth_connection_required`), and embed users and data-API tokens, which are no account user, are refused (403 `oauth_user_required`). Omitted or null: every query uses `user` and `password`. */
+                oauthIntegrationId?: number | null;
+              }
+            | {
+                /**
+                 * @description MySQL or MariaDB
+                 * @enum {string}
+                 */
+                type: 'mysql';
+                host?: string;
+                /** @description Default 3306 */
+                port?: number;
+                database?: string;
+                user?: string;
+                /** @description Write-only; encrypted at rest */
+                password?: string;
+                ssl?: boolean;
+              };
         };
       };
     };
@@ -5312,6 +5494,7 @@ export interface operations {
                   | 'database_missing'
                   | 'file_missing'
                   | 'tls_failed'
+                  | 'permission_missing'
                   | 'unknown'
                 )
               | null;

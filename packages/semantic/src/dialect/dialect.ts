@@ -32,9 +32,29 @@ export interface Dialect {
   median(arg: string): string;
   /** Parameter value for a bound timestamp (engines disagree on the accepted text form). */
   timestampValue(value: string, kind: 'instant' | 'local'): string;
+  /** `CAST(x AS <text type>)`. Absent: `CAST(x AS TEXT)`. */
+  castText?: (expr: string) => string;
+  /** A case-insensitive LIKE of an escaped pattern (`\` escapes). Absent: `ILIKE ... ESCAPE '\'`. */
+  like?: (expr: string, pattern: string, negated: boolean) => string;
+  /** Text concatenation. Absent: `a || b`. */
+  concat?: (parts: readonly string[]) => string;
+  /** `a IS NOT DISTINCT FROM b` where the engine spells it otherwise. */
+  notDistinct?: (left: string, right: string) => string;
+  /**
+   * An ORDER BY item with NULLs where PostgreSQL puts them (last ascending, first descending), for
+   * engines that sort them the other way. Absent: `expr ASC|DESC`.
+   */
+  orderItem?: (expr: string, desc: boolean) => string;
+  /** A derived table of literal rows, without its alias. Absent: `(VALUES ...) AS alias (columns)`. */
+  values?: (rows: readonly (readonly string[])[], columns: readonly string[]) => string;
+  /**
+   * Features the planner's SQL needs that the engine lacks, each the words of the 400 refusing a
+   * query that needs it (never rows the engine would compute differently).
+   */
+  readonly refuses?: { readonly fullJoin?: string };
 }
 
-export const DIALECT_NAMES = ['duckdb', 'postgres'] as const;
+export const DIALECT_NAMES = ['duckdb', 'postgres', 'mysql'] as const;
 export type DialectName = (typeof DIALECT_NAMES)[number];
 
 export function quoteWith(q: string) {

@@ -1,3 +1,4 @@
+import { UserError } from '../errors.ts';
 import type { Expr, JoinNode, Select, Source } from '../planner/nodes.ts';
 import type { Dialect } from './dialect.ts';
 
@@ -56,8 +57,14 @@ export function printSelect(select: Select, dialect: Dialect): CompiledSql {
         return `${e.fn}(${e.distinct ? 'DISTINCT ' : ''}${arg})`;
       }
       case 'func':
+        if (e.name === 'castText') {
+          const arg = expr(e.args[0]!);
+          return dialect.castText ? dialect.castText(arg) : `CAST(${arg} AS TEXT)`;
+        }
         return `COALESCE(${e.args.map(expr).join(', ')})`;
       case 'binary':
+        if (e.op === 'IS NOT DISTINCT FROM' && dialect.notDistinct)
+          return dialect.notDistinct(operand(e.left), operand(e.right));
         return `${operand(e.left)} ${e.op} ${operand(e.right)}`;
       case 'logical':
         return e.items
@@ -71,12 +78,10 @@ export function printSelect(select: Select, dialect: Dialect): CompiledSql {
         return `${operand(e.expr)} ${e.negated ? 'NOT IN' : 'IN'} (${e.values.map(expr).join(', ')})`;
       case 'like': {
         const v = expr(e.value);
-        const pattern =
-          e.mode === 'contains'
-            ? `'%' || ${v} || '%'`
-            : e.mode === 'startsWith'
-              ? `${v} || '%'`
-              : `'%' || ${v}`;
+        const parts =
+          e.mode === 'contains' ? ["'%'", v, "'%'"] : e.mode === 'startsWith' ? [v, "'%'"] : ["'%'", v];
+        const pattern = dialect.concat ? dialect.concat(parts) : parts.join(' || ');
+        if (dialect.like) return dialect.like(operand(e.expr), pattern, e.negated);
         return `${operand(e.expr)} ${e.negated ? 'NOT ILIKE' : 'ILIKE'} (${pattern}) ESCAPE '\\'`;
       }
       case 'case': {
@@ -104,16 +109,28 @@ export function printSelect(select: Select, dialect: Dialect): CompiledSql {
       case 'subquery':
         return `(\n${selectSql(s.select, `${indent}  `)}\n${indent}) AS ${q(s.alias)}`;
       case 'values': {
+        if (dialect.values)
+          return `(${dialect.values(
+            s.rows.map((r) => r.map(expr)),
+            s.columns.map(q),
+          )}) AS ${q(s.alias)}`;
         const rows = s.rows.map((r) => `(${r.map(expr).join(', ')})`).join(`,\n${indent}  `);
         return `(VALUES\n${indent}  ${rows}\n${indent}) AS ${q(s.alias)} (${s.columns.map(q).join(', ')})`;
       }
     }
   };
   const join = (j: JoinNode, indent: string): string => {
+    if (j.type === 'full' && dialect.refuses?.fullJoin) throw new UserError(dialect.refuses.fullJoin);
     const kind = j.type === 'left' ? 'LEFT JOIN' : j.type === 'inner' ? 'INNER JOIN' : 'FULL JOIN';
     return `${indent}${kind} ${source(j.source, indent)} ON ${expr(j.on)}`;
   };
   const selectSql = (s: Select, indent: string): string => {
+    if (
+      dialect.orderItem &&
+      s.orderBy.length > 0 &&
+      s.orderBy.every((o) => o.expr.kind === 'integer' && o.expr.value >= 1 && o.expr.value <= s.items.length)
+    )
+      return orderedOutside(s, indent);
     const lines = [`${indent}SELECT${s.distinct ? ' DISTINCT' : ''}`];
     lines.push(s.items.map((i) => `${indent}  ${expr(i.expr)} AS ${q(i.alias)}`).join(',\n'));
     lines.push(`${indent}FROM ${source(s.from, indent)}`);
@@ -126,6 +143,19 @@ export function printSelect(select: Select, dialect: Dialect): CompiledSql {
         `${indent}ORDER BY ${s.orderBy.map((o) => `${expr(o.expr)} ${o.desc ? 'DESC' : 'ASC'}`).join(', ')}`,
       );
     }
+    if (s.limit !== null) lines.push(`${indent}LIMIT ${s.limit}`);
+    if (s.offset !== null) lines.push(`${indent}OFFSET ${s.offset}`);
+    return lines.join('\n');
+  };
+  // The engine's own ORDER BY puts NULLs elsewhere: order the rows outside, by the items' aliases
+  // (an ordinal inside an expression would be a constant, an alias there may be ambiguous).
+  const orderedOutside = (s: Select, indent: string): string => {
+    const inner = selectSql({ ...s, orderBy: [], limit: null, offset: null }, `${indent}  `);
+    const items = s.orderBy.map((o) =>
+      dialect.orderItem!(q(s.items[(o.expr as { value: number }).value - 1]!.alias), o.desc),
+    );
+    const lines = [`${indent}SELECT * FROM (`, inner, `${indent}) AS ${q('ordered')}`];
+    lines.push(`${indent}ORDER BY ${items.join(', ')}`);
     if (s.limit !== null) lines.push(`${indent}LIMIT ${s.limit}`);
     if (s.offset !== null) lines.push(`${indent}OFFSET ${s.offset}`);
     return lines.join('\n');

@@ -172,7 +172,10 @@ export function countValue(model: Model, m: Measure): Expr | null {
   if (pks.length === 0) return null;
   if (pks.length === 1) return dimensionExpr(model, pks[0]);
   return raw(
-    ...pks.flatMap((pk, i) => [i === 0 ? 'CAST(' : ' || CAST(', dimensionExpr(model, pk), ' AS TEXT)']),
+    ...pks.flatMap((pk, i): (string | Expr)[] => [
+      ...(i === 0 ? [] : [' || ']),
+      { kind: 'func', name: 'castText', args: [dimensionExpr(model, pk)] },
+    ]),
   );
 }
 

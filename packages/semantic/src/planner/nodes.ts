@@ -26,7 +26,8 @@ export type Expr =
       readonly distinct: boolean;
       readonly arg: Expr | null;
     }
-  | { readonly kind: 'func'; readonly name: 'coalesce'; readonly args: readonly Expr[] }
+  /** `castText`: its one argument as text, in the engine's text type. */
+  | { readonly kind: 'func'; readonly name: 'coalesce' | 'castText'; readonly args: readonly Expr[] }
   | { readonly kind: 'binary'; readonly op: BinaryOp; readonly left: Expr; readonly right: Expr }
   | { readonly kind: 'logical'; readonly op: 'and' | 'or'; readonly items: readonly Expr[] }
   | { readonly kind: 'not'; readonly expr: Expr }

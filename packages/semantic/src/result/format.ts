@@ -45,6 +45,9 @@ export function formatRow(
 export function formatValue(v: unknown, type: string): unknown {
   if (v === null || v === undefined) return null;
   if (type === 'time') return formatTime(v);
+  // MySQL has no boolean type: a boolean dimension comes back as the integer 0 or 1
+  if (type === 'boolean' && (v === 0 || v === 1 || v === 0n || v === 1n || v === '0' || v === '1'))
+    return Number(v) === 1;
   if (typeof v === 'bigint') return v.toString();
   if (typeof v === 'number') return Number.isFinite(v) ? String(v) : null;
   if (typeof v === 'boolean') return type === 'boolean' ? v : String(v);

@@ -32,3 +32,18 @@ export class WarehouseUnavailableError extends Error {
     super('The warehouse cannot be reached', { cause });
   }
 }
+
+/**
+ * The engine refused the statement as written (a syntax error, a column or table that is not
+ * there, a division by zero): the query's or its model's fault, which the data API answers 400
+ * with the engine's first line (it names no setting of the connection).
+ */
+export class StatementRejectedError extends Error {
+  override readonly name = 'StatementRejectedError';
+  constructor(
+    readonly engineMessage: string,
+    cause: unknown,
+  ) {
+    super(engineMessage, { cause });
+  }
+}

@@ -1,4 +1,5 @@
-import type { DataSourceSettings } from '../db/schema.ts';
+import { kindOf } from './kinds/index.ts';
+import type { StoredSettings } from './kinds/kind.ts';
 
 /**
  * `${NAME}` in a data source's settings names one of its deployment's env variables (issue 22
@@ -7,16 +8,16 @@ import type { DataSourceSettings } from '../db/schema.ts';
  */
 const reference = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
-/** The settings that may carry references: text fields of a connection, and the password. */
-export const referencingFields = ['host', 'database', 'user', 'password'] as const;
-export type ReferencingField = (typeof referencingFields)[number];
+/** The fields of a kind that may carry references (its `referencingFields`), as text. */
+export type ClearSettings = Record<string, string | undefined>;
+type ReferencingField = string;
 
-export type ClearSettings = Partial<Record<ReferencingField, string>>;
-
-/** The names referenced by each field, in order of appearance, for fields that reference any. */
-export function referencesIn(settings: ClearSettings): Array<{ field: ReferencingField; name: string }> {
-  return referencingFields.flatMap((field) =>
-    [...(settings[field] ?? '').matchAll(reference)].map((m) => ({ field, name: m[1]! })),
+/** The names referenced by each text field, in order of appearance, for fields that reference any. */
+export function referencesIn(
+  settings: Record<string, unknown>,
+): Array<{ field: ReferencingField; name: string }> {
+  return Object.entries(settings).flatMap(([field, value]) =>
+    typeof value === 'string' ? [...value.matchAll(reference)].map((m) => ({ field, name: m[1]! })) : [],
   );
 }
 
@@ -27,7 +28,7 @@ export function substitute(
 ): { settings: ClearSettings; missing: Array<{ field: ReferencingField; name: string }> } {
   const missing = referencesIn(settings).filter((r) => !values.has(r.name));
   const out: ClearSettings = { ...settings };
-  for (const field of referencingFields) {
+  for (const field of Object.keys(settings)) {
     const text = settings[field];
     if (text !== undefined)
       out[field] = text.replace(reference, (all, name: string) => values.get(name) ?? all);
@@ -35,12 +36,14 @@ export function substitute(
   return { settings: out, missing };
 }
 
-/** The clear text of the fields that may reference variables, the password opened with `open`. */
-export function clearFields(settings: DataSourceSettings, open: (sealed: string) => string): ClearSettings {
-  return {
-    host: settings.host,
-    database: settings.database,
-    user: settings.user,
-    password: settings.passwordEnc ? open(settings.passwordEnc) : undefined,
-  };
+/** The clear text of the kind's fields that may reference variables, secrets opened with `open`. */
+export function clearFields(settings: StoredSettings, open: (sealed: string) => string): ClearSettings {
+  const kind = kindOf(settings);
+  const out: ClearSettings = {};
+  for (const field of kind.referencingFields) {
+    const sealed = kind.secretFields.includes(field) ? settings[`${field}Enc`] : undefined;
+    const value = typeof sealed === 'string' ? open(sealed) : settings[field];
+    if (typeof value === 'string') out[field] = value;
+  }
+  return out;
 }

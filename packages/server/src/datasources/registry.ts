@@ -1,16 +1,15 @@
-import { stat } from 'node:fs/promises';
-import path from 'node:path';
 import { type SecretBox, sha256 } from '../crypto/secrets.ts';
 import type { DataSourceSettings, DeploymentRow } from '../db/schema.ts';
 import { ValidationError } from '../errors/domain-errors.ts';
-import { type ConnectionTest, describeFailure } from './connection-test.ts';
+import type { ConnectionTest } from './connection-test.ts';
 import { type Driver, WarehouseUnavailableError } from './driver.ts';
-import { DuckDbDriver } from './duckdb-driver.ts';
-import { duckDbFile, SAMPLE_PATH } from './duckdb-path.ts';
+import { SAMPLE_PATH } from './duckdb-path.ts';
 import { clearFields, referencesIn, substitute } from './env-references.ts';
 import { type IntrospectedTable, introspect } from './introspect.ts';
-import type { PostgresSettings } from './postgres-driver.ts';
-import { ensureSampleDatabase } from './sample/generate.ts';
+import { kindOf } from './kinds/index.ts';
+import type { ClearSettings, OpenContext, StoredSettings } from './kinds/kind.ts';
+
+export { sampleDatabaseFile } from './kinds/duckdb.ts';
 
 export interface DriverRegistryOptions {
   dataDir: string;
@@ -42,18 +41,14 @@ const viewerPoolsMax = 100;
 /** A per-user pool's idle connections close after this long. */
 const viewerIdleMs = 30_000;
 
-export function sampleDatabaseFile(dataDir: string): string {
-  return path.join(dataDir, 'sample.duckdb');
-}
-
 /**
- * One driver per deployment, opened on first use and kept: a PostgreSQL pool per deployment, one
- * DuckDB instance per database file (DuckDB allows one writer instance per file, so deployments
- * on the same file share it). Changed settings open a new driver and close the old one.
+ * One driver per deployment, opened on first use and kept, by its kind (datasources/kinds/): a
+ * bounded pool per deployment for a server engine, one DuckDB instance per database file shared by
+ * the deployments on it. Changed settings open a new driver and close the old one.
  */
 export class DriverRegistry {
   private readonly byDeployment = new Map<number, { key: string; driver: Promise<Driver> }>();
-  private readonly duckdbFiles = new Map<string, Promise<Driver>>();
+  private readonly shared = new Map<string, Promise<Driver>>();
   /** Per-user pools by `deploymentId:userId`, least recently used first (Map order). */
   private readonly byViewer = new Map<
     string,
@@ -62,27 +57,32 @@ export class DriverRegistry {
 
   constructor(private readonly options: DriverRegistryOptions) {}
 
+  private context(deploymentId: number | null): OpenContext {
+    const { dataDir, sampleScale } = this.options;
+    return { dataDir, sampleScale, shared: this.shared, deploymentId };
+  }
+
   /**
-   * The deployment's driver; with `viewer`, a PostgreSQL pool of that user's own, authenticated
-   * with their token instead of the data source's password and named `tessera-user-<id>` in
-   * pg_stat_activity. A refreshed token keeps the pool: new connections authenticate with it, open
-   * ones stay as the server authenticated them (managed PostgreSQL checks IAM/OAuth tokens when a
-   * connection opens).
+   * The deployment's driver; with `viewer`, on a kind that can (PostgreSQL), a pool of that user's
+   * own, authenticated with their token instead of the data source's password. A refreshed token
+   * keeps the pool: new connections authenticate with it, open ones stay as the server
+   * authenticated them (managed PostgreSQL checks IAM/OAuth tokens when a connection opens).
    */
   async get(
     deployment: Pick<DeploymentRow, 'id' | 'data_source'>,
     viewer?: ViewerCredential,
   ): Promise<Driver> {
-    const stored = deployment.data_source as DataSourceSettings;
-    if (viewer && stored.type === 'postgres') return this.forViewer(deployment.id, stored, viewer);
-    const postgres = stored.type === 'postgres' ? await this.postgresSettings(deployment.id, stored) : null;
+    const stored = deployment.data_source as StoredSettings;
+    const kind = kindOf(stored);
+    if (viewer && kind.openForViewer) return this.forViewer(deployment.id, stored, viewer);
+    const clear = await this.clearSettings(deployment.id, stored);
     // Keyed by what the connection uses, so that a changed variable opens a new pool; hashed, so
     // that no clear password sits in the map.
-    const key = postgres ? sha256(JSON.stringify(postgres)) : JSON.stringify(stored);
+    const key = sha256(JSON.stringify(clear));
     const current = this.byDeployment.get(deployment.id);
     if (current?.key === key) return current.driver;
-    if (current && stored.type === 'postgres') this.closeQuietly(current.driver);
-    const driver = postgres ? this.openPostgres(postgres) : this.open(stored);
+    if (current && !kind.sharesDrivers) this.closeQuietly(current.driver);
+    const driver = kind.open(clear, this.context(deployment.id));
     // A failed open (server down, bad password) is retried on the next request, not cached.
     driver.catch(() => {
       if (this.byDeployment.get(deployment.id)?.driver === driver) this.byDeployment.delete(deployment.id);
@@ -91,18 +91,9 @@ export class DriverRegistry {
     return driver;
   }
 
-  private async forViewer(
-    deploymentId: number,
-    stored: DataSourceSettings,
-    viewer: ViewerCredential,
-  ): Promise<Driver> {
-    const { password: _stored, ...source } = await this.postgresSettings(deploymentId, stored);
-    const settings: PostgresSettings = {
-      ...source,
-      max: viewerPoolSize,
-      idleTimeoutMs: viewerIdleMs,
-      applicationName: `tessera-user-${viewer.userId}`,
-    };
+  private async forViewer(deploymentId: number, stored: StoredSettings, viewer: ViewerCredential) {
+    const kind = kindOf(stored);
+    const { password: _stored, ...settings } = await this.clearSettings(deploymentId, stored);
     const slot = `${deploymentId}:${viewer.userId}`;
     // Keyed without the token: a changed data source opens a new pool, a refreshed token does not.
     const key = sha256(JSON.stringify(settings));
@@ -117,7 +108,12 @@ export class DriverRegistry {
       this.closeQuietly(current.driver);
     }
     const password = { current: viewer.password };
-    const driver = this.openPostgres({ ...settings, password: () => password.current });
+    const driver = kind.openForViewer!(settings, this.context(deploymentId), {
+      userId: viewer.userId,
+      password: () => password.current,
+      poolSize: viewerPoolSize,
+      idleMs: viewerIdleMs,
+    });
     driver.catch(() => {
       if (this.byViewer.get(slot)?.driver === driver) this.byViewer.delete(slot);
     });
@@ -131,15 +127,13 @@ export class DriverRegistry {
   }
 
   /**
-   * The connection settings of a PostgreSQL data source, its `${NAME}` references replaced by the
+   * The settings to connect with: secrets opened, `${NAME}` references replaced by the
    * deployment's env variables. A name the deployment lacks (the variable was removed after the
    * data source was saved) is the caller's to fix: 400 naming it, never a connection attempt.
    */
-  private async postgresSettings(
-    deploymentId: number | null,
-    settings: DataSourceSettings,
-  ): Promise<PostgresSettings> {
-    const clear = clearFields(settings, (sealed) => this.options.secrets.open(sealed));
+  private async clearSettings(deploymentId: number | null, stored: StoredSettings): Promise<ClearSettings> {
+    const kind = kindOf(stored);
+    const clear = clearFields(stored, (sealed) => this.options.secrets.open(sealed));
     const uses = deploymentId !== null && this.options.variables && referencesIn(clear).length > 0;
     const { settings: resolved, missing } = uses
       ? substitute(clear, await this.options.variables!.values(deploymentId!))
@@ -155,21 +149,17 @@ export class DriverRegistry {
         })),
       );
     }
-    return {
-      host: resolved.host ?? '127.0.0.1',
-      port: settings.port,
-      database: resolved.database ?? 'postgres',
-      user: resolved.user,
-      password: resolved.password,
-      ssl: settings.ssl,
-    };
+    const settings: ClearSettings = { type: stored.type };
+    for (const [field, value] of Object.entries(stored))
+      if (!kind.secretFields.some((s) => field === `${s}Enc`)) settings[field] = value;
+    return { ...settings, ...resolved };
   }
 
   /**
-   * Connects with `settings` (saved or not: the password sealed, as stored) and runs `SELECT 1`.
-   * A PostgreSQL test opens a connection of its own and closes it, so that the deployment's pool
-   * is left alone; a DuckDB file opens as the data API would open it. A failure is an answer in
-   * words (connection-test.ts), not an error; a missing env variable is the caller's 400.
+   * Connects with `settings` (saved or not: secrets sealed, as stored) and runs `SELECT 1`. A
+   * server engine's test opens a connection of its own and closes it, so that the deployment's
+   * pool is left alone; a DuckDB file opens as the data API would open it. A failure is an answer
+   * in words (the kind's `describeFailure`), not an error; a missing env variable is the caller's 400.
    */
   async test(
     deploymentId: number | null,
@@ -178,65 +168,21 @@ export class DriverRegistry {
   ): Promise<ConnectionTest> {
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
-    const postgres =
-      settings.type === 'postgres' ? await this.postgresSettings(deploymentId, settings) : null;
+    const kind = kindOf(settings);
+    const clear = await this.clearSettings(deploymentId, settings);
     try {
-      if (postgres) {
-        const driver = await this.openPostgres({ ...postgres, max: 1, connectionTimeoutMs: timeoutMs });
-        try {
-          await driver.query('SELECT 1', []);
-        } finally {
-          await driver.close().catch(() => undefined);
-        }
-      } else {
-        await (await this.open(settings)).query('SELECT 1', []);
-      }
+      await kind.test(clear, this.context(deploymentId), timeoutMs);
       return { ok: true, problem: null, message: 'Connected.', field: null, durationMs: elapsed() };
     } catch (error) {
       const cause = error instanceof WarehouseUnavailableError ? error.cause : error;
-      return { ok: false, ...describeFailure(cause, settings, timeoutMs), durationMs: elapsed() };
+      return { ok: false, ...kind.describeFailure(cause, settings, timeoutMs), durationMs: elapsed() };
     }
   }
 
   /** The tables, columns and keys the deployment's data source shows its connection. */
   async introspect(deployment: Pick<DeploymentRow, 'id' | 'data_source'>): Promise<IntrospectedTable[]> {
     const driver = await this.get(deployment);
-    return introspect(driver, (deployment.data_source as DataSourceSettings).type);
-  }
-
-  private openPostgres(postgres: PostgresSettings): Promise<Driver> {
-    // node-postgres loads with the first PostgreSQL warehouse, not at start (issue 20, item 6).
-    return import('./postgres-driver.ts').then(({ PostgresDriver }) => new PostgresDriver(postgres));
-  }
-
-  private open(settings: DataSourceSettings): Promise<Driver> {
-    const sample = (settings.path ?? SAMPLE_PATH) === SAMPLE_PATH;
-    const file = sample
-      ? sampleDatabaseFile(this.options.dataDir)
-      : duckDbFile(this.options.dataDir, settings.path!);
-    // A path stored before paths were checked (duckdb-path.ts) is refused here too.
-    if (file === null)
-      return Promise.reject(new WarehouseUnavailableError('DuckDB path outside the data directory'));
-    let driver = this.duckdbFiles.get(file);
-    if (!driver) {
-      driver = (async () => {
-        if (sample) {
-          await ensureSampleDatabase(file, this.options.sampleScale);
-          return DuckDbDriver.open(file, true);
-        }
-        // DuckDB would create a missing file and answer "no such table": say what is wrong instead.
-        const found = await stat(file).catch((error) => {
-          throw new WarehouseUnavailableError(error);
-        });
-        if (!found.isFile()) throw new WarehouseUnavailableError(`${file} is not a file`);
-        return DuckDbDriver.open(file).catch((error) => {
-          throw new WarehouseUnavailableError(error);
-        });
-      })();
-      driver.catch(() => this.duckdbFiles.delete(file));
-      this.duckdbFiles.set(file, driver);
-    }
-    return driver;
+    return introspect(driver, kindOf(deployment.data_source as StoredSettings).catalogue);
   }
 
   private closeQuietly(driver: Promise<Driver>) {
@@ -248,11 +194,11 @@ export class DriverRegistry {
     const drivers = new Set<Promise<Driver>>([
       ...[...this.byDeployment.values()].map((e) => e.driver),
       ...[...this.byViewer.values()].map((e) => e.driver),
-      ...this.duckdbFiles.values(),
+      ...this.shared.values(),
     ]);
     this.byDeployment.clear();
     this.byViewer.clear();
-    this.duckdbFiles.clear();
+    this.shared.clear();
     await Promise.all([...drivers].map((d) => d.then((x) => x.close()).catch(() => undefined)));
   }
 }

@@ -94,22 +94,13 @@ export interface DeploymentsTable {
   updated_at: UpdatedAt;
 }
 
+/**
+ * A data source as stored: `type` names its warehouse kind (datasources/kinds/), whose own
+ * settings follow; each secret is sealed as `<field>Enc`, never returned by the API.
+ */
 export interface DataSourceSettings {
-  type: 'duckdb' | 'postgres';
-  /** duckdb: database file path, or ':sample:' for the generated sample dataset. */
-  path?: string;
-  host?: string;
-  port?: number;
-  database?: string;
-  user?: string;
-  /** Encrypted at rest; never returned by the API. */
-  passwordEnc?: string;
-  ssl?: boolean;
-  /**
-   * PostgreSQL: queries of an account user authenticate with that user's own access token of this
-   * OAuth integration as the password (modules/oauth), on connections of their own (issue 22 item 6).
-   */
-  oauthIntegrationId?: number;
+  type: string;
+  [field: string]: unknown;
 }
 
 export interface EnvironmentsTable {

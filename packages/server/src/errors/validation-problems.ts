@@ -44,7 +44,10 @@ export function validationProblems(context: string, issues: readonly SchemaIssue
   }
   for (const u of unions) {
     if (unions.some((outer) => inUnion(u, outer))) continue;
-    const branches = issues.filter((i) => inUnion(i, u) && !unions.includes(i));
+    const branches = matchingBranches(
+      u,
+      issues.filter((i) => inUnion(i, u) && !unions.includes(i)),
+    );
     const depth = (u.instancePath ?? '').length;
     const deeper = branches.filter((i) => (i.instancePath ?? '').length > depth);
     const best = deeper.length > 0 ? deeper : branches.filter((i) => i.keyword !== 'type');
@@ -63,4 +66,47 @@ export function validationProblems(context: string, issues: readonly SchemaIssue
 export function describeProblems(problems: readonly FieldProblem[]): string {
   if (problems.length === 0) return 'The request is invalid';
   return `The request is invalid: ${problems.map((p) => `${p.field} ${p.message}`).join('; ')}`;
+}
+
+/**
+ * A union of objects told apart by a literal `type` (the data-source kinds): the problems of the
+ * members whose `type` matched, not the other members' complaints about fields they do not have.
+ * When no member's `type` matched, its problem is the one said.
+ */
+function matchingBranches(u: SchemaIssue, branches: SchemaIssue[]): SchemaIssue[] {
+  const prefix = `${u.schemaPath}/${u.keyword}/`;
+  const member = (i: SchemaIssue) => (i.schemaPath ?? '').slice(prefix.length).split('/')[0];
+  const discriminator = `${u.instancePath ?? ''}/type`;
+  const mismatched = new Set(
+    branches.filter((i) => i.keyword === 'const' && i.instancePath === discriminator).map(member),
+  );
+  const all = new Set(branches.map(member));
+  // no `type` at all: that is the problem, not the fields no member knows without it
+  const missing = branches.find(
+    (i) =>
+      i.keyword === 'required' &&
+      (i.instancePath ?? '') === (u.instancePath ?? '') &&
+      [i.params?.requiredProperties ?? i.params?.missingProperty].flat().includes('type'),
+  );
+  if (
+    missing &&
+    all.size > 1 &&
+    branches.every((i) => i.keyword !== 'const' || i.instancePath !== discriminator)
+  )
+    return [{ ...missing, params: { requiredProperties: ['type'] } }];
+  if (mismatched.size === 0) return branches;
+  if (mismatched.size === all.size) {
+    const allowed = branches
+      .filter((i) => i.keyword === 'const' && i.instancePath === discriminator)
+      .map((i) => String(i.params?.allowedValue ?? i.params?.const ?? ''));
+    return [
+      {
+        instancePath: discriminator,
+        keyword: 'enum',
+        message: 'is not a known type',
+        params: { allowedValues: allowed },
+      },
+    ];
+  }
+  return branches.filter((i) => !mismatched.has(member(i)));
 }

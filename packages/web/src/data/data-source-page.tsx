@@ -15,7 +15,7 @@ import { useSignedInUser } from '../session/session.tsx';
 import { problemsOf } from '../ui/problems.ts';
 import { type ConnectionResult, ConnectionStatus } from './data-source-fields.tsx';
 import { SourceStatus } from './data-sources-page.tsx';
-import { kindOf } from './kinds.ts';
+import { kindOf, sourceSummary } from './kinds.ts';
 import { SourceSettings } from './source-settings.tsx';
 import './data.css';
 
@@ -92,9 +92,7 @@ function DataSource({ deploymentId }: { deploymentId: number }) {
         subtitle={
           <>
             {kindOf(source.type).label}
-            {source.host ? ` · ${source.host}${source.port ? `:${source.port}` : ''}` : ''}
-            {source.database ? ` / ${source.database}` : ''}
-            {source.path ? ` · ${source.path}` : ''} <SourceStatus step={d.creationStep} />
+            {sourceSummary(source)} <SourceStatus step={d.creationStep} />
           </>
         }
         breadcrumbs={[{ label: 'Data', to: '/data-sources' }, { label: d.name }]}

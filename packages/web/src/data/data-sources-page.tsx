@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { Card, PageHeader } from '../layout/page.tsx';
 import { EmptyState, ErrorState, LoadingState } from '../layout/states.tsx';
 import { useSignedInUser } from '../session/session.tsx';
-import { kindOf } from './kinds.ts';
+import { kindOf, sourceSummary } from './kinds.ts';
 import './data.css';
 
 /** Whether a deployment's data source answered its last test (`creationStep`). */
@@ -53,9 +53,7 @@ export function DataSourcesPage() {
                 </Link>
                 <span className="muted">
                   {kindOf(d.dataSource.type).label}
-                  {d.dataSource.host ? ` · ${d.dataSource.host}` : ''}
-                  {d.dataSource.database ? ` / ${d.dataSource.database}` : ''}
-                  {d.dataSource.path ? ` · ${d.dataSource.path}` : ''}
+                  {sourceSummary(d.dataSource, false)}
                 </span>
                 <SourceStatus step={d.creationStep} />
                 <Link

@@ -46,6 +46,19 @@ export const kinds: Kind[] = [
     ],
   },
   {
+    type: 'mysql',
+    label: 'MySQL / MariaDB',
+    description: 'A MySQL 8 or MariaDB server (also Amazon RDS and Aurora MySQL, Cloud SQL for MySQL).',
+    fields: [
+      { name: 'host', label: 'Host', input: 'text', required: true, placeholder: 'db.example.com' },
+      { name: 'port', label: 'Port', input: 'number', initial: '3306' },
+      { name: 'database', label: 'Database', input: 'text', required: true },
+      { name: 'user', label: 'User', input: 'text' },
+      { name: 'password', label: 'Password', input: 'password', secret: true },
+      { name: 'ssl', label: 'Use SSL', input: 'checkbox' },
+    ],
+  },
+  {
     type: 'duckdb',
     label: 'DuckDB',
     description: "A DuckDB file in the server's data directory, or the generated sample data.",
@@ -100,4 +113,11 @@ export function toInput(kind: Kind, values: KindValues): DataSourceInput {
     }
   }
   return body as DataSourceInput;
+}
+
+/** Where a saved data source points, as a page shows it: ` · host:port / database` or ` · path`. */
+export function sourceSummary(source: object, withPort = true): string {
+  const s = source as Partial<Record<KindField['name'], unknown>>;
+  const port = withPort && s.port ? `:${s.port}` : '';
+  return `${s.host ? ` · ${s.host}${port}` : ''}${s.database ? ` / ${s.database}` : ''}${s.path ? ` · ${s.path}` : ''}`;
 }

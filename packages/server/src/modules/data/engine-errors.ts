@@ -1,8 +1,12 @@
-import { WarehouseUnavailableError } from '../../datasources/driver.ts';
+import { StatementRejectedError, WarehouseUnavailableError } from '../../datasources/driver.ts';
 import { DataApiError, userError, warehouseUnavailable } from './errors.ts';
 
-/** A warehouse out of reach (the driver says so) is 503 `warehouse_unavailable`; other errors pass. */
+/**
+ * A warehouse out of reach (the driver says so) is 503 `warehouse_unavailable`; a statement the
+ * engine refused (a driver that tells them apart says so) is the query's 400; other errors pass.
+ */
 export function driverError(error: unknown): unknown {
+  if (error instanceof StatementRejectedError) return userError(`Query failed: ${error.engineMessage}`);
   return error instanceof WarehouseUnavailableError ? warehouseUnavailable(error) : error;
 }
 
@@ -13,7 +17,8 @@ export function driverError(error: unknown): unknown {
  */
 export function engineError(error: unknown): unknown {
   if (error instanceof DataApiError) return error;
-  if (error instanceof WarehouseUnavailableError) return driverError(error);
+  if (error instanceof WarehouseUnavailableError || error instanceof StatementRejectedError)
+    return driverError(error);
   const e = error as { code?: unknown; message?: unknown };
   const message = typeof e?.message === 'string' ? e.message : '';
   const pgUserError = typeof e?.code === 'string' && /^(22|42)/.test(e.code);

@@ -176,8 +176,9 @@ async function openDriver(deps: RunDeps, caller: DataCaller): Promise<Driver> {
  * account user). Never the token itself in an error.
  */
 async function viewerCredential(deps: RunDeps, caller: DataCaller): Promise<ViewerCredential | undefined> {
-  const integrationId = (caller.deployment.data_source as DataSourceSettings).oauthIntegrationId;
-  if (integrationId === undefined) return undefined;
+  const stored = (caller.deployment.data_source as DataSourceSettings).oauthIntegrationId;
+  if (typeof stored !== 'number') return undefined;
+  const integrationId = stored;
   const tenantId = caller.deployment.tenant_id;
   const name = (await deps.viewerTokens?.integrationName(tenantId, integrationId)) ?? null;
   const named = name === null ? `OAuth integration ${integrationId}` : `"${name}"`;

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { principalOf } from '../../auth/authenticate.ts';
+import type { DataSourceBody } from '../../datasources/kinds/index.ts';
 import {
   ConnectionTestResult,
   CreateDeploymentBody,
@@ -137,7 +138,7 @@ export const dataSourceRoutes: FastifyPluginAsyncTypebox<{ deployments: Deployme
       },
       config: { access: { role: 'admin' } },
     },
-    (request) => deployments.testNewDataSource(principalOf(request), request.body),
+    (request) => deployments.testNewDataSource(principalOf(request), request.body as DataSourceBody),
   );
 
   app.post(

@@ -1,9 +1,14 @@
 import { Type } from 'typebox';
 import { connectionProblems } from '../../datasources/connection-test.ts';
+import {
+  dataSourceInputSchema,
+  dataSourceTypes,
+  dataSourceViewSchema,
+} from '../../datasources/kinds/index.ts';
 import { CursorQuery, OffsetPaginationSchema, OffsetQuery, PageInfoSchema } from '../../pagination/page.ts';
 
 /** Shapes follow the reference's Deployments and Environments groups where the spec is silent. */
-export const dataSourceTypes = ['duckdb', 'postgres'] as const;
+export { dataSourceTypes };
 export const creationSteps = [
   'project',
   'upload',
@@ -37,52 +42,10 @@ export const Success = Type.Object({ success: Type.Boolean() });
 
 const name = Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' });
 
-export const DataSourceInput = Type.Object(
-  {
-    type: Type.Enum(dataSourceTypes, { description: 'Warehouse engine' }),
-    path: Type.Optional(
-      Type.String({
-        minLength: 1,
-        maxLength: 1024,
-        description: "DuckDB file, or ':sample:' for the generated sample data",
-      }),
-    ),
-    host: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
-    port: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535 })),
-    database: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
-    user: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
-    password: Type.Optional(Type.String({ maxLength: 1024, description: 'Write-only; encrypted at rest' })),
-    ssl: Type.Optional(Type.Boolean()),
-    oauthIntegrationId: Type.Optional(
-      Type.Union([Type.Integer({ minimum: 1, maximum: 2147483647 }), Type.Null()], {
-        description:
-          "PostgreSQL only: an OAuth integration of the account (`/api/v1/oauth-integrations`). Each account user's " +
-          'queries then connect with their own access token of it as the password, on connections of their own; ' +
-          'a user who has not connected that integration is told to (403 `oauth_connection_required`), and embed ' +
-          'users and data-API tokens, which are no account user, are refused (403 `oauth_user_required`). ' +
-          'Omitted or null: every query uses `user` and `password`.',
-      }),
-    ),
-  },
-  {
-    additionalProperties: false,
-    description:
-      // biome-ignore lint/suspicious/noTemplateCurlyInString: the reference syntax, shown literally
-      "PostgreSQL `host`, `database`, `user` and `password` may use the deployment's env variables as `${NAME}`, resolved when the data source connects",
-  },
-);
+/** One member per warehouse kind (datasources/kinds/), each with its own fields. */
+export const DataSourceInput = dataSourceInputSchema;
 
-export const DataSourceView = Type.Object({
-  type: Type.Enum(dataSourceTypes),
-  path: Type.Optional(Type.String()),
-  host: Type.Optional(Type.String()),
-  port: Type.Optional(Type.Integer()),
-  database: Type.Optional(Type.String()),
-  user: Type.Optional(Type.String()),
-  ssl: Type.Optional(Type.Boolean()),
-  hasPassword: Type.Boolean(),
-  oauthIntegrationId: Type.Optional(Type.Integer()),
-});
+export const DataSourceView = dataSourceViewSchema;
 
 const basePath = Type.String({
   pattern: '^(/[A-Za-z0-9_-]+)+$',

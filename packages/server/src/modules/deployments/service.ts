@@ -5,9 +5,9 @@ import { ReadCache } from '../../cache/read-cache.ts';
 import { randomToken, type SecretBox } from '../../crypto/secrets.ts';
 import type { ConnectionTest } from '../../datasources/connection-test.ts';
 import { WarehouseUnavailableError } from '../../datasources/driver.ts';
-import { duckDbPathProblem } from '../../datasources/duckdb-path.ts';
 import { referencesIn } from '../../datasources/env-references.ts';
 import type { IntrospectedTable } from '../../datasources/introspect.ts';
+import { type DataSourceBody, kindOf } from '../../datasources/kinds/index.ts';
 import type { Db } from '../../db/database.ts';
 import type { DataSourceSettings, DeploymentRow, EnvironmentRow } from '../../db/schema.ts';
 import { DomainError, NotFoundError, ValidationError } from '../../errors/domain-errors.ts';
@@ -16,7 +16,6 @@ import type { AuditLog } from '../audit-log/service.ts';
 import type { DeploymentsRepository } from './repository.ts';
 import type {
   CreateDeploymentBody,
-  DataSourceInput,
   Deployment,
   DeploymentsListResponse,
   Environment,
@@ -190,7 +189,7 @@ export class DeploymentsService {
    * omitted password means the saved one). A passing test of the saved source makes a deployment
    * waiting at `databases` `ready`.
    */
-  async testDataSource(principal: Principal, id: number, input?: Static<typeof DataSourceInput>) {
+  async testDataSource(principal: Principal, id: number, input?: DataSourceBody) {
     const current = await this.require(principal.tenantId, id);
     const settings = input
       ? await this.editedDataSource(current, input, 'body/dataSource')
@@ -205,7 +204,7 @@ export class DeploymentsService {
   }
 
   /** Tests settings for a deployment not created yet (the "Test connection" step of a new one). */
-  async testNewDataSource(_principal: Principal, input: Static<typeof DataSourceInput>) {
+  async testNewDataSource(_principal: Principal, input: DataSourceBody) {
     await this.checkReferences(input, null, 'body');
     return this.connections().test(null, this.sealDataSource(input, undefined, 'body'));
   }
@@ -241,17 +240,12 @@ export class DeploymentsService {
     return test.ok ? 'ready' : 'databases';
   }
 
-  private async editedDataSource(
-    current: DeploymentRow,
-    input: Static<typeof DataSourceInput>,
-    prefix = 'body/dataSource',
-  ) {
+  private async editedDataSource(current: DeploymentRow, input: DataSourceBody, prefix = 'body/dataSource') {
     await this.checkReferences(input, current.id, prefix);
     await this.checkIntegration(current.tenant_id, input, prefix);
     const previous = current.data_source as DataSourceSettings;
-    // Omitting the password keeps the stored one, so a settings form need not echo secrets back.
-    const keep = input.password === undefined && previous.type === input.type;
-    return this.sealDataSource(input, keep ? previous.passwordEnc : undefined, prefix);
+    // Omitting a secret keeps the stored one, so a settings form need not echo secrets back.
+    return this.sealDataSource(input, previous.type === input.type ? previous : undefined, prefix);
   }
 
   async delete(principal: Principal, id: number) {
@@ -299,12 +293,13 @@ export class DeploymentsService {
    * that a typo is a 400 naming it now rather than a failed connection at the first query.
    */
   private async checkReferences(
-    input: Static<typeof DataSourceInput>,
+    input: DataSourceBody,
     deploymentId: number | null,
     prefix = 'body/dataSource',
   ) {
     if (!this.deps.variables) return;
-    const used = referencesIn(input);
+    const kind = kindOf(input);
+    const used = referencesIn(Object.fromEntries(kind.referencingFields.map((f) => [f, input[f]])));
     if (used.length === 0) return;
     const names = deploymentId === null ? new Set<string>() : await this.deps.variables.names(deploymentId);
     const missing = used.filter((u) => !names.has(u.name));
@@ -323,12 +318,8 @@ export class DeploymentsService {
   }
 
   /** A data source querying with viewers' tokens names a PostgreSQL source and an integration of the account. */
-  private async checkIntegration(
-    tenantId: number,
-    input: Static<typeof DataSourceInput>,
-    prefix = 'body/dataSource',
-  ) {
-    const id = input.oauthIntegrationId;
+  private async checkIntegration(tenantId: number, input: DataSourceBody, prefix = 'body/dataSource') {
+    const id = (input as { oauthIntegrationId?: number | null }).oauthIntegrationId;
     if (id === undefined || id === null) return;
     const field = `${prefix}/oauthIntegrationId`;
     if (input.type !== 'postgres')
@@ -341,44 +332,51 @@ export class DeploymentsService {
       ]);
   }
 
+  /**
+   * The settings as stored: the kind's own checks (a required host, a path inside the data
+   * directory) as 400s naming the field, its defaults, and each secret sealed; an omitted secret
+   * keeps the one `previous` (the same kind's saved settings) holds.
+   */
   private sealDataSource(
-    input: Static<typeof DataSourceInput>,
-    keptPasswordEnc?: string,
+    input: DataSourceBody,
+    previous?: DataSourceSettings,
     prefix = 'body/dataSource',
   ): DataSourceSettings {
-    if (input.type === 'postgres') {
-      const missing = (['host', 'database'] as const).filter((k) => !input[k]);
-      if (missing.length > 0) {
-        throw new ValidationError(
-          'A PostgreSQL data source needs a host and a database',
-          missing.map((k) => ({ field: `${prefix}/${k}`, message: 'is required for type postgres' })),
-        );
-      }
+    const kind = kindOf(input);
+    const problems = kind.problems(input);
+    if (problems.length > 0) {
+      throw new ValidationError(
+        `Invalid ${kind.label} data source: ${problems.map((p) => `${p.field} ${p.message}`).join('; ')}`,
+        problems.map((p) => ({ field: `${prefix}/${p.field}`, message: p.message })),
+      );
     }
-    const pathProblem = input.type === 'duckdb' && input.path !== undefined && duckDbPathProblem(input.path);
-    if (pathProblem) {
-      throw new ValidationError('A DuckDB data source must name a file inside the data directory', [
-        { field: `${prefix}/path`, message: pathProblem },
-      ]);
+    const settings: DataSourceSettings = {
+      ...(kind.normalize ? kind.normalize(input) : input),
+      type: kind.type,
+    };
+    for (const field of kind.secretFields) {
+      const value = settings[field];
+      delete settings[field];
+      if (typeof value === 'string' && value !== '') settings[`${field}Enc`] = this.deps.secrets.seal(value);
+      else if (previous?.[`${field}Enc`] !== undefined) settings[`${field}Enc`] = previous[`${field}Enc`];
     }
-    const { password, oauthIntegrationId, ...rest } = input;
-    const settings: DataSourceSettings = { ...rest };
-    if (oauthIntegrationId !== undefined && oauthIntegrationId !== null)
-      settings.oauthIntegrationId = oauthIntegrationId;
-    if (input.type === 'duckdb') settings.path = input.path ?? ':sample:';
-    if (password !== undefined && password !== '') settings.passwordEnc = this.deps.secrets.seal(password);
-    else if (keptPasswordEnc) settings.passwordEnc = keptPasswordEnc;
+    // Issue 22 item 6: stored only when set (null clears it).
+    if (settings.oauthIntegrationId === null || settings.oauthIntegrationId === undefined)
+      delete settings.oauthIntegrationId;
     return settings;
   }
 
   private view(row: DeploymentRow): Static<typeof Deployment> {
-    const { passwordEnc, ...source } = row.data_source as DataSourceSettings;
+    const stored = row.data_source as DataSourceSettings;
+    const source = Object.fromEntries(Object.entries(stored).filter(([field]) => !/Enc$/.test(field)));
     return {
       id: row.id,
       name: row.name,
       deploymentUrl: this.dataUrl(row),
       creationStep: row.creation_step as Static<typeof Deployment>['creationStep'],
-      dataSource: { ...source, hasPassword: passwordEnc !== undefined },
+      dataSource: { ...source, hasPassword: stored.passwordEnc !== undefined } as Static<
+        typeof Deployment
+      >['dataSource'],
       basePath: row.base_path,
       createdAt: row.created_at.toISOString(),
       updatedAt: row.updated_at.toISOString(),

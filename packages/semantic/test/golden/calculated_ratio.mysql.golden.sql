@@ -1,0 +1,12 @@
+SELECT * FROM (
+  SELECT
+    "customers".country AS "customers__country",
+    1.0 * count(CASE WHEN "orders".status = 'completed' THEN "orders".id END) / NULLIF(count(*), 0) AS "orders__completed_ratio",
+    count(CASE WHEN "orders".status = 'completed' THEN "orders".id END) AS "orders__completed_count"
+  FROM orders AS "orders"
+  LEFT JOIN customers AS "customers" ON "orders".customer_id = "customers".id
+  GROUP BY 1
+) AS "ordered"
+ORDER BY "customers__country" IS NULL, "customers__country" ASC
+LIMIT 10000
+-- params: []

@@ -1,0 +1,13 @@
+SELECT * FROM (
+  SELECT
+    "customers".country AS "customers__country",
+    count(*) AS "orders__count",
+    sum("orders".amount) AS "orders__total_amount"
+  FROM orders AS "orders"
+  LEFT JOIN customers AS "customers" ON "orders".customer_id = "customers".id
+  WHERE "orders".status = 'completed'
+  GROUP BY 1
+) AS "ordered"
+ORDER BY "customers__country" IS NULL, "customers__country" ASC
+LIMIT 10000
+-- params: []

@@ -1,0 +1,218 @@
+import mysql from 'mysql2/promise';
+import {
+  type Driver,
+  QueryCancelledError,
+  type QueryOptions,
+  StatementRejectedError,
+  WarehouseUnavailableError,
+} from './driver.ts';
+
+export interface MysqlSettings {
+  host: string;
+  port?: number;
+  database: string;
+  user?: string;
+  password?: string;
+  ssl?: boolean;
+  /** Connections per deployment: queries beyond it wait for one (a bounded pool). */
+  max?: number;
+  connectionTimeoutMs?: number;
+  /** Named in a comment at the head of every statement, so the engine's process list shows who runs it. */
+  deploymentId?: number | null;
+}
+
+/**
+ * What the MySQL dialect of @tessera/semantic expects of a session: `"` quotes identifiers and
+ * `||` concatenates (its SQL and PostgreSQL-style model SQL), times read in UTC, and a DECIMAL
+ * division keeps 20 digits (4 by default: a ratio `1.0 * a / b` would read 0.48276). The mode is set
+ * whole, not appended to the server's: NO_BACKSLASH_ESCAPES there would change how the values
+ * substituted below must be escaped.
+ */
+const SESSION =
+  "SET SESSION sql_mode = 'ANSI_QUOTES,PIPES_AS_CONCAT,STRICT_TRANS_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION', time_zone = '+00:00', div_precision_increment = 20";
+
+/**
+ * MySQL error codes that say the server, not the statement, is at fault: it is out of reach,
+ * refusing the login or the database, out of connections or resources, shutting down, or it lost
+ * the connection; node's socket errors too.
+ */
+const unavailableCodes = new Set([
+  'ER_ACCESS_DENIED_ERROR',
+  'ER_DBACCESS_DENIED_ERROR',
+  'ER_BAD_DB_ERROR',
+  'ER_CON_COUNT_ERROR',
+  'ER_TOO_MANY_USER_CONNECTIONS',
+  'ER_HOST_IS_BLOCKED',
+  'ER_HOST_NOT_PRIVILEGED',
+  'ER_SERVER_SHUTDOWN',
+  'ER_OUT_OF_RESOURCES',
+  'ER_OUTOFMEMORY',
+  'ER_LOCK_WAIT_TIMEOUT',
+  'ER_LOCK_DEADLOCK',
+  'ER_CANT_CREATE_THREAD',
+  'PROTOCOL_CONNECTION_LOST',
+  'PROTOCOL_SEQUENCE_TIMEOUT',
+  'ER_NET_READ_ERROR',
+  'ER_NET_READ_INTERRUPTED',
+  'ER_NET_WRITE_INTERRUPTED',
+  'ER_NET_PACKET_TOO_LARGE',
+  'HANDSHAKE_SSL_ERROR',
+]);
+
+export function isConnectionError(error: unknown): boolean {
+  const e = error as { code?: unknown; fatal?: unknown };
+  const code = typeof e?.code === 'string' ? e.code : '';
+  return unavailableCodes.has(code) || /^E[A-Z]+$/.test(code) || e?.fatal === true;
+}
+
+function isStatementError(error: unknown): boolean {
+  const state = (error as { sqlState?: unknown })?.sqlState;
+  return typeof state === 'string' && /^(22|42)/.test(state);
+}
+
+/**
+ * The dialect's `$n` placeholders replaced by escaped values, skipping quoted text, quoted
+ * identifiers and comments (so that a `$1` in model SQL's literals stays). Inlined rather than
+ * bound: MySQL's `?` takes one value per occurrence, and as literals a GROUP BY expression and its
+ * SELECT twin print alike (ONLY_FULL_GROUP_BY compares them).
+ */
+export function substituteParams(sql: string, params: readonly unknown[]): string {
+  let out = '';
+  for (let i = 0; i < sql.length; i++) {
+    const c = sql[i]!;
+    if (c === "'" || c === '"' || c === '`') {
+      let j = i + 1;
+      while (j < sql.length) {
+        if (sql[j] === '\\' && c === "'") j += 2;
+        else if (sql[j] === c && sql[j + 1] === c) j += 2;
+        else if (sql[j] === c) break;
+        else j++;
+      }
+      out += sql.slice(i, j + 1);
+      i = j;
+    } else if (c === '/' && sql[i + 1] === '*') {
+      const end = sql.indexOf('*/', i + 2);
+      const j = end < 0 ? sql.length : end + 2;
+      out += sql.slice(i, j);
+      i = j - 1;
+    } else if ((c === '-' && sql[i + 1] === '-') || c === '#') {
+      const end = sql.indexOf('\n', i);
+      const j = end < 0 ? sql.length : end;
+      out += sql.slice(i, j);
+      i = j - 1;
+    } else if (c === '$' && /[0-9]/.test(sql[i + 1] ?? '')) {
+      const digits = /^[0-9]+/.exec(sql.slice(i + 1))![0];
+      const n = Number(digits);
+      if (n < 1 || n > params.length) throw new Error(`No parameter for placeholder $${n}`);
+      out += mysql.escape(params[n - 1] as Parameters<typeof mysql.escape>[0]);
+      i += digits.length;
+    } else out += c;
+  }
+  return out;
+}
+
+/** MySQL and MariaDB through a `mysql2` pool, one per deployment, bounded by `max`. */
+export class MysqlDriver implements Driver {
+  readonly dialect = 'mysql' as const;
+  private readonly pool: mysql.Pool;
+  private readonly tag: string;
+  private zoneTables: Promise<boolean> | null = null;
+
+  constructor(private readonly settings: MysqlSettings) {
+    this.pool = mysql.createPool({
+      ...this.connectionOptions(),
+      connectionLimit: settings.max ?? 10,
+      maxIdle: Math.min(settings.max ?? 10, 2),
+      idleTimeout: 60_000,
+      // a queue, not an error, when every connection is busy: the data API's timeout bounds the wait
+      queueLimit: 0,
+    });
+    // The first statement of every new connection, queued ahead of the query that opened it.
+    // With a callback: an error of a callback-less query would be an unhandled 'error' event.
+    this.pool.on('connection', (conn) => {
+      (conn as unknown as { query(sql: string, done: () => void): unknown }).query(SESSION, () => undefined);
+    });
+    this.tag = `/* Tessera${settings.deploymentId ? `, deployment ${settings.deploymentId}` : ''} */ `;
+  }
+
+  private connectionOptions(): mysql.ConnectionOptions {
+    const s = this.settings;
+    return {
+      host: s.host,
+      port: s.port ?? 3306,
+      database: s.database,
+      user: s.user,
+      password: s.password,
+      ssl: s.ssl ? { rejectUnauthorized: true } : undefined,
+      connectTimeout: s.connectionTimeoutMs ?? 10_000,
+      // DATETIME and TIMESTAMP as text: the session is UTC, and a Date would be read in the process's zone
+      dateStrings: true,
+      // DECIMAL as text, like PostgreSQL's numeric; BIGINT counts as numbers while they fit
+      decimalNumbers: false,
+      supportBigNumbers: true,
+      bigNumberStrings: false,
+      multipleStatements: false,
+    };
+  }
+
+  async query(
+    sql: string,
+    params: readonly unknown[],
+    options: QueryOptions = {},
+  ): Promise<Record<string, unknown>[]> {
+    const { signal } = options;
+    if (signal?.aborted) throw new QueryCancelledError('Query cancelled');
+    const text = this.tag + substituteParams(sql, params);
+    const conn = await this.pool.getConnection().catch((error) => {
+      throw new WarehouseUnavailableError(error);
+    });
+    if (/CONVERT_TZ\(/.test(sql) && !(await this.hasZoneTables(conn))) {
+      conn.release();
+      // CONVERT_TZ gives NULL for a named zone without them: refuse rather than answer empty buckets
+      throw new WarehouseUnavailableError(
+        'The MySQL server has no time-zone tables: load them with mysql_tzinfo_to_sql (mariadb-tzinfo-to-sql)',
+      );
+    }
+    // MySQL cancels with KILL QUERY <thread> from another connection; the pool's may all be busy.
+    const onAbort = () => {
+      const killer = mysql.createConnection(this.connectionOptions());
+      killer
+        .then((k) => k.query(`KILL QUERY ${Number(conn.threadId)}`).finally(() => k.end()))
+        .catch(() => undefined);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    let broken = false;
+    try {
+      const [rows] = await conn.query({ sql: text, rowsAsArray: false });
+      return rows as Record<string, unknown>[];
+    } catch (error) {
+      broken = isConnectionError(error);
+      if (signal?.aborted) throw new QueryCancelledError('Query cancelled');
+      if (broken) throw new WarehouseUnavailableError(error);
+      if (isStatementError(error))
+        throw new StatementRejectedError(String((error as Error).message).split('\n')[0]!, error);
+      throw error;
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+      if (broken) conn.destroy();
+      else conn.release();
+    }
+  }
+
+  /** Whether named zones convert; a yes is kept, a no asked again (the tables may be loaded since). */
+  private hasZoneTables(conn: mysql.PoolConnection): Promise<boolean> {
+    this.zoneTables ??= conn
+      .query("SELECT CONVERT_TZ('2024-01-01 00:00:00', '+00:00', 'America/New_York') AS t")
+      .then(([rows]) => (rows as Array<{ t: unknown }>)[0]?.t !== null)
+      .catch(() => false)
+      .then((ok) => {
+        if (!ok) this.zoneTables = null;
+        return ok;
+      });
+    return this.zoneTables;
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+}
