@@ -54,6 +54,8 @@ export function useGetDeployment(
  * - `/api/v1/deployments/{deploymentId}/folders/{folderId}/ancestors`
  * - `/api/v1/deployments/{deploymentId}/workbooks`
  * - `/api/v1/deployments/{deploymentId}/workbooks/{workbookId}`
+ * - `/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/versions`
+ * - `/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/versions/{versionNumber}`
  * - `/api/v1/deployments/{deploymentId}/reports`
  * - `/api/v1/deployments/{deploymentId}/reports/{reportId}`
  * - `/api/v1/deployments/{deploymentId}/workspace`
@@ -88,6 +90,8 @@ export function useUpdateDeployment(
       '/api/v1/deployments/{deploymentId}/folders/{folderId}/ancestors',
       '/api/v1/deployments/{deploymentId}/workbooks',
       '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}',
+      '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/versions',
+      '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/versions/{versionNumber}',
       '/api/v1/deployments/{deploymentId}/reports',
       '/api/v1/deployments/{deploymentId}/reports/{reportId}',
       '/api/v1/deployments/{deploymentId}/workspace',
@@ -125,6 +129,8 @@ export function useUpdateDeployment(
  * - `/api/v1/deployments/{deploymentId}/folders/{folderId}/ancestors`
  * - `/api/v1/deployments/{deploymentId}/workbooks`
  * - `/api/v1/deployments/{deploymentId}/workbooks/{workbookId}`
+ * - `/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/versions`
+ * - `/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/versions/{versionNumber}`
  * - `/api/v1/deployments/{deploymentId}/reports`
  * - `/api/v1/deployments/{deploymentId}/reports/{reportId}`
  * - `/api/v1/deployments/{deploymentId}/workspace`
@@ -159,6 +165,8 @@ export function useDeleteDeployment(
       '/api/v1/deployments/{deploymentId}/folders/{folderId}/ancestors',
       '/api/v1/deployments/{deploymentId}/workbooks',
       '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}',
+      '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/versions',
+      '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/versions/{versionNumber}',
       '/api/v1/deployments/{deploymentId}/reports',
       '/api/v1/deployments/{deploymentId}/reports/{reportId}',
       '/api/v1/deployments/{deploymentId}/workspace',
@@ -1085,6 +1093,8 @@ export function useGetWorkbook(
  * On success, invalidates the cached reads of:
  * - `/api/v1/deployments/{deploymentId}/workbooks`
  * - `/api/v1/deployments/{deploymentId}/workbooks/{workbookId}`
+ * - `/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/versions`
+ * - `/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/versions/{versionNumber}`
  * - `/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/embed-access`
  */
 export function useUpdateWorkbook(
@@ -1096,6 +1106,8 @@ export function useUpdateWorkbook(
     [
       '/api/v1/deployments/{deploymentId}/workbooks',
       '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}',
+      '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/versions',
+      '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/versions/{versionNumber}',
       '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/embed-access',
     ],
     options,
@@ -1110,6 +1122,8 @@ export function useUpdateWorkbook(
  * On success, invalidates the cached reads of:
  * - `/api/v1/deployments/{deploymentId}/workbooks`
  * - `/api/v1/deployments/{deploymentId}/workbooks/{workbookId}`
+ * - `/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/versions`
+ * - `/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/versions/{versionNumber}`
  * - `/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/embed-access`
  */
 export function useDeleteWorkbook(
@@ -1121,6 +1135,8 @@ export function useDeleteWorkbook(
     [
       '/api/v1/deployments/{deploymentId}/workbooks',
       '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}',
+      '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/versions',
+      '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/versions/{versionNumber}',
       '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/embed-access',
     ],
     options,
@@ -1171,6 +1187,75 @@ export function useUpdateWorkbookDashboard(
     [
       '/api/v1/deployments/{deploymentId}/workbooks',
       '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}',
+    ],
+    options,
+  );
+}
+
+/**
+ * List the published versions of the dashboard, oldest first, with who published each and when
+ *
+ * `GET /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/versions`
+ */
+export function useGetDashboardVersions(
+  init: QueryHookInit<'/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/versions', 'get'>,
+  options?: QueryHookOptions<
+    '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/versions',
+    'get'
+  >,
+) {
+  return useApiQuery(
+    'get',
+    '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/versions',
+    init,
+    options,
+  );
+}
+
+/**
+ * Get one published version of the dashboard (spec 2.3) with its report snapshots (view access)
+ *
+ * `GET /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/versions/{versionNumber}`
+ */
+export function useGetDashboardVersion(
+  init: QueryHookInit<
+    '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/versions/{versionNumber}',
+    'get'
+  >,
+  options?: QueryHookOptions<
+    '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/versions/{versionNumber}',
+    'get'
+  >,
+) {
+  return useApiQuery(
+    'get',
+    '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/versions/{versionNumber}',
+    init,
+    options,
+  );
+}
+
+/**
+ * Make a published version's config the workbook's draft (edit access); publish it to make it current
+ *
+ * `POST /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/versions/{versionNumber}/restore`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/versions`
+ * - `/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/versions/{versionNumber}`
+ */
+export function useRestoreDashboardVersion(
+  options?: MutationHookOptions<
+    '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/versions/{versionNumber}/restore',
+    'post'
+  >,
+) {
+  return useApiMutation(
+    'post',
+    '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/versions/{versionNumber}/restore',
+    [
+      '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/versions',
+      '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/versions/{versionNumber}',
     ],
     options,
   );

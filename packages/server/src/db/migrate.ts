@@ -22,6 +22,7 @@ import * as userAttributes from './migrations/0022-user-attributes.ts';
 import * as auditLog from './migrations/0023-audit-log.ts';
 import * as oauthIntegrations from './migrations/0024-oauth-integrations.ts';
 import * as oidc from './migrations/0025-oidc.ts';
+import * as dashboardDraftVersion from './migrations/0028-dashboard-draft-version.ts';
 
 /** Migrations are listed in code (not read from disk) so that they work the same from any cwd. */
 const migrations: Record<string, Migration> = {
@@ -48,6 +49,7 @@ const migrations: Record<string, Migration> = {
   '0025-oidc': oidc,
   '0022-user-attributes': userAttributes,
   '0023-audit-log': auditLog,
+  '0028-dashboard-draft-version': dashboardDraftVersion,
 };
 
 class StaticMigrationProvider implements MigrationProvider {
