@@ -1,5 +1,6 @@
 import { useClient, useGetEmbedDashboard } from '@tessera/client/react';
-import { useParams } from 'react-router';
+import { Link, useParams } from 'react-router';
+import { useSignedInUser } from '../session/session.tsx';
 import { DashboardView } from './dashboard-view.tsx';
 import { errorText } from './widget-tile.tsx';
 
@@ -11,6 +12,7 @@ import { errorText } from './widget-tile.tsx';
 export function DashboardPage() {
   const params = useParams<{ deploymentId: string; publicId: string }>();
   const client = useClient();
+  const user = useSignedInUser();
   const deploymentId = Number(params.deploymentId);
   const publicId = params.publicId ?? '';
   const validId = Number.isInteger(deploymentId) && deploymentId > 0;
@@ -52,6 +54,14 @@ export function DashboardPage() {
       deploymentId={deploymentId}
       header={
         <header className="tsr-page-head">
+          {user.role !== 'viewer' ? (
+            <Link
+              className="button tsr-page-edit"
+              to={`/workspace/${deploymentId}/workbooks/${dashboard.workbookId}/edit`}
+            >
+              Edit
+            </Link>
+          ) : null}
           <h1 className="tsr-page-title">{title}</h1>
           {description ? <p className="tsr-page-description">{description}</p> : null}
         </header>

@@ -3,6 +3,7 @@ import './dashboard.css';
 import { QueryClient, QueryClientContext, QueryClientProvider } from '@tanstack/react-query';
 import type { Client } from '@tessera/client';
 import { ClientProvider } from '@tessera/client/react';
+import { dashboardFilters } from '@tessera/dashboard';
 import { type ReactNode, useContext, useMemo, useState } from 'react';
 import { GridLayout, getBreakpointFromWidth, useContainerWidth } from 'react-grid-layout';
 import type { PublishedDashboard } from './api-types.ts';
@@ -64,7 +65,19 @@ function Dashboard({
 }: DashboardViewProps) {
   const config = useMemo(() => dashboardConfig(dashboard), [dashboard]);
   const models = useMemo(() => widgetModels(dashboard), [dashboard]);
-  const controls = useMemo(() => deriveControls(models), [models]);
+  const filters = useMemo(() => dashboardFilters(config), [config]);
+  const controls = useMemo(
+    () =>
+      deriveControls(
+        models,
+        filters.map((f) => f.member),
+      ),
+    [models, filters],
+  );
+  const defaults = useMemo(
+    () => Object.fromEntries(filters.flatMap((f) => (f.defaultValue ? [[f.member, f.defaultValue]] : []))),
+    [filters],
+  );
   const grid = useMemo(
     () =>
       gridSettings(
@@ -75,7 +88,7 @@ function Dashboard({
   );
   const theme = useMemo(() => mergeTheme(config.theme, overrides), [config.theme, overrides]);
   const charts = useMemo(() => chartConfig(theme), [theme]);
-  const [state, setState] = useViewState(syncUrl);
+  const [state, setState] = useViewState(syncUrl, defaults);
   const { width, containerRef, mounted } = useContainerWidth({ measureBeforeMount: true });
   // The viewer picks the breakpoint from the grid's width itself and hands that breakpoint's layout
   // to a plain grid. react-grid-layout's responsive grid keeps the layout in two components'

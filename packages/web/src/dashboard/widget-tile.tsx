@@ -7,6 +7,7 @@ import type { WidgetData, WidgetDataBody } from './api-types.ts';
 import { toCsv } from './csv.ts';
 import { BigNumber, DataTable } from './data-table.tsx';
 import { downloadCsv } from './download.ts';
+import { MarkdownText } from './markdown-text.tsx';
 import { memberLabel, type WidgetModel } from './model.ts';
 import { singleFigure, toTable } from './rows.ts';
 import type { Grain } from './types.ts';
@@ -54,7 +55,7 @@ export function WidgetTile(props: WidgetTileProps) {
     const text = widgetText(model.widget);
     return (
       <Frame model={model} state={text ? 'drawn' : 'empty'}>
-        {text ? <p className="tsr-text">{text}</p> : null}
+        {text ? <MarkdownText text={text} heading={model.widget.config?.variant === 'heading'} /> : null}
       </Frame>
     );
   }

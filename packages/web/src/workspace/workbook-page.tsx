@@ -7,6 +7,7 @@ import { DashboardIcon, ReportIcon } from '../layout/icons.tsx';
 import { Card, type Crumb, DateText, PageHeader } from '../layout/page.tsx';
 import { ShowMoreItem } from '../layout/show-more-item.tsx';
 import { EmptyState, ErrorState, LoadingState } from '../layout/states.tsx';
+import { useSignedInUser } from '../session/session.tsx';
 import { pageSize } from './workspace-items.tsx';
 
 type Workbook = SuccessBody<'/api/v1/deployments/{deploymentId}/workbooks/{workbookId}', 'get'>;
@@ -49,6 +50,7 @@ export function WorkbookPage() {
 
 function WorkbookView({ deploymentId, workbookId }: { deploymentId: number; workbookId: number }) {
   const workbook = useGetWorkbook({ params: { path: { deploymentId, workbookId } } });
+  const user = useSignedInUser();
   if (workbook.isPending) return <LoadingState label="Loading the workbook…" />;
   if (workbook.isError) {
     return (
@@ -79,11 +81,22 @@ function WorkbookView({ deploymentId, workbookId }: { deploymentId: number; work
         }
         breadcrumbs={folderCrumbs(deploymentId, wb.folderPath, wb.name)}
         actions={
-          published ? (
-            <Link className="button button-primary" to={`/dashboards/${deploymentId}/${published.publicId}`}>
-              <DashboardIcon /> Open dashboard
-            </Link>
-          ) : undefined
+          <>
+            {/* Viewers may not save a draft (the route needs the developer role); edit access is checked on save. */}
+            {user.role !== 'viewer' ? (
+              <Link className="button" to={`/workspace/${deploymentId}/workbooks/${workbookId}/edit`}>
+                Edit dashboard
+              </Link>
+            ) : null}
+            {published ? (
+              <Link
+                className="button button-primary"
+                to={`/dashboards/${deploymentId}/${published.publicId}`}
+              >
+                <DashboardIcon /> Open dashboard
+              </Link>
+            ) : null}
+          </>
         }
       />
       <div className="grid-2">

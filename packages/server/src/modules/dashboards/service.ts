@@ -132,7 +132,10 @@ export class DashboardsService {
     const now = await this.requireWorkbook(workbook.deployment_id, workbook.id);
     const saver = await this.deps.workbooks.draftSaver(now.id);
     const who = saver ? saver.first_name || saver.email : 'another editor';
-    const when = now.draft_saved_at ? ` at ${now.draft_saved_at.toISOString()}` : '';
+    // Minutes are enough to tell which save it was; UTC, since the server knows no reader's zone.
+    const when = now.draft_saved_at
+      ? ` at ${now.draft_saved_at.toISOString().slice(0, 16).replace('T', ' ')} UTC`
+      : '';
     return new ConflictError(
       `The draft was saved by ${who}${when} since you opened it (it is now version ${now.draft_version}): ` +
         'reload it to see their changes, then edit again',
