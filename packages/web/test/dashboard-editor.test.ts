@@ -178,7 +178,13 @@ describeInBrowser('dashboard editor in the browser', () => {
     expect(adjustedNote.responsiveLayouts?.md?.w).toBeLessThan(10);
     expect(adjustedNote.position.w).toBe(12);
     await browser.screenshot('dashboard-editor-02-md');
+    // Back at lg, every tile is where lg places it: the md adjustment left lg alone.
     await page.getByLabel('Layout for').selectOption('lg');
+    const lgDraft = (await serverDraft()).draft;
+    const lgExpected = placeWidgets(lgDraft.widgets as Widget[], 'lg', gridSettings(lgDraft.layout));
+    expect(await tilePlaces(page, 'lg', lgDraft)).toEqual(
+      Object.fromEntries(lgExpected.map(({ id, x, w }) => [id, { x, w }])),
+    );
   });
 
   it('adds a filter with a default and publishes with a diff, then the viewer uses the filter', async () => {
