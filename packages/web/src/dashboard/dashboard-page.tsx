@@ -2,6 +2,7 @@ import { useClient, useGetEmbedDashboard } from '@tessera/client/react';
 import { Link, useParams } from 'react-router';
 import { useSignedInUser } from '../session/session.tsx';
 import { DashboardView } from './dashboard-view.tsx';
+import { exploreSearch } from './explore-link.ts';
 import { errorText } from './widget-tile.tsx';
 
 /**
@@ -52,6 +53,7 @@ export function DashboardPage() {
       dashboard={dashboard}
       client={client}
       deploymentId={deploymentId}
+      exploreHref={(query, filters) => `/explore/${deploymentId}${exploreSearch(query, filters)}`}
       header={
         <header className="tsr-page-head">
           {user.role !== 'viewer' ? (

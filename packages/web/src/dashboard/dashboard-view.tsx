@@ -14,7 +14,7 @@ import { dashboardConfig, widgetModels } from './model.ts';
 import { chartConfig, mergeTheme, themeVariables } from './theme.ts';
 import type { DashboardTheme } from './types.ts';
 import { useViewState } from './use-view-state.ts';
-import { WidgetTile } from './widget-tile.tsx';
+import { WidgetTile, type WidgetTileProps } from './widget-tile.tsx';
 
 export interface DashboardViewProps {
   /** The published dashboard (spec 2.3), e.g. from `GET /api/v1/embed/dashboard/{publicId}`. */
@@ -32,6 +32,8 @@ export interface DashboardViewProps {
   syncUrl?: boolean;
   /** Hide the filters and time-grain controls (default false). */
   hideControls?: boolean;
+  /** Where a tile's query opens in Explore (its menu's "Open in Explore"); none in an embed. */
+  exploreHref?: WidgetTileProps['exploreHref'];
   /** Drawn above the controls, on the dashboard's themed background (a title, a description). */
   header?: ReactNode;
   className?: string;
@@ -62,6 +64,7 @@ function Dashboard({
   hideControls = false,
   header,
   className,
+  exploreHref,
 }: DashboardViewProps) {
   const config = useMemo(() => dashboardConfig(dashboard), [dashboard]);
   const models = useMemo(() => widgetModels(dashboard), [dashboard]);
@@ -132,6 +135,7 @@ function Dashboard({
                   state={state}
                   allowDownload={!dashboard.restrictDataDownload}
                   chartConfig={charts}
+                  exploreHref={exploreHref}
                   {...source}
                 />
               </div>
