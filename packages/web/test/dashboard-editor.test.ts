@@ -313,6 +313,11 @@ describeInBrowser('dashboard editor in the browser', () => {
         .click();
       await saved(page);
       const count = ((await serverDraft()).draft.widgets ?? []).length;
+      // The second editor is told of the first's save before making a change of their own.
+      await other.page
+        .getByRole('status')
+        .filter({ hasText: 'Someone else saved this draft' })
+        .waitFor({ timeout: 20_000 });
       await other.page
         .getByRole('region', { name: 'Add a widget' })
         .getByRole('button', { name: 'Add text' })

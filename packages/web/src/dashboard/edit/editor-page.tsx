@@ -47,7 +47,9 @@ function EditorLoader({ deploymentId, workbookId }: { deploymentId: number; work
   const workbook = useGetWorkbook(
     { params: { path: { deploymentId, workbookId } } },
     // Always read afresh when the editor opens: a cached draft would be edited from a stale version.
-    { refetchOnWindowFocus: false, refetchOnMount: 'always', staleTime: 0 },
+    // Read again every few seconds too, so that an editor learns of another's save before their own
+    // is refused (the draft's version moved on: see `savedElsewhere` below).
+    { refetchOnWindowFocus: false, refetchOnMount: 'always', staleTime: 0, refetchInterval: 10_000 },
   );
   // Bumped by a reload: the editor starts over from the draft as the server now has it.
   const [generation, setGeneration] = useState(0);
@@ -117,6 +119,9 @@ function Editor(props: {
   );
   const widgets = draftWidgets(draft);
   const selectedWidget = widgets.find((w) => w.id === selected) ?? null;
+  // Another editor saved since this one last did: said before this editor's next save is refused.
+  const savedElsewhere =
+    autosave.state.kind === 'saved' && workbook.dashboardDraftVersion > autosave.version.current;
 
   // Ctrl+Z / Ctrl+Shift+Z (and Ctrl+Y) undo and redo; with a tile selected, Delete removes it,
   // the arrows move it and Shift+arrows resize it at the breakpoint being edited.
@@ -254,6 +259,17 @@ function Editor(props: {
             {' '}
             Reloading shows their draft; your unsaved changes are dropped.
           </span>
+        </div>
+      ) : null}
+      {savedElsewhere && autosave.state.kind !== 'conflict' ? (
+        <div className="tsr-edit-conflict" role="status">
+          <p>
+            <strong>Someone else saved this draft</strong> (it is now version {workbook.dashboardDraftVersion}
+            ); your next change would be refused.
+          </p>
+          <button type="button" className="button button-primary" onClick={() => void props.reload()}>
+            Reload the draft
+          </button>
         </div>
       ) : null}
       {notice ? (
