@@ -23,7 +23,15 @@ export {
   type Placed,
   placeWidgets,
 } from './grid.ts';
-export { dashboardWidgets, readDashboardConfig, widgetReportId, widgetText, widgetTitle } from './read.ts';
+export {
+  type DashboardFilterSetting,
+  dashboardFilters,
+  dashboardWidgets,
+  readDashboardConfig,
+  widgetReportId,
+  widgetText,
+  widgetTitle,
+} from './read.ts';
 export type {
   DashboardConfig,
   DashboardDraft,

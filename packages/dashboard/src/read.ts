@@ -39,6 +39,29 @@ export function widgetText(widget: Configured): string | null {
   return typeof text === 'string' ? text : null;
 }
 
+/** A dashboard filter bound to a member, with the value it starts at (`settings.filters`, issue 23). */
+export interface DashboardFilterSetting {
+  member: string;
+  /** The value the viewer starts with when the link names none; absent: no default. */
+  defaultValue?: string;
+}
+
+/** The dashboard's own filters (`settings.filters`), read without trusting their shape. */
+export function dashboardFilters(
+  config: Pick<DashboardConfig, 'settings'> | null | undefined,
+): DashboardFilterSetting[] {
+  const raw = config?.settings?.filters;
+  if (!Array.isArray(raw)) return [];
+  const seen = new Set<string>();
+  return raw.flatMap((f: unknown) => {
+    const member = (f as { member?: unknown })?.member;
+    const value = (f as { defaultValue?: unknown })?.defaultValue;
+    if (typeof member !== 'string' || member === '' || seen.has(member)) return [];
+    seen.add(member);
+    return [{ member, ...(typeof value === 'string' && value !== '' ? { defaultValue: value } : {}) }];
+  });
+}
+
 function placeable(widget: unknown): widget is Widget {
   return isObject(widget) && typeof widget.id === 'string' && isPosition(widget.position);
 }

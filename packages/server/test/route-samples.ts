@@ -83,6 +83,16 @@ async function put(f: Fixtures, url: string, payload: Record<string, unknown>): 
   return res.json();
 }
 
+/** A fresh workbook whose dashboard has one published version (issue 23: history and restore). */
+async function publishedWorkbook(f: Fixtures): Promise<{ id: number }> {
+  const wb = await workbook(f);
+  await post(f, `${ws(f)}/workbooks/${wb.id}/publish`, {
+    workbookId: wb.id,
+    config: { title: 'v1', widgets: [] },
+  });
+  return wb;
+}
+
 /** A daily notification of a fresh published dashboard. */
 async function notification(f: Fixtures) {
   const { publicId } = await publishSimpleBoard(f.server, f.deploymentId, false);
@@ -408,6 +418,19 @@ export const routeSamples: Record<string, SampleFactory> = {
       payload: { workbookId: id, title: 'Board', config: { title: 'Board', widgets: [] } },
     };
   },
+  'GET /api/v1/deployments/:deploymentId/workbooks/:workbookId/dashboard/versions': async (f) => ({
+    url: `${ws(f)}/workbooks/${(await publishedWorkbook(f)).id}/dashboard/versions?first=5`,
+  }),
+  'GET /api/v1/deployments/:deploymentId/workbooks/:workbookId/dashboard/versions/:versionNumber': async (
+    f,
+  ) => ({
+    url: `${ws(f)}/workbooks/${(await publishedWorkbook(f)).id}/dashboard/versions/1`,
+  }),
+  'POST /api/v1/deployments/:deploymentId/workbooks/:workbookId/dashboard/versions/:versionNumber/restore':
+    async (f) => ({
+      url: `${ws(f)}/workbooks/${(await publishedWorkbook(f)).id}/dashboard/versions/1/restore`,
+      payload: {},
+    }),
   'POST /api/v1/deployments/:deploymentId/dashboards/:publicId/widgets/:widgetId/data': async (f) => {
     const id = (await workbook(f)).id;
     const widgets = [

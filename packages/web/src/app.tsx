@@ -27,6 +27,14 @@ const DashboardPage = lazy(() =>
   import('./dashboard/dashboard-page.tsx').then((m) => ({ default: m.DashboardPage })),
 );
 
+/** The dashboard editor and a version's view load the grid and Markdown only when opened (issue 23). */
+const DashboardEditorPage = lazy(() =>
+  import('./dashboard/edit/editor-page.tsx').then((m) => ({ default: m.DashboardEditorPage })),
+);
+const DashboardVersionPage = lazy(() =>
+  import('./dashboard/edit/version-page.tsx').then((m) => ({ default: m.DashboardVersionPage })),
+);
+
 /** Explore loads its charting code (Vega) and query builder only when opened, like a dashboard. */
 const ExplorePage = lazy(() =>
   import('./explore/explore-page.tsx').then((m) => ({ default: m.ExplorePage })),
@@ -92,6 +100,22 @@ const router = createBrowserRouter([
           { path: '/workspace/:deploymentId/shared', element: <SharedWorkspacePage /> },
           { path: '/workspace/:deploymentId/folders/:folderId', element: <WorkspacePage /> },
           { path: '/workspace/:deploymentId/workbooks/:workbookId', element: <WorkbookPage /> },
+          {
+            path: '/workspace/:deploymentId/workbooks/:workbookId/edit',
+            element: (
+              <Suspense fallback={<LoadingState label="Loading the editor…" />}>
+                <DashboardEditorPage />
+              </Suspense>
+            ),
+          },
+          {
+            path: '/workspace/:deploymentId/workbooks/:workbookId/versions/:versionNumber',
+            element: (
+              <Suspense fallback={<LoadingState label="Loading the version…" />}>
+                <DashboardVersionPage />
+              </Suspense>
+            ),
+          },
           {
             path: '/workspace/:deploymentId/reports/:reportId',
             element: (

@@ -469,6 +469,34 @@ describeInBrowser('dashboard viewer in the browser', () => {
     await page.unroute('**/dimension-values');
   });
 
+  it("offers each tile's rows as a table, as CSV and in Explore from its menu (issue 23 item 3)", async () => {
+    const { page } = browser;
+    const tile = page.locator('[data-widget-id="orders-by-status"]');
+    const bars = await tile.locator('svg .mark-rect path').count();
+    expect(bars).toBeGreaterThan(0);
+    const more = tile.getByRole('button', { name: /^More for/ });
+    await more.click();
+    await tile.getByRole('button', { name: 'View as table' }).click();
+    // The rows the chart drew, one table row per bar; and back to the chart.
+    await expect.poll(() => tile.locator('table tbody tr').count()).toBe(bars);
+    expect(await more.evaluate((b) => b === document.activeElement)).toBe(true);
+    await more.click();
+    await tile.getByRole('button', { name: 'View as chart' }).click();
+    await expect.poll(() => tile.locator('svg .mark-rect path').count()).toBe(bars);
+    await more.click();
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      tile.getByRole('button', { name: 'Download CSV' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe('Orders-by-status.csv');
+    await more.click();
+    const href = (await tile.getByRole('link', { name: 'Open in Explore' }).getAttribute('href')) ?? '';
+    expect(href.startsWith(`/explore/${deploymentId}?q=`)).toBe(true);
+    expect(decodeURIComponent(href)).toContain('orders.count');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => tile.getByRole('link', { name: 'Open in Explore' }).count()).toBe(0);
+  });
+
   it('keeps every tile on the page, dimmed and busy, until its new rows arrive (issue 21)', async () => {
     const { page } = browser;
     await page.goto(dashboardUrl(demo.publicId));

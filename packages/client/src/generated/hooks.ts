@@ -66,6 +66,8 @@ export function useGetDeployment(
  * - `/api/v1/deployments/{deploymentId}/folders/{folderId}/ancestors`
  * - `/api/v1/deployments/{deploymentId}/workbooks`
  * - `/api/v1/deployments/{deploymentId}/workbooks/{workbookId}`
+ * - `/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/versions`
+ * - `/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/versions/{versionNumber}`
  * - `/api/v1/deployments/{deploymentId}/reports`
  * - `/api/v1/deployments/{deploymentId}/reports/{reportId}`
  * - `/api/v1/deployments/{deploymentId}/workspace`
@@ -103,6 +105,8 @@ export function useUpdateDeployment(
       '/api/v1/deployments/{deploymentId}/folders/{folderId}/ancestors',
       '/api/v1/deployments/{deploymentId}/workbooks',
       '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}',
+      '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/versions',
+      '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/versions/{versionNumber}',
       '/api/v1/deployments/{deploymentId}/reports',
       '/api/v1/deployments/{deploymentId}/reports/{reportId}',
       '/api/v1/deployments/{deploymentId}/workspace',
@@ -143,6 +147,8 @@ export function useUpdateDeployment(
  * - `/api/v1/deployments/{deploymentId}/folders/{folderId}/ancestors`
  * - `/api/v1/deployments/{deploymentId}/workbooks`
  * - `/api/v1/deployments/{deploymentId}/workbooks/{workbookId}`
+ * - `/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/versions`
+ * - `/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/versions/{versionNumber}`
  * - `/api/v1/deployments/{deploymentId}/reports`
  * - `/api/v1/deployments/{deploymentId}/reports/{reportId}`
  * - `/api/v1/deployments/{deploymentId}/workspace`
@@ -180,6 +186,8 @@ export function useDeleteDeployment(
       '/api/v1/deployments/{deploymentId}/folders/{folderId}/ancestors',
       '/api/v1/deployments/{deploymentId}/workbooks',
       '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}',
+      '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/versions',
+      '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/versions/{versionNumber}',
       '/api/v1/deployments/{deploymentId}/reports',
       '/api/v1/deployments/{deploymentId}/reports/{reportId}',
       '/api/v1/deployments/{deploymentId}/workspace',
@@ -1149,6 +1157,8 @@ export function useGetWorkbook(
  * On success, invalidates the cached reads of:
  * - `/api/v1/deployments/{deploymentId}/workbooks`
  * - `/api/v1/deployments/{deploymentId}/workbooks/{workbookId}`
+ * - `/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/versions`
+ * - `/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/versions/{versionNumber}`
  * - `/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/embed-access`
  * - `/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments`
  * - `/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments/mentionable-users`
@@ -1162,6 +1172,8 @@ export function useUpdateWorkbook(
     [
       '/api/v1/deployments/{deploymentId}/workbooks',
       '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}',
+      '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/versions',
+      '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/versions/{versionNumber}',
       '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/embed-access',
       '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments',
       '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments/mentionable-users',
@@ -1178,6 +1190,8 @@ export function useUpdateWorkbook(
  * On success, invalidates the cached reads of:
  * - `/api/v1/deployments/{deploymentId}/workbooks`
  * - `/api/v1/deployments/{deploymentId}/workbooks/{workbookId}`
+ * - `/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/versions`
+ * - `/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/versions/{versionNumber}`
  * - `/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/embed-access`
  * - `/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments`
  * - `/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments/mentionable-users`
@@ -1191,6 +1205,8 @@ export function useDeleteWorkbook(
     [
       '/api/v1/deployments/{deploymentId}/workbooks',
       '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}',
+      '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/versions',
+      '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/versions/{versionNumber}',
       '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/embed-access',
       '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments',
       '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/comments/mentionable-users',
@@ -1243,6 +1259,75 @@ export function useUpdateWorkbookDashboard(
     [
       '/api/v1/deployments/{deploymentId}/workbooks',
       '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}',
+    ],
+    options,
+  );
+}
+
+/**
+ * List the published versions of the dashboard, oldest first, with who published each and when
+ *
+ * `GET /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/versions`
+ */
+export function useGetDashboardVersions(
+  init: QueryHookInit<'/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/versions', 'get'>,
+  options?: QueryHookOptions<
+    '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/versions',
+    'get'
+  >,
+) {
+  return useApiQuery(
+    'get',
+    '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/versions',
+    init,
+    options,
+  );
+}
+
+/**
+ * Get one published version of the dashboard (spec 2.3) with its report snapshots (view access)
+ *
+ * `GET /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/versions/{versionNumber}`
+ */
+export function useGetDashboardVersion(
+  init: QueryHookInit<
+    '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/versions/{versionNumber}',
+    'get'
+  >,
+  options?: QueryHookOptions<
+    '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/versions/{versionNumber}',
+    'get'
+  >,
+) {
+  return useApiQuery(
+    'get',
+    '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/versions/{versionNumber}',
+    init,
+    options,
+  );
+}
+
+/**
+ * Make a published version's config the workbook's draft (edit access); publish it to make it current
+ *
+ * `POST /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/versions/{versionNumber}/restore`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/versions`
+ * - `/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/versions/{versionNumber}`
+ */
+export function useRestoreDashboardVersion(
+  options?: MutationHookOptions<
+    '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/versions/{versionNumber}/restore',
+    'post'
+  >,
+) {
+  return useApiMutation(
+    'post',
+    '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/versions/{versionNumber}/restore',
+    [
+      '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/versions',
+      '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/versions/{versionNumber}',
     ],
     options,
   );

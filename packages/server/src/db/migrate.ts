@@ -24,6 +24,7 @@ import * as oauthIntegrations from './migrations/0024-oauth-integrations.ts';
 import * as oidc from './migrations/0025-oidc.ts';
 import * as auditLogSettings from './migrations/0026-audit-log-settings.ts';
 import * as groupRoles from './migrations/0027-group-roles.ts';
+import * as dashboardDraftVersion from './migrations/0028-dashboard-draft-version.ts';
 import * as commentsAndTokens from './migrations/0030-comments-and-tokens.ts';
 
 /** Migrations are listed in code (not read from disk) so that they work the same from any cwd. */
@@ -54,6 +55,7 @@ const migrations: Record<string, Migration> = {
   '0027-group-roles': groupRoles,
   '0030-comments-and-tokens': commentsAndTokens,
   '0026-audit-log-settings': auditLogSettings,
+  '0028-dashboard-draft-version': dashboardDraftVersion,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -182,6 +182,11 @@ export interface WorkbooksTable {
   embed_tenant_id: Generated<number | null>;
   /** Migration 0015: the embed user who owns it (creator mode), where an account user's is user_id. */
   embed_user_id: Generated<number | null>;
+  /** Migration 0028: how many times the draft was saved; a save based on an older one gets 409. */
+  draft_version: Generated<number>;
+  /** Migration 0028: who saved the draft last, and when (null before any save since 0028). */
+  draft_saved_by: Generated<number | null>;
+  draft_saved_at: Generated<Date | null>;
 }
 
 export interface ReportsTable {

@@ -193,6 +193,10 @@ export const errorCatalogue = {
   oidc_token_config_not_found: { status: 404, title: 'OIDC token config not found', on: 'management' },
   oidc_token_config_exists: { status: 409, title: 'OIDC token config name taken', on: 'management' },
 
+  // The dashboard editor (issue 23): a stale draft save, and a version that does not exist.
+  draft_version_conflict: { status: 409, title: 'The draft was saved by another editor', on: 'management' },
+  dashboard_version_not_found: { status: 404, title: 'Dashboard version not found', on: 'management' },
+
   // SCIM protocol errors (RFC 7644 section 3.12).
   invalid_filter: { status: 400, title: 'Invalid filter', on: 'scim', scimType: 'invalidFilter' },
   invalid_path: { status: 400, title: 'Invalid path', on: 'scim', scimType: 'invalidPath' },

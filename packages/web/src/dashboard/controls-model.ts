@@ -6,15 +6,21 @@ import type { WidgetModel } from './model.ts';
  * - every dimension a widget groups by: a filter, whose kind (a list of values, a text box or
  *   none for numbers) is decided once the dashboard's dimension values say what it holds.
  * SQL-API reports add none: their columns are not model members.
+ * - every filter the dashboard sets itself (`settings.filters`, the editor's), even on a member
+ *   no widget groups by.
  */
 export type ControlDef =
   | { kind: 'dimension'; member: string }
   | { kind: 'dateRange'; member: string }
   | { kind: 'grain'; member: string; published: string };
 
-export function deriveControls(models: readonly WidgetModel[]): ControlDef[] {
+export function deriveControls(
+  models: readonly WidgetModel[],
+  configured: readonly string[] = [],
+): ControlDef[] {
   const times = new Map<string, string>();
-  const dimensions = new Set<string>();
+  // The dashboard's own filters (settings.filters, set in the editor) come first, in their order.
+  const dimensions = new Set<string>(configured);
   for (const model of models) {
     const query = model.query;
     if (!query) continue;

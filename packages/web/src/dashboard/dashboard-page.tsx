@@ -1,7 +1,9 @@
 import { useClient, useGetEmbedDashboard } from '@tessera/client/react';
-import { useParams } from 'react-router';
+import { Link, useParams } from 'react-router';
 import { DashboardActions } from '../schedule/dashboard-actions.tsx';
+import { useSignedInUser } from '../session/session.tsx';
 import { DashboardView } from './dashboard-view.tsx';
+import { exploreSearch } from './explore-link.ts';
 import { errorText } from './widget-tile.tsx';
 
 /**
@@ -12,6 +14,7 @@ import { errorText } from './widget-tile.tsx';
 export function DashboardPage() {
   const params = useParams<{ deploymentId: string; publicId: string }>();
   const client = useClient();
+  const user = useSignedInUser();
   const deploymentId = Number(params.deploymentId);
   const publicId = params.publicId ?? '';
   const validId = Number.isInteger(deploymentId) && deploymentId > 0;
@@ -51,8 +54,17 @@ export function DashboardPage() {
       dashboard={dashboard}
       client={client}
       deploymentId={deploymentId}
+      exploreHref={(query, filters) => `/explore/${deploymentId}${exploreSearch(query, filters)}`}
       header={
         <header className="tsr-page-head">
+          {user.role !== 'viewer' ? (
+            <Link
+              className="button tsr-page-edit"
+              to={`/workspace/${deploymentId}/workbooks/${dashboard.workbookId}/edit`}
+            >
+              Edit
+            </Link>
+          ) : null}
           <h1 className="tsr-page-title">{title}</h1>
           {description ? <p className="tsr-page-description">{description}</p> : null}
           <DashboardActions deploymentId={deploymentId} publicId={publicId} title={title} />

@@ -3,6 +3,7 @@ import './dashboard.css';
 import { QueryClient, QueryClientContext, QueryClientProvider } from '@tanstack/react-query';
 import type { Client } from '@tessera/client';
 import { ClientProvider } from '@tessera/client/react';
+import { dashboardFilters } from '@tessera/dashboard';
 import { type ReactNode, useContext, useMemo, useState } from 'react';
 import { GridLayout, getBreakpointFromWidth, useContainerWidth } from 'react-grid-layout';
 import type { PublishedDashboard } from './api-types.ts';
@@ -13,7 +14,7 @@ import { dashboardConfig, widgetModels } from './model.ts';
 import { chartConfig, mergeTheme, themeVariables } from './theme.ts';
 import type { DashboardTheme } from './types.ts';
 import { useViewState } from './use-view-state.ts';
-import { WidgetTile } from './widget-tile.tsx';
+import { WidgetTile, type WidgetTileProps } from './widget-tile.tsx';
 
 export interface DashboardViewProps {
   /** The published dashboard (spec 2.3), e.g. from `GET /api/v1/embed/dashboard/{publicId}`. */
@@ -31,6 +32,8 @@ export interface DashboardViewProps {
   syncUrl?: boolean;
   /** Hide the filters and time-grain controls (default false). */
   hideControls?: boolean;
+  /** Where a tile's query opens in Explore (its menu's "Open in Explore"); none in an embed. */
+  exploreHref?: WidgetTileProps['exploreHref'];
   /** Drawn above the controls, on the dashboard's themed background (a title, a description). */
   header?: ReactNode;
   className?: string;
@@ -61,10 +64,23 @@ function Dashboard({
   hideControls = false,
   header,
   className,
+  exploreHref,
 }: DashboardViewProps) {
   const config = useMemo(() => dashboardConfig(dashboard), [dashboard]);
   const models = useMemo(() => widgetModels(dashboard), [dashboard]);
-  const controls = useMemo(() => deriveControls(models), [models]);
+  const filters = useMemo(() => dashboardFilters(config), [config]);
+  const controls = useMemo(
+    () =>
+      deriveControls(
+        models,
+        filters.map((f) => f.member),
+      ),
+    [models, filters],
+  );
+  const defaults = useMemo(
+    () => Object.fromEntries(filters.flatMap((f) => (f.defaultValue ? [[f.member, f.defaultValue]] : []))),
+    [filters],
+  );
   const grid = useMemo(
     () =>
       gridSettings(
@@ -75,7 +91,7 @@ function Dashboard({
   );
   const theme = useMemo(() => mergeTheme(config.theme, overrides), [config.theme, overrides]);
   const charts = useMemo(() => chartConfig(theme), [theme]);
-  const [state, setState] = useViewState(syncUrl);
+  const [state, setState] = useViewState(syncUrl, defaults);
   const { width, containerRef, mounted } = useContainerWidth({ measureBeforeMount: true });
   // The viewer picks the breakpoint from the grid's width itself and hands that breakpoint's layout
   // to a plain grid. react-grid-layout's responsive grid keeps the layout in two components'
@@ -119,6 +135,7 @@ function Dashboard({
                   state={state}
                   allowDownload={!dashboard.restrictDataDownload}
                   chartConfig={charts}
+                  exploreHref={exploreHref}
                   {...source}
                 />
               </div>

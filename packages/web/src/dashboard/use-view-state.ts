@@ -5,10 +5,14 @@ import { emptyState, parseState, type ViewState, writeState } from './view-state
  * The controls' state, kept in the URL query string when `sync` (view-state.ts says how): read
  * on mount and on back/forward, written with `replaceState` on each change so that the address
  * bar always holds a link to this view. The router's own history entry (`history.state`) is kept.
+ * The dashboard's filter defaults (settings.filters) fill in what the link does not choose.
  */
-export function useViewState(sync: boolean): [ViewState, (next: ViewState) => void] {
+export function useViewState(
+  sync: boolean,
+  defaults: Record<string, string> = {},
+): [ViewState, (next: ViewState) => void] {
   const [state, setState] = useState<ViewState>(() =>
-    sync ? parseState(window.location.search) : emptyState,
+    withDefaults(sync ? parseState(window.location.search) : emptyState, defaults),
   );
 
   useEffect(() => {
@@ -30,4 +34,13 @@ export function useViewState(sync: boolean): [ViewState, (next: ViewState) => vo
     [sync],
   );
   return [state, update];
+}
+
+/** `state` with a default value for every defaulted member the state does not filter already. */
+function withDefaults(state: ViewState, defaults: Record<string, string>): ViewState {
+  const equals = { ...state.equals };
+  for (const [member, value] of Object.entries(defaults)) {
+    if (equals[member] === undefined && state.contains[member] === undefined) equals[member] = value;
+  }
+  return { ...state, equals };
 }

@@ -7,9 +7,11 @@ import type { WidgetData, WidgetDataBody } from './api-types.ts';
 import { toCsv } from './csv.ts';
 import { BigNumber, DataTable } from './data-table.tsx';
 import { downloadCsv } from './download.ts';
+import { MarkdownText } from './markdown-text.tsx';
 import { memberLabel, type WidgetModel } from './model.ts';
 import { singleFigure, toTable } from './rows.ts';
-import type { Grain } from './types.ts';
+import { TileMenu, type TileMenuItem } from './tile-menu.tsx';
+import type { DashboardFilter, Grain, SemanticQuery } from './types.ts';
 import { VegaChart } from './vega-chart.tsx';
 import { stateFilters, stateGrains, type ViewState } from './view-state.ts';
 
@@ -25,6 +27,8 @@ export interface WidgetTileProps {
   state: ViewState;
   allowDownload: boolean;
   chartConfig: Record<string, unknown>;
+  /** Where the tile's query opens in Explore, with the dashboard's filters; none in an embed. */
+  exploreHref?: (query: SemanticQuery, filters: DashboardFilter[]) => string;
 }
 
 /** One widget: its title, its rows drawn as a chart, a table or a figure, and a CSV download. */
@@ -54,7 +58,7 @@ export function WidgetTile(props: WidgetTileProps) {
     const text = widgetText(model.widget);
     return (
       <Frame model={model} state={text ? 'drawn' : 'empty'}>
-        {text ? <p className="tsr-text">{text}</p> : null}
+        {text ? <MarkdownText text={text} heading={model.widget.config?.variant === 'heading'} /> : null}
       </Frame>
     );
   }
@@ -69,7 +73,9 @@ function ReportTile({
   state,
   allowDownload,
   chartConfig,
+  exploreHref,
 }: WidgetTileProps) {
+  const [asTable, setAsTable] = useState(false);
   const body = useMemo<WidgetDataBody>(() => {
     // A SQL-API report takes the controls whose member its SQL projects; the server says which
     // it could not take (`notApplied`), and the tile shows them.
@@ -127,6 +133,16 @@ function ReportTile({
   const download =
     allowDownload && table && table.rows.length > 0 ? () => downloadCsv(toCsv(table), title) : null;
   const refreshing = query.isPlaceholderData;
+  const menuItems: TileMenuItem[] = [];
+  if (model.spec && table && !singleFigure(table))
+    menuItems.push({
+      label: asTable ? 'View as chart' : 'View as table',
+      onSelect: () => setAsTable((t) => !t),
+    });
+  if (download) menuItems.push({ label: 'Download CSV', onSelect: download });
+  if (exploreHref && model.query)
+    menuItems.push({ label: 'Open in Explore', href: exploreHref(model.query, stateFilters(state)) });
+  const menu = <TileMenu title={title} items={menuItems} />;
 
   if (query.isError) {
     return (
@@ -155,9 +171,11 @@ function ReportTile({
   let tileState: TileState = 'drawn';
   if (figure) {
     content = <BigNumber table={table} column={figure} formats={model.columnFormats} />;
+  } else if (asTable) {
+    content = <DataTable table={table} formats={model.columnFormats} />;
   } else if (spec && chartError?.spec === spec) {
     return (
-      <Frame model={model} title={title} state="error" onDownload={download}>
+      <Frame model={model} title={title} state="error" onDownload={download} menu={menu}>
         <TileError message={`The chart could not be drawn: ${chartError.message}`} />
       </Frame>
     );
@@ -173,6 +191,7 @@ function ReportTile({
       title={title}
       state={refreshing ? 'loading' : tileState}
       onDownload={download}
+      menu={menu}
       dimmed={refreshing}
       note={<NotApplied answer={query.data} />}
     >
@@ -201,6 +220,7 @@ function Frame({
   onDownload,
   dimmed,
   note,
+  menu,
 }: {
   model: WidgetModel;
   /** The heading, when it differs from the report's (a title at the grain drawn). */
@@ -211,6 +231,8 @@ function Frame({
   dimmed?: boolean;
   /** A line under the body (the controls a SQL tile could not take). */
   note?: ReactNode;
+  /** The tile's menu (tile-menu.tsx). */
+  menu?: ReactNode;
 }) {
   return (
     <section
@@ -220,7 +242,7 @@ function Frame({
       aria-busy={state === 'loading'}
       aria-label={title || undefined}
     >
-      {title || onDownload ? (
+      {title || onDownload || menu ? (
         <header className="tsr-tile-head">
           <h3 className="tsr-tile-title" title={model.description ?? undefined}>
             {title}
@@ -237,6 +259,7 @@ function Frame({
               CSV
             </button>
           ) : null}
+          {menu}
         </header>
       ) : null}
       <div className={dimmed ? 'tsr-tile-body tsr-dimmed' : 'tsr-tile-body'}>{children}</div>

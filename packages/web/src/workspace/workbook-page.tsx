@@ -53,6 +53,7 @@ function WorkbookView({ deploymentId, workbookId }: { deploymentId: number; work
   // Sharing needs manage access to the workbook, which the server checks; viewers cannot grant.
   const developer = useSignedInUser().role !== 'viewer';
   const workbook = useGetWorkbook({ params: { path: { deploymentId, workbookId } } });
+  const user = useSignedInUser();
   if (workbook.isPending) return <LoadingState label="Loading the workbook…" />;
   if (workbook.isError) {
     return (
@@ -90,14 +91,20 @@ function WorkbookView({ deploymentId, workbookId }: { deploymentId: number; work
                 item={{ type: 'WORKBOOK', id: wb.id, name: wb.name, folderPath: wb.folderPath }}
               />
             )}
-            {published && (
+            {/* Viewers may not save a draft (the route needs the developer role); edit access is checked on save. */}
+            {user.role !== 'viewer' ? (
+              <Link className="button" to={`/workspace/${deploymentId}/workbooks/${workbookId}/edit`}>
+                Edit dashboard
+              </Link>
+            ) : null}
+            {published ? (
               <Link
                 className="button button-primary"
                 to={`/dashboards/${deploymentId}/${published.publicId}`}
               >
                 <DashboardIcon /> Open dashboard
               </Link>
-            )}
+            ) : null}
           </>
         }
       />

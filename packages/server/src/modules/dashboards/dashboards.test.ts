@@ -44,7 +44,18 @@ describe('dashboards: draft and publishing (spec 2.2 to 2.4, 4.4)', () => {
     });
     const draft = { title: 'Ops', description: 'daily', layout, theme, widgets: [widget('w1', report.id)] };
     const saved = await api.ok('PUT', `/workbooks/${wb.id}/dashboard`, { dashboardDraft: draft });
-    expect(saved).toEqual({ dashboardDraft: draft, dashboardPublished: null });
+    expect(saved).toMatchObject({
+      dashboardDraft: draft,
+      dashboardPublished: null,
+      dashboardDraftVersion: 1,
+    });
+    expect(Object.keys(saved).sort()).toEqual([
+      'dashboardDraft',
+      'dashboardDraftSavedAt',
+      'dashboardDraftSavedBy',
+      'dashboardDraftVersion',
+      'dashboardPublished',
+    ]);
 
     const v1 = await api.ok('POST', `/workbooks/${wb.id}/publish`, { workbookId: wb.id });
     expect(v1).toMatchObject({

@@ -20,4 +20,17 @@ export interface WorkbookRecords {
     },
     db?: Db,
   ): Promise<void>;
+  /** Saves the draft when still at `expectedVersion` (null: any); the new version, or null when it moved on. */
+  saveDraft(
+    id: number,
+    draft: Record<string, unknown> | null,
+    expectedVersion: number | null,
+    savedBy: number | null,
+    db?: Db,
+  ): Promise<number | null>;
+  /** Who saved the draft last (an account user). */
+  draftSaver(
+    id: number,
+    db?: Db,
+  ): Promise<{ id: number; email: string; first_name: string | null } | undefined>;
 }

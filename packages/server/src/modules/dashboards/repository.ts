@@ -1,10 +1,17 @@
 import type { DashboardConfig } from '@tessera/dashboard';
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import type { DashboardRow, ReportSnapshotRow } from '../../db/schema.ts';
+import type { DashboardRow, DashboardVersionRow, ReportSnapshotRow } from '../../db/schema.ts';
+import { type PageWindow, pageById } from '../../pagination/page.ts';
 import type { Published } from './records.ts';
 
 export type { Published, PublishedSnapshot } from './records.ts';
+
+/** A version as listed (history): who published it, by name, as well as by id. */
+export type VersionSummary = DashboardVersionRow & {
+  publisher_email: string | null;
+  publisher_first_name: string | null;
+};
 
 /** A snapshot to write; `semantic_query` is the report's JSON text, stored as written. */
 export type NewSnapshot = Omit<ReportSnapshotRow, 'id' | 'dashboard_version_id' | 'semantic_query'> & {
@@ -18,20 +25,31 @@ export class DashboardsRepository {
   constructor(private readonly db: Db) {}
 
   /** The newest version of a workbook's dashboard, or undefined before the first publish. */
-  async current(workbookId: number, db: Db = this.db): Promise<Published | undefined> {
+  current(workbookId: number, db: Db = this.db): Promise<Published | undefined> {
+    return this.atVersion(workbookId, null, db);
+  }
+
+  /**
+   * Version `versionNumber` of a workbook's dashboard (null: the newest), with its snapshots, or
+   * undefined when there is no such version.
+   */
+  async atVersion(
+    workbookId: number,
+    versionNumber: number | null,
+    db: Db = this.db,
+  ): Promise<Published | undefined> {
     const dashboard = await db
       .selectFrom('dashboards')
       .selectAll()
       .where('workbook_id', '=', workbookId)
       .executeTakeFirst();
     if (!dashboard) return undefined;
-    const version = await db
-      .selectFrom('dashboard_versions')
-      .selectAll()
-      .where('dashboard_id', '=', dashboard.id)
-      .orderBy('version_number', 'desc')
-      .limit(1)
-      .executeTakeFirst();
+    let versions = db.selectFrom('dashboard_versions').selectAll().where('dashboard_id', '=', dashboard.id);
+    versions =
+      versionNumber === null
+        ? versions.orderBy('version_number', 'desc').limit(1)
+        : versions.where('version_number', '=', versionNumber);
+    const version = await versions.executeTakeFirst();
     if (!version) return undefined;
     const snapshots = await db
       .selectFrom('report_snapshots')
@@ -47,6 +65,25 @@ export class DashboardsRepository {
       .where('deployments.id', '=', dashboard.deployment_id)
       .executeTakeFirst();
     return { dashboard, version, snapshots, restrictDataDownload: config?.restrict_data_download ?? false };
+  }
+
+  /**
+   * The versions of a workbook's dashboard in id order (the order they were published), with the
+   * publisher's name and email, without their configs' snapshots.
+   */
+  listVersions(workbookId: number, window: PageWindow, db: Db = this.db): Promise<VersionSummary[]> {
+    return pageById(
+      db
+        .selectFrom('dashboard_versions as v')
+        .innerJoin('dashboards as d', 'd.id', 'v.dashboard_id')
+        .leftJoin('users as u', 'u.id', 'v.created_by')
+        .selectAll('v')
+        .select(['u.email as publisher_email', 'u.first_name as publisher_first_name'])
+        .where('d.workbook_id', '=', workbookId)
+        .orderBy('v.id'),
+      window,
+      'v.id',
+    ).execute();
   }
 
   /**

@@ -1,6 +1,7 @@
 import { DashboardConfigDraftInput, DashboardConfigInput } from '@tessera/dashboard/schema';
 import { Type } from 'typebox';
 import { dashboardStatuses } from '../../db/schema.ts';
+import { PageInfoSchema } from '../../pagination/page.ts';
 import { Id, int32 } from '../deployments/schemas.ts';
 import { JsonObject, nullable, strict } from '../workspace/common.ts';
 
@@ -82,11 +83,68 @@ export const PublishBody = Type.Object(
   strict,
 );
 
+/** The version check of a draft save (issue 23): the draft's save count the client started from. */
+export const ExpectedDraftVersion = Type.Optional(
+  nullable(
+    Type.Integer({
+      ...int32,
+      minimum: 0,
+      description:
+        'The `dashboardDraftVersion` this draft was edited from. When given (here or as `If-Match: "<version>"`), ' +
+        'the save is refused with 409 `draft_version_conflict` if the draft was saved since; omitted, the save ' +
+        'overwrites whatever is there (as before the check existed).',
+    }),
+  ),
+);
+
 export const WorkbookDashboardBody = Type.Object(
-  { dashboardDraft: Type.Optional(nullable(DashboardConfigDraftInput)) },
+  {
+    dashboardDraft: Type.Optional(nullable(DashboardConfigDraftInput)),
+    expectedDraftVersion: ExpectedDraftVersion,
+  },
   strict,
 );
+
+export const DraftSaver = Type.Object({
+  id: Type.Integer(),
+  email: Type.String(),
+  firstName: Type.Union([Type.String(), Type.Null()]),
+});
+
 export const WorkbookDashboard = Type.Object({
   dashboardDraft: Type.Union([DashboardConfig, Type.Null()]),
   dashboardPublished: Type.Union([DashboardConfig, Type.Null()]),
+  dashboardDraftVersion: Type.Integer({
+    description:
+      'How many times the draft was saved; send it back as `expectedDraftVersion` with the next save',
+  }),
+  dashboardDraftSavedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  dashboardDraftSavedBy: Type.Union([DraftSaver, Type.Null()], { description: 'Who saved the draft last' }),
 });
+
+export const DashboardVersionParams = Type.Object({
+  deploymentId: Id,
+  workbookId: Id,
+  versionNumber: Type.Integer({ ...int32, minimum: 1 }),
+});
+
+/** One published version as the history lists it: who published it and when. */
+export const DashboardVersionSummary = Type.Object({
+  versionId: Type.Integer(),
+  versionNumber: Type.Integer(),
+  status: Type.Enum(dashboardStatuses, { description: statusDescription }),
+  title: Type.Union([Type.String(), Type.Null()]),
+  description: Type.Union([Type.String(), Type.Null()]),
+  createdAt: Type.String({ format: 'date-time' }),
+  createdBy: Type.Union([Type.Integer(), Type.Null()]),
+  createdByUser: Type.Union([DraftSaver, Type.Null()]),
+  widgetCount: Type.Integer(),
+});
+
+export const DashboardVersionsResponse = Type.Object({
+  items: Type.Array(DashboardVersionSummary),
+  pageInfo: PageInfoSchema,
+  data: Type.Array(DashboardVersionSummary, { deprecated: true, description: 'Deprecated: use `items`' }),
+});
+
+export const RestoreVersionBody = Type.Object({ expectedDraftVersion: ExpectedDraftVersion }, strict);

@@ -96,6 +96,8 @@ export class WorkbooksRepository {
       slug?: string | null;
       folderId?: number | null;
       dashboardDraft?: Record<string, unknown> | null;
+      /** Who saves the draft (with `dashboardDraft`): an account user, or null. */
+      draftSavedBy?: number | null;
     },
     db: Db = this.db,
   ): Promise<void> {
@@ -110,12 +112,54 @@ export class WorkbooksRepository {
           ? {
               dashboard_draft:
                 changes.dashboardDraft === null ? null : JSON.stringify(changes.dashboardDraft),
+              // Every save of the draft counts, so that an editor's version check sees it (saveDraft).
+              draft_version: sql<number>`draft_version + 1`,
+              draft_saved_by: changes.draftSavedBy ?? null,
+              draft_saved_at: sql<Date>`now()`,
             }
           : {}),
         updated_at: sql<Date>`now()`,
       })
       .where('id', '=', id)
       .execute();
+  }
+
+  /**
+   * Saves the draft when it is still at `expectedVersion` (null: whatever it is), counting the
+   * save. One conditional UPDATE: of two saves based on one version, the second waits for the
+   * first's row lock, finds the version moved and changes nothing. Returns the new version, or
+   * null when the draft had moved on.
+   */
+  async saveDraft(
+    id: number,
+    draft: Record<string, unknown> | null,
+    expectedVersion: number | null,
+    savedBy: number | null,
+    db: Db = this.db,
+  ): Promise<number | null> {
+    let q = db
+      .updateTable('workbooks')
+      .set({
+        dashboard_draft: draft === null ? null : JSON.stringify(draft),
+        draft_version: sql<number>`draft_version + 1`,
+        draft_saved_by: savedBy,
+        draft_saved_at: sql<Date>`now()`,
+        updated_at: sql<Date>`now()`,
+      })
+      .where('id', '=', id);
+    if (expectedVersion !== null) q = q.where('draft_version', '=', expectedVersion);
+    const row = await q.returning('draft_version').executeTakeFirst();
+    return row?.draft_version ?? null;
+  }
+
+  /** Who saved the workbook's draft last (an account user), or undefined. */
+  draftSaver(id: number, db: Db = this.db) {
+    return db
+      .selectFrom('workbooks as w')
+      .innerJoin('users as u', 'u.id', 'w.draft_saved_by')
+      .select(['u.id', 'u.email', 'u.first_name'])
+      .where('w.id', '=', id)
+      .executeTakeFirst();
   }
 
   /** Its reports stay (detached from the workbook); its dashboard and versions go with it. */

@@ -55,6 +55,9 @@ export const Workbook = Type.Object({
   ...WorkspaceItem.properties,
   type: Type.Literal('WORKBOOK'),
   dashboardDraft: nullable(DashboardConfig),
+  dashboardDraftVersion: Type.Integer({
+    description: 'How many times the draft was saved (the version check of PUT .../dashboard)',
+  }),
 });
 
 export const WorkbooksListResponse = listWithCount(

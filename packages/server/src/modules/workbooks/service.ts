@@ -137,6 +137,7 @@ export class WorkbooksService {
         slug: input.slug,
         folderId: input.folderId,
         dashboardDraft: input.dashboardDraft as Draft | undefined,
+        draftSavedBy: ctx.owner().userId,
       };
       await this.deps.workbooks.update(id, changes, trx);
       // The draft itself is content, not settings: the entry says that it changed, not what it holds.
@@ -230,5 +231,5 @@ export function workbookView(row: WorkbookWithOwner, ctx: AccessContext): Static
     },
     ctx.tree,
   );
-  return { ...item, dashboardDraft: row.dashboard_draft };
+  return { ...item, dashboardDraft: row.dashboard_draft, dashboardDraftVersion: row.draft_version };
 }
