@@ -9,6 +9,7 @@ import { AuditLogPage } from './audit-log-page.tsx';
 import { ConnectedAccountsPage } from './connected-accounts-page.tsx';
 import { OAuthIntegrationsPage } from './oauth-integrations-page.tsx';
 import { OidcPage } from './oidc-page.tsx';
+import { TenantSettingsPage } from './tenant-settings-page.tsx';
 import { UserAttributeValuesPage } from './user-attribute-values-page.tsx';
 import { UserAttributesPage } from './user-attributes-page.tsx';
 
@@ -69,5 +70,12 @@ export const settingsPages: SettingsPage[] = [
     adminOnly: true,
     group: 'administration',
     element: <AuditLogPage />,
+  },
+  {
+    path: 'tenant',
+    label: 'Tenant settings',
+    adminOnly: true,
+    group: 'administration',
+    element: <TenantSettingsPage />,
   },
 ];
