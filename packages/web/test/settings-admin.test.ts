@@ -80,4 +80,97 @@ describeInBrowser('settings: tenant, embedding, chat agents and env variables', 
     expect(await time.getAttribute('aria-invalid')).toBe('false');
     await browser.screenshot('settings-tenant-02-saved');
   });
+
+  it('saves the embedding settings, with a bad origin beside its field', async () => {
+    const { page } = browser;
+    await page.getByRole('link', { name: 'Embedding' }).click();
+    await page.getByRole('heading', { name: 'Embedding', level: 1 }).waitFor();
+    const origins = page.getByLabel('Allowed origins');
+    await origins.fill('https://app.example.com\nftp://nope');
+    await page.getByRole('button', { name: 'Save embedding settings' }).click();
+    expect(await problemOf(origins)).toContain('Line 2');
+    await browser.screenshot('settings-embedding-01-origin-error');
+    await origins.fill('https://app.example.com\nhttps://*.example.org');
+    await page.getByLabel('Chat beside embedded dashboards').check();
+    await page.getByRole('button', { name: 'Save embedding settings' }).click();
+    await page.getByRole('status').filter({ hasText: 'The embedding settings are saved.' }).waitFor();
+    expect(await api('GET', '/api/v1/embed/settings')).toMatchObject({
+      frameAncestors: ['https://app.example.com', 'https://*.example.org'],
+      showDashboardChat: true,
+    });
+  });
+
+  it('adds, edits and deletes embed tenants and their groups, by keyboard', async () => {
+    const { page } = browser;
+    await page.getByText('No embed tenants yet.').waitFor();
+    // Keyboard only: the button opens the dialog, the name field has the focus, Enter submits.
+    await page.getByRole('button', { name: 'Add tenant' }).focus();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'Add embed tenant' });
+    await dialog.waitFor();
+    await page.keyboard.type('Acme Corp');
+    await page.keyboard.press('Enter');
+    const name = dialog.getByLabel('Name', { exact: true });
+    expect(await problemOf(name)).toMatch(/pattern/);
+    await browser.screenshot('settings-embedding-02-tenant-error');
+    await name.fill('acme');
+    await dialog.getByLabel('Display name').fill('Acme Corp');
+    await page.keyboard.press('Enter');
+    await page.getByRole('status').filter({ hasText: 'Added acme.' }).waitFor();
+    const tenants = page.getByRole('list', { name: 'Embed tenants' });
+    await tenants.getByText('Acme Corp · 0 users').waitFor();
+
+    await page.getByRole('button', { name: 'Edit acme' }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit acme' });
+    expect(await edit.getByLabel('Name', { exact: true }).isDisabled()).toBe(true);
+    await edit.getByLabel('Display name').fill('Acme Corporation');
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved acme.' }).waitFor();
+    await tenants.getByText('Acme Corporation · 0 users').waitFor();
+
+    await page.getByRole('button', { name: 'Groups of acme' }).click();
+    await page.waitForURL(/tenant=acme/);
+    await page.getByText('No groups in this tenant yet.').waitFor();
+    await page.getByRole('button', { name: 'Add group' }).click();
+    const group = page.getByRole('dialog', { name: 'Add group to acme' });
+    await group.getByLabel('Name', { exact: true }).fill('system:admins');
+    await group.getByRole('button', { name: 'Save' }).click();
+    await expect
+      .poll(() => group.locator('.field-error, .form-error').first().textContent())
+      .toMatch(/system:/);
+    await group.getByLabel('Name', { exact: true }).fill('buyers');
+    await group.getByLabel('Description').fill('People who buy');
+    await group.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('status').filter({ hasText: 'Added buyers.' }).waitFor();
+    await page.getByRole('button', { name: 'Edit buyers' }).click();
+    const editGroup = page.getByRole('dialog', { name: 'Edit buyers' });
+    await editGroup.getByLabel('Description').fill('People who buy things');
+    await editGroup.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('list', { name: 'Groups of acme' }).getByText('People who buy things').waitFor();
+    await browser.screenshot('settings-embedding-03-tenants');
+
+    // Delete asks first; Cancel has the focus, so Enter alone deletes nothing.
+    await page.getByRole('button', { name: 'Delete buyers' }).click();
+    const confirm = page.getByRole('alertdialog', { name: 'Delete buyers?' });
+    await confirm.waitFor();
+    await page.keyboard.press('Enter');
+    await confirm.waitFor({ state: 'hidden' });
+    expect((await api('GET', '/api/v1/embed-tenants/acme/groups')).items).toHaveLength(1);
+    await page.getByRole('button', { name: 'Delete buyers' }).click();
+    await page
+      .getByRole('alertdialog', { name: 'Delete buyers?' })
+      .getByRole('button', { name: 'Delete' })
+      .click();
+    await page.getByRole('status').filter({ hasText: 'Deleted buyers.' }).waitFor();
+    expect((await api('GET', '/api/v1/embed-tenants/acme/groups')).items).toHaveLength(0);
+
+    await page.getByRole('button', { name: 'Delete acme' }).click();
+    await page
+      .getByRole('alertdialog', { name: 'Delete acme?' })
+      .getByRole('button', { name: 'Delete' })
+      .click();
+    await page.getByRole('status').filter({ hasText: 'Deleted acme.' }).waitFor();
+    await page.getByText('No embed tenants yet.').waitFor();
+    expect((await api('GET', '/api/v1/embed-tenants')).items).toHaveLength(0);
+  });
 });

@@ -7,6 +7,7 @@ import { UsersPage } from './users-page.tsx';
 import './settings-pages.css';
 import { AuditLogPage } from './audit-log-page.tsx';
 import { ConnectedAccountsPage } from './connected-accounts-page.tsx';
+import { EmbeddingPage } from './embedding-page.tsx';
 import { OAuthIntegrationsPage } from './oauth-integrations-page.tsx';
 import { OidcPage } from './oidc-page.tsx';
 import { TenantSettingsPage } from './tenant-settings-page.tsx';
@@ -77,5 +78,12 @@ export const settingsPages: SettingsPage[] = [
     adminOnly: true,
     group: 'administration',
     element: <TenantSettingsPage />,
+  },
+  {
+    path: 'embedding',
+    label: 'Embedding',
+    adminOnly: true,
+    group: 'administration',
+    element: <EmbeddingPage />,
   },
 ];
