@@ -44,7 +44,17 @@ export function validationProblems(context: string, issues: readonly SchemaIssue
   }
   for (const u of unions) {
     if (unions.some((outer) => inUnion(u, outer))) continue;
-    const branches = issues.filter((i) => inUnion(i, u) && !unions.includes(i));
+    const all = issues.filter((i) => inUnion(i, u) && !unions.includes(i));
+    // A tagged union (`kind: 'builtin' | 'openai'`): the alternatives whose tag the value does not
+    // carry (a `const` problem right under the union) explain nothing; the one it names does.
+    const prefix = `${u.schemaPath}/${u.keyword}/`;
+    const branchOf = (i: SchemaIssue) => (i.schemaPath ?? '').slice(prefix.length).split('/')[0];
+    const depthOf = (i: SchemaIssue) => (i.instancePath ?? '').split('/').length;
+    const untagged = new Set(
+      all.filter((i) => i.keyword === 'const' && depthOf(i) === depthOf(u) + 1).map(branchOf),
+    );
+    const tagged = all.filter((i) => !untagged.has(branchOf(i)));
+    const branches = tagged.length > 0 ? tagged : all;
     const depth = (u.instancePath ?? '').length;
     const deeper = branches.filter((i) => (i.instancePath ?? '').length > depth);
     const best = deeper.length > 0 ? deeper : branches.filter((i) => i.keyword !== 'type');
