@@ -173,4 +173,62 @@ describeInBrowser('settings: tenant, embedding, chat agents and env variables', 
     await page.getByText('No embed tenants yet.').waitFor();
     expect((await api('GET', '/api/v1/embed-tenants')).items).toHaveLength(0);
   });
+
+  it('adds, edits and deletes chat agents of a deployment; their API key is never shown', async () => {
+    const { page } = browser;
+    const deploymentId = web.server.demoDeploymentId;
+    const before = (await api('GET', '/api/v1/agents')).items.filter(
+      (a: { deploymentId: number }) => a.deploymentId === deploymentId,
+    ).length;
+    await page.getByRole('link', { name: 'Chat agents' }).click();
+    await page.getByRole('heading', { name: 'Chat agents', level: 1 }).waitFor();
+    await page.getByLabel('Agents of deployment').selectOption(String(deploymentId));
+    await page.waitForURL(/deployment=/);
+    await page.getByRole('button', { name: 'Add agent' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add chat agent' });
+    await dialog.getByLabel('Name', { exact: true }).fill('Sales helper');
+    await dialog.getByLabel('Instructions').fill('Answer about sales.');
+    await dialog.getByLabel('Brain').selectOption('openai');
+    await dialog.getByLabel('Endpoint URL').fill('ftp://models.example.com');
+    await dialog.getByLabel('Model').fill('gpt-test');
+    await dialog.getByLabel('API key').fill('sk-very-secret-key');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    expect(await problemOf(dialog.getByLabel('Endpoint URL'))).toMatch(/pattern|format|uri/i);
+    await browser.screenshot('settings-agents-01-url-error');
+    await dialog.getByLabel('Endpoint URL').fill('https://models.example.com/v1');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('status').filter({ hasText: 'Added Sales helper.' }).waitFor();
+    const list = page.getByRole('list', { name: 'Chat agents' });
+    await list.getByText('gpt-test at https://models.example.com/v1 · API key set').waitFor();
+    expect(await page.content()).not.toContain('sk-very-secret-key');
+
+    await page.getByRole('button', { name: 'Edit Sales helper' }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit Sales helper' });
+    expect(await edit.getByLabel('API key').inputValue()).toBe('');
+    await edit.getByText('Set. Leave empty to keep it').waitFor();
+    await edit.getByLabel('Name', { exact: true }).fill('Sales analyst');
+    await edit.getByLabel('Model').fill('gpt-test-2');
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved Sales analyst.' }).waitFor();
+    await list.getByText('gpt-test-2 at https://models.example.com/v1 · API key set').waitFor();
+    await browser.screenshot('settings-agents-02-list');
+    const agents = (await api('GET', '/api/v1/agents')).items;
+    const stored = agents.find((a: { name: string }) => a.name === 'Sales analyst');
+    expect(stored).toMatchObject({
+      deploymentId,
+      brain: { kind: 'openai', model: 'gpt-test-2', hasApiKey: true },
+    });
+    expect(JSON.stringify(agents)).not.toContain('sk-very-secret-key');
+
+    await page.getByRole('button', { name: 'Delete Sales analyst' }).click();
+    await page
+      .getByRole('alertdialog', { name: 'Delete Sales analyst?' })
+      .getByRole('button', { name: 'Delete' })
+      .click();
+    await page.getByRole('status').filter({ hasText: 'Deleted Sales analyst.' }).waitFor();
+    const after = (await api('GET', '/api/v1/agents')).items.filter(
+      (a: { deploymentId: number }) => a.deploymentId === deploymentId,
+    );
+    expect(after).toHaveLength(before);
+  });
 });

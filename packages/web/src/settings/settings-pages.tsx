@@ -6,6 +6,7 @@ import { RolesPage } from './roles-page.tsx';
 import { UsersPage } from './users-page.tsx';
 import './settings-pages.css';
 import { AuditLogPage } from './audit-log-page.tsx';
+import { ChatAgentsPage } from './chat-agents-page.tsx';
 import { ConnectedAccountsPage } from './connected-accounts-page.tsx';
 import { EmbeddingPage } from './embedding-page.tsx';
 import { OAuthIntegrationsPage } from './oauth-integrations-page.tsx';
@@ -25,6 +26,8 @@ export interface SettingsPage {
   label: string;
   /** Shown only to admins (every other page is the signed-in user's own, e.g. their profile). */
   adminOnly: boolean;
+  /** An admin page that developers see too, because the API lets them use it (e.g. chat agents). */
+  developersToo?: boolean;
   /** Which group of the navigation it sits in. */
   group: 'account' | 'administration';
   element: ReactNode;
@@ -85,5 +88,13 @@ export const settingsPages: SettingsPage[] = [
     adminOnly: true,
     group: 'administration',
     element: <EmbeddingPage />,
+  },
+  {
+    path: 'chat-agents',
+    label: 'Chat agents',
+    adminOnly: true,
+    developersToo: true,
+    group: 'administration',
+    element: <ChatAgentsPage />,
   },
 ];
