@@ -231,4 +231,49 @@ describeInBrowser('settings: tenant, embedding, chat agents and env variables', 
     );
     expect(after).toHaveLength(before);
   });
+
+  it('sets, replaces and deletes env variables of a deployment; values are never shown', async () => {
+    const { page } = browser;
+    const deploymentId = web.server.demoDeploymentId;
+    const url = `/api/v1/deployments/${deploymentId}/env-vars`;
+    await page.getByRole('link', { name: 'Env variables' }).click();
+    await page.getByRole('heading', { name: 'Env variables', level: 1 }).waitFor();
+    await page.getByLabel('Variables of deployment').selectOption(String(deploymentId));
+    await page.getByText('No env variables on this deployment yet.').waitFor();
+    await page.getByRole('button', { name: 'Add variable' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add env variable' });
+    await dialog.getByLabel('Name', { exact: true }).fill('1PASSWORD');
+    await dialog.getByLabel('Value').fill('hunter2-first');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    expect(await problemOf(dialog.getByLabel('Name', { exact: true }))).toMatch(/pattern/);
+    await browser.screenshot('settings-env-01-name-error');
+    await dialog.getByLabel('Name', { exact: true }).fill('WAREHOUSE_PASSWORD');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('status').filter({ hasText: 'Set WAREHOUSE_PASSWORD.' }).waitFor();
+    const list = page.getByRole('list', { name: 'Env variables' });
+    await list.getByText('Value set, never shown').waitFor();
+    expect(await page.content()).not.toContain('hunter2');
+
+    await page.getByRole('button', { name: 'Edit WAREHOUSE_PASSWORD' }).click();
+    const edit = page.getByRole('dialog', { name: 'New value for WAREHOUSE_PASSWORD' });
+    expect(await edit.getByLabel('Value').inputValue()).toBe('');
+    await edit.getByRole('button', { name: 'Save' }).click();
+    expect(await problemOf(edit.getByLabel('Value'))).toBe('is required');
+    await edit.getByLabel('Value').fill('hunter2-second');
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('status').filter({ hasText: 'Set WAREHOUSE_PASSWORD.' }).waitFor();
+    const values = await web.server.services.envVariableResolver.values(deploymentId);
+    expect(values.get('WAREHOUSE_PASSWORD')).toBe('hunter2-second');
+    expect((await api('GET', url)).items).toEqual([{ name: 'WAREHOUSE_PASSWORD', value: '[ENCRYPTED]' }]);
+    await browser.screenshot('settings-env-02-list');
+
+    await page.getByRole('button', { name: 'Delete WAREHOUSE_PASSWORD' }).click();
+    await page
+      .getByRole('alertdialog', { name: 'Delete WAREHOUSE_PASSWORD?' })
+      .getByRole('button', { name: 'Delete' })
+      .click();
+    await page.getByRole('status').filter({ hasText: 'Deleted WAREHOUSE_PASSWORD.' }).waitFor();
+    await page.getByText('No env variables on this deployment yet.').waitFor();
+    expect((await api('GET', url)).items).toEqual([]);
+  });
 });

@@ -9,6 +9,7 @@ import { AuditLogPage } from './audit-log-page.tsx';
 import { ChatAgentsPage } from './chat-agents-page.tsx';
 import { ConnectedAccountsPage } from './connected-accounts-page.tsx';
 import { EmbeddingPage } from './embedding-page.tsx';
+import { EnvVariablesPage } from './env-variables-page.tsx';
 import { OAuthIntegrationsPage } from './oauth-integrations-page.tsx';
 import { OidcPage } from './oidc-page.tsx';
 import { TenantSettingsPage } from './tenant-settings-page.tsx';
@@ -96,5 +97,13 @@ export const settingsPages: SettingsPage[] = [
     developersToo: true,
     group: 'administration',
     element: <ChatAgentsPage />,
+  },
+  {
+    path: 'env-variables',
+    label: 'Env variables',
+    adminOnly: true,
+    developersToo: true,
+    group: 'administration',
+    element: <EnvVariablesPage />,
   },
 ];
