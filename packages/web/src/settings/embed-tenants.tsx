@@ -77,10 +77,11 @@ export function EmbedTenantsCard() {
       {dialogs.deleting && (
         <DeleteTenantDialog
           tenant={dialogs.deleting}
-          onDone={(text) => {
+          // Its groups close as the delete starts: asked for again once it is gone, they would be a 404.
+          onConfirm={() => {
             if (open === dialogs.deleting?.name) setSearch({}, { replace: true });
-            dialogs.done(text);
           }}
+          onDone={dialogs.done}
           onClose={() => dialogs.setDeleting(null)}
         />
       )}
@@ -135,6 +136,7 @@ function TenantDialog(props: {
 
 function DeleteTenantDialog(props: {
   tenant: EmbedTenant;
+  onConfirm: () => void;
   onDone: (message: string) => void;
   onClose: () => void;
 }) {
@@ -150,7 +152,10 @@ function DeleteTenantDialog(props: {
       action="Delete"
       pendingAction="Deleting…"
       pending={remove.isPending}
-      onConfirm={() => remove.mutate({ params: { path: { embedTenantName: props.tenant.name } } })}
+      onConfirm={() => {
+        props.onConfirm();
+        remove.mutate({ params: { path: { embedTenantName: props.tenant.name } } });
+      }}
       problem={problem}
       onClose={props.onClose}
     />
