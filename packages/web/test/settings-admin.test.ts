@@ -276,4 +276,60 @@ describeInBrowser('settings: tenant, embedding, chat agents and env variables', 
     await page.getByText('No env variables on this deployment yet.').waitFor();
     expect((await api('GET', url)).items).toEqual([]);
   });
+
+  it("shows the user's new name in the top bar as soon as the profile is saved", async () => {
+    const { page } = browser;
+    await page.getByRole('link', { name: 'Profile' }).click();
+    await page.getByRole('heading', { name: 'Profile', level: 1 }).waitFor();
+    const menuName = page.locator('.user-menu .user-name');
+    expect(await menuName.textContent()).not.toBe('Ada Admin');
+    // The first admin's admin@localhost receives no mail: the profile asks for a real address.
+    await page.getByLabel('Email').fill('ada@example.com');
+    await page.getByLabel('Given name').fill('Ada');
+    await page.getByLabel('Family name').fill('Admin');
+    await page.getByRole('button', { name: 'Save profile' }).click();
+    await page.getByRole('status').filter({ hasText: 'Your profile is saved.' }).waitFor();
+    await expect.poll(() => menuName.textContent()).toBe('Ada Admin');
+  });
+
+  it('works at phone width', async () => {
+    const { page } = browser;
+    await page.setViewportSize({ width: 390, height: 844 });
+    const deploymentId = web.server.demoDeploymentId;
+    await api('POST', '/api/v1/embed-tenants', {
+      name: 'globex',
+      displayName: 'Globex Corporation International',
+    });
+    await api('POST', '/api/v1/embed-tenants/globex/groups', {
+      name: 'analysts',
+      description: 'Reads every dashboard',
+    });
+    await api('PUT', `/api/v1/deployments/${deploymentId}/env-vars`, {
+      env_variables: [{ name: 'A_RATHER_LONG_WAREHOUSE_PASSWORD_NAME', value: 'x' }],
+    });
+    const pages: [string, string][] = [
+      ['tenant', 'Regions'],
+      ['embedding?tenant=globex', 'Groups of globex'],
+      [`chat-agents?deployment=${deploymentId}`, 'Chat agents'],
+      [`env-variables?deployment=${deploymentId}`, 'Env variables'],
+    ];
+    for (const [path, list] of pages) {
+      await page.goto(`${web.baseUrl}/settings/${path}`);
+      await page.getByRole('list', { name: list }).locator('li').first().waitFor();
+      await browser.screenshot(`settings-admin-phone-${path.split('?')[0]}`);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow, path).toBeLessThanOrEqual(0);
+    }
+    await page.getByRole('button', { name: 'Add variable' }).click();
+    await page.getByRole('dialog', { name: 'Add env variable' }).waitFor();
+    await browser.screenshot('settings-admin-phone-dialog');
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'hidden' });
+    // The sign-in redirect (401) and the refused inputs above (400) are logged by the browser; nothing else.
+    const unexpected = browser.errors.filter(
+      (e) => !/Failed to load resource: the server responded with a status of (400|401)/.test(e),
+    );
+    expect(unexpected).toEqual([]);
+    expect(browser.offOrigin).toEqual([]);
+  });
 });
