@@ -332,4 +332,32 @@ describeInBrowser('settings: tenant, embedding, chat agents and env variables', 
     expect(unexpected).toEqual([]);
     expect(browser.offOrigin).toEqual([]);
   });
+
+  it('shows a developer the chat agents and env variable names, and no admin page or admin button', async () => {
+    const deploymentId = web.server.demoDeploymentId;
+    const email = 'dev@example.com';
+    const devPassword = 'a developer password';
+    await api('POST', '/api/v1/users', { email, username: email, role: 'developer', password: devPassword });
+    const developer = await openBrowser(web.baseUrl, { viewport: { width: 1280, height: 900 } });
+    try {
+      const { page } = developer;
+      await page.goto(`${web.baseUrl}/sign-in?next=/settings/env-variables?deployment=${deploymentId}`);
+      await page.getByLabel('Email').fill(email);
+      await page.getByLabel('Password').fill(devPassword);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('heading', { name: 'Env variables', level: 1 }).waitFor();
+      await page.getByRole('list', { name: 'Env variables' }).locator('li').first().waitFor();
+      expect(await page.getByRole('button', { name: 'Add variable' }).count()).toBe(0);
+      expect(await page.getByRole('button', { name: /^Delete / }).count()).toBe(0);
+      const nav = page.getByRole('navigation', { name: 'Settings' });
+      expect(await nav.getByRole('link', { name: 'Chat agents' }).count()).toBe(1);
+      expect(await nav.getByRole('link', { name: 'Tenant settings' }).count()).toBe(0);
+      expect(await nav.getByRole('link', { name: 'Embedding' }).count()).toBe(0);
+      await nav.getByRole('link', { name: 'Chat agents' }).click();
+      await page.getByRole('button', { name: 'Add agent' }).waitFor();
+      await developer.screenshot('settings-admin-developer-agents');
+    } finally {
+      await developer.close();
+    }
+  });
 });
