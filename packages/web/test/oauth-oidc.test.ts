@@ -127,7 +127,11 @@ describeInBrowser('web app: OpenID sign-in, OAuth integrations, OIDC and connect
     await dialog.getByLabel('Scopes').fill('openid email offline_access');
     await dialog.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('status').filter({ hasText: 'Added Example IdP data.' }).waitFor();
-    await page.getByRole('heading', { name: 'Example IdP data' }).waitFor();
+    await page
+      .getByRole('list', { name: 'OAuth integrations' })
+      .locator('.settings-list-name')
+      .filter({ hasText: /^Example IdP data$/ })
+      .waitFor();
     expect(await page.content()).not.toContain('web client secret');
     await shoot('oauth-integrations');
   });
@@ -147,7 +151,11 @@ describeInBrowser('web app: OpenID sign-in, OAuth integrations, OIDC and connect
     await dialog.getByLabel('Audience').selectOption('custom');
     await dialog.getByLabel('Custom audience').fill('https://warehouse.example.com');
     await dialog.getByRole('button', { name: 'Save' }).click();
-    await page.getByRole('heading', { name: 'warehouse' }).waitFor();
+    await page
+      .getByRole('list', { name: 'Token configs' })
+      .locator('.settings-list-name')
+      .filter({ hasText: /^warehouse$/ })
+      .waitFor();
     await page.getByText('audience https://warehouse.example.com · into WAREHOUSE_TOKEN').waitFor();
     await shoot('oidc');
     await browser.close();

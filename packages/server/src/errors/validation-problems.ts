@@ -44,10 +44,10 @@ export function validationProblems(context: string, issues: readonly SchemaIssue
   }
   for (const u of unions) {
     if (unions.some((outer) => inUnion(u, outer))) continue;
-    const branches = matchingBranches(
-      u,
-      issues.filter((i) => inUnion(i, u) && !unions.includes(i)),
-    );
+    const all = issues.filter((i) => inUnion(i, u) && !unions.includes(i));
+    // A union tagged by `type` (data sources) first; else any other tag (`kind` of a chat brain).
+    const byType = matchingBranches(u, all);
+    const branches = byType !== all ? byType : taggedBranches(u, all);
     const depth = (u.instancePath ?? '').length;
     const deeper = branches.filter((i) => (i.instancePath ?? '').length > depth);
     const best = deeper.length > 0 ? deeper : branches.filter((i) => i.keyword !== 'type');
@@ -73,6 +73,21 @@ export function describeProblems(problems: readonly FieldProblem[]): string {
  * members whose `type` matched, not the other members' complaints about fields they do not have.
  * When no member's `type` matched, its problem is the one said.
  */
+/**
+ * A tagged union (`kind: 'builtin' | 'openai'`): the alternatives whose tag the value does not
+ * carry (a `const` problem right under the union) explain nothing; the one it names does.
+ */
+function taggedBranches(u: SchemaIssue, all: SchemaIssue[]): SchemaIssue[] {
+  const prefix = `${u.schemaPath}/${u.keyword}/`;
+  const branchOf = (i: SchemaIssue) => (i.schemaPath ?? '').slice(prefix.length).split('/')[0];
+  const depthOf = (i: SchemaIssue) => (i.instancePath ?? '').split('/').length;
+  const untagged = new Set(
+    all.filter((i) => i.keyword === 'const' && depthOf(i) === depthOf(u) + 1).map(branchOf),
+  );
+  const tagged = all.filter((i) => !untagged.has(branchOf(i)));
+  return tagged.length > 0 ? tagged : all;
+}
+
 function matchingBranches(u: SchemaIssue, branches: SchemaIssue[]): SchemaIssue[] {
   const prefix = `${u.schemaPath}/${u.keyword}/`;
   const member = (i: SchemaIssue) => (i.schemaPath ?? '').slice(prefix.length).split('/')[0];

@@ -8,6 +8,7 @@ import {
 } from '@tessera/client/react';
 import { type FormEvent, useId, useState } from 'react';
 import { describeError } from '../api/errors.ts';
+import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
 import { Dialog } from '../ui/dialog.tsx';
 import { Field } from '../ui/field.tsx';
 import { noProblems, type Problems, problemsOf } from '../ui/problems.ts';
@@ -201,35 +202,18 @@ export function DeleteReportDialog({
     onError: (error) => setProblem(`It could not be deleted: ${describeError(error)}`),
   });
   return (
-    <Dialog
+    <ConfirmDialog
       title={`Delete “${report.title || report.name}”?`}
-      alert
       description="The report goes for everyone who can see it, and dashboards showing it lose that tile. This cannot be undone."
+      action="Delete"
+      pendingAction="Deleting…"
+      pending={remove.isPending}
+      onConfirm={() => {
+        setProblem(null);
+        remove.mutate({ params: { path: { deploymentId, reportId: report.id } } });
+      }}
+      problem={problem}
       onClose={onClose}
-      buttons={(close) => (
-        <>
-          <button type="button" className="button button-secondary" onClick={close}>
-            Cancel
-          </button>
-          <button
-            type="button"
-            className="button button-danger"
-            disabled={remove.isPending}
-            onClick={() => {
-              setProblem(null);
-              remove.mutate({ params: { path: { deploymentId, reportId: report.id } } });
-            }}
-          >
-            {remove.isPending ? 'Deleting…' : 'Delete'}
-          </button>
-        </>
-      )}
-    >
-      {problem && (
-        <p className="form-error" role="alert">
-          {problem}
-        </p>
-      )}
-    </Dialog>
+    />
   );
 }

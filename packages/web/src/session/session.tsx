@@ -37,6 +37,11 @@ export interface SessionValue {
   signIn(email: string, password: string): Promise<unknown | null>;
   /** Ends the session on the server (DELETE /api/v1/session) and forgets every cached answer. */
   signOut(): Promise<void>;
+  /**
+   * The signed-in user's own details as the server now has them (e.g. after the profile page saved
+   * their name), so that the top bar shows them at once rather than at the next sign-in.
+   */
+  updateUser(changes: Partial<Pick<SessionUser, 'email' | 'firstName' | 'lastName'>>): void;
 }
 
 const SessionContext = createContext<SessionValue | null>(null);
@@ -104,6 +109,13 @@ export function SessionProvider({ children }: { children?: ReactNode }) {
     }
   }, [client, queryClient]);
 
+  const updateUser = useCallback(
+    (changes: Partial<Pick<SessionUser, 'email' | 'firstName' | 'lastName'>>) => {
+      setState((old) => (old.status === 'signed-in' ? { ...old, user: { ...old.user, ...changes } } : old));
+    },
+    [],
+  );
+
   const value = useMemo<SessionValue>(
     () => ({
       state,
@@ -112,8 +124,9 @@ export function SessionProvider({ children }: { children?: ReactNode }) {
       client,
       signIn,
       signOut,
+      updateUser,
     }),
-    [state, csrfToken, client, signIn, signOut],
+    [state, csrfToken, client, signIn, signOut, updateUser],
   );
   return (
     <SessionContext.Provider value={value}>

@@ -4,14 +4,13 @@ import {
   useListOAuthIntegrations,
   useUpdateOAuthIntegration,
 } from '@tessera/client/react';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { describeError } from '../api/errors.ts';
 import { PageHeader } from '../layout/page.tsx';
-import { EmptyState, ErrorState, LoadingState } from '../layout/states.tsx';
 import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
-import { Dialog } from '../ui/dialog.tsx';
 import { Field } from '../ui/field.tsx';
-import { noProblems, type Problems, problemsOf } from '../ui/problems.ts';
+import { FormDialog, useFormDialog, useListDialogs } from '../ui/form-dialog.tsx';
+import { SettingsList } from '../ui/settings-list.tsx';
 
 interface Integration {
   id: number;
@@ -34,77 +33,54 @@ const callbackUrl = () => `${window.location.origin}/api/v1/oauth/callback`;
  */
 export function OAuthIntegrationsPage() {
   const list = useListOAuthIntegrations();
-  const [editing, setEditing] = useState<Integration | 'new' | null>(null);
-  const [deleting, setDeleting] = useState<Integration | null>(null);
-  const [message, setMessage] = useState<string | null>(null);
-  const done = (text: string) => {
-    setEditing(null);
-    setDeleting(null);
-    setMessage(text);
-  };
+  const dialogs = useListDialogs<Integration>();
   return (
     <>
       <PageHeader
         title="OAuth integrations"
         subtitle="Services users connect their own accounts at, for data queried with their own tokens."
         actions={
-          <button type="button" className="button button-primary" onClick={() => setEditing('new')}>
+          <button type="button" className="button button-primary" onClick={() => dialogs.setEditing('new')}>
             Add integration
           </button>
         }
       />
-      {message && (
+      {dialogs.message && (
         <p className="notice" role="status">
-          {message}
+          {dialogs.message}
         </p>
       )}
-      {list.isPending ? (
-        <LoadingState />
-      ) : list.isError ? (
-        <ErrorState error={list.error} onRetry={() => list.refetch()} />
-      ) : list.data.length === 0 ? (
-        <EmptyState title="No OAuth integrations yet.">
-          Add one to let users connect their accounts.
-        </EmptyState>
-      ) : (
-        <ul className="settings-list" aria-label="OAuth integrations">
-          {list.data.map((integration) => (
-            <li key={integration.id} className="settings-row">
-              <div className="settings-row-text">
-                <h2>{integration.name}</h2>
-                <p className="muted">
-                  {integration.type} · client <code>{integration.clientId}</code> ·{' '}
-                  {new URL(integration.authUrl).host}
-                </p>
-              </div>
-              <div className="settings-row-actions">
-                <button
-                  type="button"
-                  className="button button-secondary"
-                  onClick={() => setEditing(integration)}
-                >
-                  Edit<span className="visually-hidden"> {integration.name}</span>
-                </button>
-                <button
-                  type="button"
-                  className="button button-secondary"
-                  onClick={() => setDeleting(integration)}
-                >
-                  Delete<span className="visually-hidden"> {integration.name}</span>
-                </button>
-              </div>
-            </li>
-          ))}
-        </ul>
-      )}
-      {editing && (
+      <SettingsList
+        label="OAuth integrations"
+        query={list}
+        items={list.data}
+        keyOf={(integration) => integration.id}
+        nameOf={(integration) => integration.name}
+        details={(integration) => (
+          <>
+            {integration.type} · client <code>{integration.clientId}</code> ·{' '}
+            {new URL(integration.authUrl).host}
+          </>
+        )}
+        empty="No OAuth integrations yet."
+        emptyHint="Add one to let users connect their accounts."
+        onEdit={dialogs.setEditing}
+        onDelete={dialogs.setDeleting}
+      />
+      {dialogs.editing && (
         <IntegrationDialog
-          integration={editing === 'new' ? null : editing}
-          onDone={done}
-          onClose={() => setEditing(null)}
+          integration={dialogs.editing === 'new' ? null : dialogs.editing}
+          onDone={dialogs.done}
+          onClose={() => dialogs.setEditing(null)}
         />
       )}
-      {deleting && <DeleteDialog integration={deleting} onDone={done} onClose={() => setDeleting(null)} />}
+      {dialogs.deleting && (
+        <DeleteDialog
+          integration={dialogs.deleting}
+          onDone={dialogs.done}
+          onClose={() => dialogs.setDeleting(null)}
+        />
+      )}
     </>
   );
 }
@@ -115,7 +91,7 @@ function IntegrationDialog(props: {
   onClose: () => void;
 }) {
   const old = props.integration;
-  const [form, setForm] = useState({
+  const { form, set, problems, fields, onError, handleSubmit } = useFormDialog(() => ({
     name: old?.name ?? '',
     type: old?.type ?? 'generic',
     authUrl: old?.authUrl ?? '',
@@ -125,18 +101,11 @@ function IntegrationDialog(props: {
     clientSecret: '',
     redirectUri: old?.redirectUri ?? callbackUrl(),
     scopes: (old?.scopes ?? []).join(' '),
-  });
-  const [problems, setProblems] = useState<Problems>(noProblems);
-  const set = (name: keyof typeof form) => (value: string) => setForm({ ...form, [name]: value });
-  const onError = (error: unknown) => setProblems(problemsOf(error));
+  }));
   const create = useCreateOAuthIntegration({ onSuccess: (s) => props.onDone(`Added ${s.name}.`), onError });
   const update = useUpdateOAuthIntegration({ onSuccess: (s) => props.onDone(`Saved ${s.name}.`), onError });
-  const pending = create.isPending || update.isPending;
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    setProblems(noProblems);
-    const { revocationUrl, clientSecret, scopes, ...rest } = form;
+  const submit = handleSubmit(({ revocationUrl, clientSecret, scopes, ...rest }) => {
     const body = {
       ...rest,
       name: rest.name.trim(),
@@ -149,23 +118,14 @@ function IntegrationDialog(props: {
         body: { ...body, clientSecret: clientSecret || null },
       });
     else create.mutate({ body: { ...body, clientSecret } });
-  };
-  const fields = problems.fields;
+  });
   return (
-    <Dialog
+    <FormDialog
       title={old ? `Edit ${old.name}` : 'Add OAuth integration'}
       onClose={props.onClose}
       onSubmit={submit}
-      buttons={(close) => (
-        <>
-          <button type="button" className="button button-secondary" onClick={close}>
-            Cancel
-          </button>
-          <button type="submit" className="button button-primary" disabled={pending}>
-            {pending ? 'Saving…' : 'Save'}
-          </button>
-        </>
-      )}
+      pending={create.isPending || update.isPending}
+      problems={problems}
     >
       <Field label="Name" value={form.name} onChange={set('name')} problem={fields.name} autoFocus />
       <Field
@@ -225,12 +185,7 @@ function IntegrationDialog(props: {
         problem={fields.scopes}
         hint="Separated by spaces."
       />
-      {problems.other && (
-        <p className="form-error" role="alert">
-          It could not be saved: {problems.other}
-        </p>
-      )}
-    </Dialog>
+    </FormDialog>
   );
 }
 

@@ -4,15 +4,15 @@ import {
   useListOidcTokenConfigs,
   useUpdateOidcTokenConfig,
 } from '@tessera/client/react';
-import { type FormEvent, useEffect, useId, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { createAppClient } from '../api/client.ts';
 import { describeError } from '../api/errors.ts';
 import { Card, PageHeader } from '../layout/page.tsx';
-import { EmptyState, ErrorState, LoadingState } from '../layout/states.tsx';
+import { LoadingState } from '../layout/states.tsx';
 import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
-import { Dialog } from '../ui/dialog.tsx';
 import { Field } from '../ui/field.tsx';
-import { noProblems, type Problems, problemsOf } from '../ui/problems.ts';
+import { FormDialog, useFormDialog, useListDialogs } from '../ui/form-dialog.tsx';
+import { SettingsList } from '../ui/settings-list.tsx';
 
 interface TokenConfig {
   id: number;
@@ -45,14 +45,7 @@ function useSignInProvider(): { name: string } | null | undefined {
 export function OidcPage() {
   const provider = useSignInProvider();
   const list = useListOidcTokenConfigs();
-  const [editing, setEditing] = useState<TokenConfig | 'new' | null>(null);
-  const [deleting, setDeleting] = useState<TokenConfig | null>(null);
-  const [message, setMessage] = useState<string | null>(null);
-  const done = (text: string) => {
-    setEditing(null);
-    setDeleting(null);
-    setMessage(text);
-  };
+  const dialogs = useListDialogs<TokenConfig>();
   const discovery = `${window.location.origin}/.well-known/openid-configuration`;
   return (
     <>
@@ -60,9 +53,9 @@ export function OidcPage() {
         title="OpenID Connect"
         subtitle="Sign-in through your identity provider, and short-lived tokens for warehouses."
       />
-      {message && (
+      {dialogs.message && (
         <p className="notice" role="status">
-          {message}
+          {dialogs.message}
         </p>
       )}
       <Card title="Sign-in with an identity provider">
@@ -83,7 +76,7 @@ export function OidcPage() {
       <Card
         title="Deployment tokens"
         actions={
-          <button type="button" className="button button-primary" onClick={() => setEditing('new')}>
+          <button type="button" className="button button-primary" onClick={() => dialogs.setEditing('new')}>
             Add token config
           </button>
         }
@@ -95,54 +88,37 @@ export function OidcPage() {
           </a>
           .
         </p>
-        {list.isPending ? (
-          <LoadingState />
-        ) : list.isError ? (
-          <ErrorState error={list.error} onRetry={() => list.refetch()} />
-        ) : list.data.length === 0 ? (
-          <EmptyState title="No token configs yet." />
-        ) : (
-          <ul className="settings-list" aria-label="Token configs">
-            {list.data.map((config) => (
-              <li key={config.id} className="settings-row">
-                <div className="settings-row-text">
-                  <h2>
-                    {config.name} {!config.isEnabled && <span className="muted">(disabled)</span>}
-                  </h2>
-                  <p className="muted break-anywhere">
-                    audience {config.audience}
-                    {config.targetEnvVar ? ` · into ${config.targetEnvVar}` : ''}
-                  </p>
-                </div>
-                <div className="settings-row-actions">
-                  <button
-                    type="button"
-                    className="button button-secondary"
-                    onClick={() => setEditing(config)}
-                  >
-                    Edit<span className="visually-hidden"> {config.name}</span>
-                  </button>
-                  <button
-                    type="button"
-                    className="button button-secondary"
-                    onClick={() => setDeleting(config)}
-                  >
-                    Delete<span className="visually-hidden"> {config.name}</span>
-                  </button>
-                </div>
-              </li>
-            ))}
-          </ul>
-        )}
+        <SettingsList
+          label="Token configs"
+          query={list}
+          items={list.data}
+          keyOf={(config) => config.id}
+          nameOf={(config) => config.name}
+          details={(config) => (
+            <span className="break-anywhere">
+              {config.isEnabled ? '' : 'disabled · '}audience {config.audience}
+              {config.targetEnvVar ? ` · into ${config.targetEnvVar}` : ''}
+            </span>
+          )}
+          empty="No token configs yet."
+          onEdit={dialogs.setEditing}
+          onDelete={dialogs.setDeleting}
+        />
       </Card>
-      {editing && (
+      {dialogs.editing && (
         <TokenConfigDialog
-          config={editing === 'new' ? null : editing}
-          onDone={done}
-          onClose={() => setEditing(null)}
+          config={dialogs.editing === 'new' ? null : dialogs.editing}
+          onDone={dialogs.done}
+          onClose={() => dialogs.setEditing(null)}
         />
       )}
-      {deleting && <DeleteDialog config={deleting} onDone={done} onClose={() => setDeleting(null)} />}
+      {dialogs.deleting && (
+        <DeleteDialog
+          config={dialogs.deleting}
+          onDone={dialogs.done}
+          onClose={() => dialogs.setDeleting(null)}
+        />
+      )}
     </>
   );
 }
@@ -153,7 +129,7 @@ function TokenConfigDialog(props: {
   onClose: () => void;
 }) {
   const old = props.config;
-  const [form, setForm] = useState({
+  const { form, set, problems, fields, setProblems, onError, handleSubmit } = useFormDialog(() => ({
     name: old?.name ?? '',
     audienceType: old?.audienceType ?? 'default',
     customAudience: old?.audienceType === 'custom' ? old.audience : '',
@@ -161,20 +137,12 @@ function TokenConfigDialog(props: {
     targetEnvVar: old?.targetEnvVar ?? '',
     customClaims: old?.customClaims ? JSON.stringify(old.customClaims, null, 2) : '',
     isEnabled: old?.isEnabled ?? true,
-  });
-  const [problems, setProblems] = useState<Problems>(noProblems);
+  }));
   const audienceId = useId();
-  const set =
-    (name: 'name' | 'customAudience' | 'subFormat' | 'targetEnvVar' | 'customClaims') => (value: string) =>
-      setForm({ ...form, [name]: value });
-  const onError = (error: unknown) => setProblems(problemsOf(error));
   const create = useCreateOidcTokenConfig({ onSuccess: (s) => props.onDone(`Added ${s.name}.`), onError });
   const update = useUpdateOidcTokenConfig({ onSuccess: (s) => props.onDone(`Saved ${s.name}.`), onError });
-  const pending = create.isPending || update.isPending;
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    setProblems(noProblems);
+  const submit = handleSubmit((form) => {
     let customClaims: Record<string, unknown> | null = null;
     if (form.customClaims.trim() !== '') {
       try {
@@ -198,23 +166,14 @@ function TokenConfigDialog(props: {
     };
     if (old) update.mutate({ params: { path: { id: old.id } }, body });
     else create.mutate({ body });
-  };
-  const fields = problems.fields;
+  });
   return (
-    <Dialog
+    <FormDialog
       title={old ? `Edit ${old.name}` : 'Add token config'}
       onClose={props.onClose}
       onSubmit={submit}
-      buttons={(close) => (
-        <>
-          <button type="button" className="button button-secondary" onClick={close}>
-            Cancel
-          </button>
-          <button type="submit" className="button button-primary" disabled={pending}>
-            {pending ? 'Saving…' : 'Save'}
-          </button>
-        </>
-      )}
+      pending={create.isPending || update.isPending}
+      problems={problems}
     >
       <Field
         label="Name"
@@ -229,7 +188,7 @@ function TokenConfigDialog(props: {
         <select
           id={audienceId}
           value={form.audienceType}
-          onChange={(e) => setForm({ ...form, audienceType: e.target.value })}
+          onChange={(e) => set('audienceType')(e.target.value)}
         >
           <option value="default">This server (the issuer URL)</option>
           <option value="custom">Custom</option>
@@ -268,16 +227,11 @@ function TokenConfigDialog(props: {
         <input
           type="checkbox"
           checked={form.isEnabled}
-          onChange={(e) => setForm({ ...form, isEnabled: e.target.checked })}
+          onChange={(e) => set('isEnabled')(e.target.checked)}
         />{' '}
         Enabled
       </label>
-      {problems.other && (
-        <p className="form-error" role="alert">
-          It could not be saved: {problems.other}
-        </p>
-      )}
-    </Dialog>
+    </FormDialog>
   );
 }
 

@@ -2,6 +2,7 @@ import { useChangeOwnPassword, useGetMe, useUpdateMyProfile } from '@tessera/cli
 import { type FormEvent, useEffect, useState } from 'react';
 import { Card, PageHeader } from '../layout/page.tsx';
 import { ErrorState, LoadingState } from '../layout/states.tsx';
+import { useSession } from '../session/session.tsx';
 import { Field } from '../ui/field.tsx';
 import { noProblems, type Problems, problemsOf } from '../ui/problems.ts';
 
@@ -39,8 +40,13 @@ function ProfileForm({
   const [problems, setProblems] = useState<Problems>(noProblems);
   const [saved, setSaved] = useState('');
   useEffect(() => setEmail(user.email), [user.email]);
+  const { updateUser } = useSession();
   const update = useUpdateMyProfile({
-    onSuccess: () => setSaved('Your profile is saved.'),
+    onSuccess: (user) => {
+      // The top bar's user menu reads the session's user: it shows the new name at once.
+      updateUser({ email: user.email, firstName: user.firstName, lastName: user.lastName });
+      setSaved('Your profile is saved.');
+    },
     onError: (error) => setProblems(problemsOf(error)),
   });
   const submit = (event: FormEvent) => {

@@ -8,10 +8,16 @@ const groupTitles: Record<SettingsPage['group'], string> = {
   administration: 'Administration',
 };
 
-/** The pages the signed-in user may open: every admin page for an admin, their own for everyone. */
+/**
+ * The pages the signed-in user may open: every admin page for an admin, their own for everyone,
+ * and to a developer the admin pages the API lets developers use.
+ */
 export function useVisibleSettingsPages(): SettingsPage[] {
   const user = useSignedInUser();
-  return settingsPages.filter((page) => !page.adminOnly || user.role === 'admin');
+  return settingsPages.filter(
+    (page) =>
+      !page.adminOnly || user.role === 'admin' || (page.developersToo === true && user.role === 'developer'),
+  );
 }
 
 /**

@@ -6,9 +6,13 @@ import { RolesPage } from './roles-page.tsx';
 import { UsersPage } from './users-page.tsx';
 import './settings-pages.css';
 import { AuditLogPage } from './audit-log-page.tsx';
+import { ChatAgentsPage } from './chat-agents-page.tsx';
 import { ConnectedAccountsPage } from './connected-accounts-page.tsx';
+import { EmbeddingPage } from './embedding-page.tsx';
+import { EnvVariablesPage } from './env-variables-page.tsx';
 import { OAuthIntegrationsPage } from './oauth-integrations-page.tsx';
 import { OidcPage } from './oidc-page.tsx';
+import { TenantSettingsPage } from './tenant-settings-page.tsx';
 import { UserAttributeValuesPage } from './user-attribute-values-page.tsx';
 import { UserAttributesPage } from './user-attributes-page.tsx';
 
@@ -23,6 +27,8 @@ export interface SettingsPage {
   label: string;
   /** Shown only to admins (every other page is the signed-in user's own, e.g. their profile). */
   adminOnly: boolean;
+  /** An admin page that developers see too, because the API lets them use it (e.g. chat agents). */
+  developersToo?: boolean;
   /** Which group of the navigation it sits in. */
   group: 'account' | 'administration';
   element: ReactNode;
@@ -69,5 +75,35 @@ export const settingsPages: SettingsPage[] = [
     adminOnly: true,
     group: 'administration',
     element: <AuditLogPage />,
+  },
+  {
+    path: 'tenant',
+    label: 'Tenant settings',
+    adminOnly: true,
+    group: 'administration',
+    element: <TenantSettingsPage />,
+  },
+  {
+    path: 'embedding',
+    label: 'Embedding',
+    adminOnly: true,
+    group: 'administration',
+    element: <EmbeddingPage />,
+  },
+  {
+    path: 'chat-agents',
+    label: 'Chat agents',
+    adminOnly: true,
+    developersToo: true,
+    group: 'administration',
+    element: <ChatAgentsPage />,
+  },
+  {
+    path: 'env-variables',
+    label: 'Env variables',
+    adminOnly: true,
+    developersToo: true,
+    group: 'administration',
+    element: <EnvVariablesPage />,
   },
 ];

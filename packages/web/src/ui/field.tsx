@@ -119,3 +119,40 @@ export function SelectField<V extends string>(props: {
     </div>
   );
 }
+
+/** A labelled checkbox, with a line saying what it does and its problem under it like `Field`. */
+export function CheckboxField(props: {
+  label: string;
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+  hint?: ReactNode;
+  problem?: string;
+  disabled?: boolean;
+}) {
+  const id = useId();
+  const problemId = `${id}-problem`;
+  const hintId = `${id}-hint`;
+  const describedBy = [props.hint ? hintId : '', props.problem ? problemId : ''].filter(Boolean).join(' ');
+  return (
+    <div className="field field-checkbox">
+      <label className="checkbox" htmlFor={id}>
+        <input
+          id={id}
+          type="checkbox"
+          checked={props.checked}
+          disabled={props.disabled}
+          aria-invalid={props.problem !== undefined}
+          aria-describedby={describedBy || undefined}
+          onChange={(e) => props.onChange(e.target.checked)}
+        />
+        {props.label}
+      </label>
+      {props.hint && (
+        <p id={hintId} className="field-hint">
+          {props.hint}
+        </p>
+      )}
+      <Problem id={problemId} problem={props.problem} />
+    </div>
+  );
+}

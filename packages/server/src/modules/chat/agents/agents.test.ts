@@ -21,6 +21,18 @@ describe('chat agents (/api/v1/agents)', () => {
     expect(demo.chatApiUrl).toMatch(new RegExp(`/api/v1/public/default/agents/${demo.id}$`));
   });
 
+  it("names the problem of the brain the body chose, not another brain's unknown fields", async () => {
+    const res = await call('POST', '/api/v1/agents', {
+      name: 'Analyst',
+      deploymentId: server.demoDeploymentId,
+      brain: { kind: 'openai', baseURL: 'ftp://models.example.com', model: 'm' },
+    });
+    expect(res.statusCode).toBe(400);
+    const errors = res.json().errors as { field: string; message: string }[];
+    expect(errors.find((e) => e.field === 'body/brain/baseURL')?.message).toMatch(/pattern/);
+    expect(errors.map((e) => e.message)).not.toContain('is not a known field');
+  });
+
   it('creates, pages, reads, updates and deletes; an OpenAI key is never returned', async () => {
     const created = await call('POST', '/api/v1/agents', {
       name: 'Analyst',
