@@ -59,23 +59,31 @@ describeInBrowser('settings: tenant, embedding, chat agents and env variables', 
     await regions.locator('li').first().waitFor();
     const time = page.getByLabel('Start (UTC)');
     await time.fill('25:00');
+    const auditBefore = (await api('GET', '/api/v1/tenant/settings')).auditLogEnabled;
     // By keyboard: the checkbox toggles with Space, the form submits with Enter in a field.
     await page.getByLabel('Record the audit log').focus();
     await page.keyboard.press('Space');
-    await page.getByLabel('Day').selectOption('friday');
+    await page.getByLabel('Day', { exact: true }).selectOption('friday');
     await time.press('Enter');
     expect(await problemOf(time)).toMatch(/match|pattern|HH/i);
     await browser.screenshot('settings-tenant-01-time-error');
     expect((await api('GET', '/api/v1/tenant/settings')).maintenanceWindowDay).toBe('sunday');
 
     await time.fill('03:30');
+    // The audit log's retention: a negative number of days is named beside its field.
+    const retention = page.getByLabel('Keep audit entries for (days)');
+    await retention.fill('-5');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    expect(await problemOf(retention)).toMatch(/>=|minimum|0/);
+    await retention.fill('90');
     await page.getByRole('button', { name: 'Save settings' }).click();
     await page.getByRole('status').filter({ hasText: 'The tenant settings are saved.' }).waitFor();
     const stored = await api('GET', '/api/v1/tenant/settings');
     expect(stored).toMatchObject({
-      auditLogEnabled: true,
+      auditLogEnabled: !auditBefore,
       maintenanceWindowDay: 'friday',
       maintenanceWindowTime: '03:30',
+      auditLogRetentionDays: 90,
     });
     expect(await time.getAttribute('aria-invalid')).toBe('false');
     await browser.screenshot('settings-tenant-02-saved');

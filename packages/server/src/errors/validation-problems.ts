@@ -85,7 +85,11 @@ function taggedBranches(u: SchemaIssue, all: SchemaIssue[]): SchemaIssue[] {
     all.filter((i) => i.keyword === 'const' && depthOf(i) === depthOf(u) + 1).map(branchOf),
   );
   const tagged = all.filter((i) => !untagged.has(branchOf(i)));
-  return tagged.length > 0 ? tagged : all;
+  // Only a branch the value's shape matched (its problems lie deeper than the union) is the one
+  // the tag names; when the rest fail on the value's type alone, the `const` was a field's own
+  // problem (`responseFormat: "x"` in a data query), not a tag.
+  const deeper = tagged.some((i) => depthOf(i) > depthOf(u));
+  return deeper ? tagged : all;
 }
 
 function matchingBranches(u: SchemaIssue, branches: SchemaIssue[]): SchemaIssue[] {

@@ -13,6 +13,7 @@ const dayOptions = weekdays.map((day) => ({ value: day, label: day[0]?.toUpperCa
 
 interface TenantSettings {
   auditLogEnabled: boolean;
+  auditLogRetentionDays: number;
   hasSupportAccess: boolean;
   useAIBIUserInterface: boolean;
   maintenanceWindowEnabled: boolean;
@@ -43,10 +44,14 @@ export function TenantSettingsPage() {
   );
 }
 
+/** The form's text for the retention (the API's days; 0 keeps entries forever). */
+type TenantForm = Omit<TenantSettings, 'auditLogRetentionDays'> & { auditLogRetentionDays: string };
+
 /** The fields an admin sets: the read-only ones (`auditLogEnabledCurrent`…) are refused by the PUT. */
-function editable(settings: TenantSettings): TenantSettings {
+function editable(settings: TenantSettings): TenantForm {
   return {
     auditLogEnabled: settings.auditLogEnabled,
+    auditLogRetentionDays: String(settings.auditLogRetentionDays ?? 0),
     hasSupportAccess: settings.hasSupportAccess,
     useAIBIUserInterface: settings.useAIBIUserInterface,
     maintenanceWindowEnabled: settings.maintenanceWindowEnabled,
@@ -57,12 +62,12 @@ function editable(settings: TenantSettings): TenantSettings {
 }
 
 function TenantSettingsForm({ settings }: { settings: TenantSettings }) {
-  const [form, setForm] = useState<TenantSettings>(() => editable(settings));
+  const [form, setForm] = useState<TenantForm>(() => editable(settings));
   const [problems, setProblems] = useState<Problems>(noProblems);
   const [saved, setSaved] = useState('');
   const set =
-    <K extends keyof TenantSettings>(name: K) =>
-    (value: TenantSettings[K]) =>
+    <K extends keyof TenantForm>(name: K) =>
+    (value: TenantForm[K]) =>
       setForm((old) => ({ ...old, [name]: value }));
   const update = useUpdateTenantSettings({
     onSuccess: (stored) => {
@@ -75,7 +80,16 @@ function TenantSettingsForm({ settings }: { settings: TenantSettings }) {
     event.preventDefault();
     setProblems(noProblems);
     setSaved('');
-    update.mutate({ body: { ...form, maintenanceWindowTime: form.maintenanceWindowTime.trim() } });
+    // A retention that is no whole number goes as it is, so that the API's problem names the field.
+    const days = form.auditLogRetentionDays.trim();
+    const retention = /^-?\d+$/.test(days) ? Number(days) : (days as unknown as number);
+    update.mutate({
+      body: {
+        ...form,
+        auditLogRetentionDays: retention,
+        maintenanceWindowTime: form.maintenanceWindowTime.trim(),
+      },
+    });
   };
   const fields = problems.fields;
   return (
@@ -87,6 +101,14 @@ function TenantSettingsForm({ settings }: { settings: TenantSettings }) {
           onChange={set('auditLogEnabled')}
           problem={fields.auditLogEnabled}
           hint="Who changed what and when, for every management change (Settings › Audit log)."
+        />
+        <Field
+          label="Keep audit entries for (days)"
+          type="number"
+          value={form.auditLogRetentionDays}
+          onChange={set('auditLogRetentionDays')}
+          problem={fields.auditLogRetentionDays}
+          hint="Older entries are deleted; 0 keeps them forever."
         />
         <CheckboxField
           label="Sign-in with the identity provider"
