@@ -5,6 +5,7 @@ import { bearer, startTestServer, type TestServer } from '../../../test/harness.
 import { sampleDatabaseFile } from '../../datasources/registry.ts';
 import { copySampleToPostgres } from '../../datasources/sample/copy-to-postgres.ts';
 import { ensureSampleDatabase } from '../../datasources/sample/generate.ts';
+import { engineQueries } from './engine-queries.ts';
 import { client, listen, normalizeNumbers, rawResponse, tokenFor } from './test-support.ts';
 
 const scale = 0.002;
@@ -12,54 +13,7 @@ process.env.TESSERA_SAMPLE_SCALE = String(scale);
 const postgresUrl = inject('postgresUrl');
 
 /** The same queries, the same generated rows, DuckDB and PostgreSQL: identical answers. */
-const queries: Record<string, Record<string, unknown>> = {
-  by_status: {
-    measures: ['orders.count', 'orders.total_amount', 'orders.avg_amount', 'orders.unique_customers'],
-    dimensions: ['orders.status'],
-    order: { 'orders.status': 'asc' },
-  },
-  fanout: {
-    measures: ['orders.count', 'orders.total_amount', 'line_items.count', 'line_items.revenue'],
-    dimensions: ['customers.country'],
-    order: { 'customers.country': 'asc' },
-  },
-  fanout_by_category: {
-    measures: ['orders.count', 'line_items.quantity_total'],
-    dimensions: ['products.category'],
-    order: { 'products.category': 'asc' },
-  },
-  monthly_in_new_york: {
-    measures: ['orders.count', 'orders.completed_ratio'],
-    timeDimensions: [
-      { dimension: 'orders.created_at', granularity: 'month', dateRange: ['2024-01-01', '2024-12-31'] },
-    ],
-    timezone: 'America/New_York',
-  },
-  rolling_week: {
-    measures: ['orders.rolling_amount_7d'],
-    timeDimensions: [
-      { dimension: 'orders.created_at', granularity: 'day', dateRange: ['2024-03-01', '2024-03-10'] },
-    ],
-  },
-  segment_and_filters: {
-    measures: ['orders.count'],
-    dimensions: ['orders.is_big'],
-    segments: ['orders.completed'],
-    filters: [{ member: 'orders.amount', operator: 'gt', values: ['100'] }],
-    order: { 'orders.is_big': 'asc' },
-  },
-  view: {
-    measures: ['sales.count', 'sales.line_item_count', 'sales.revenue'],
-    dimensions: ['sales.customers_country'],
-    order: { 'sales.customers_country': 'asc' },
-  },
-  ungrouped: {
-    dimensions: ['orders.id', 'orders.status', 'orders.amount', 'orders.created_at'],
-    ungrouped: true,
-    order: { 'orders.id': 'asc' },
-    limit: 20,
-  },
-};
+const queries = engineQueries;
 
 describe.skipIf(!postgresUrl)('DuckDB and PostgreSQL give identical results', () => {
   let server: TestServer;
