@@ -85,7 +85,8 @@ describeInBrowser('dashboard page: schedule by email and export (issue 23 item 5
     const recipients = dialog.getByLabel('Recipients');
     await recipients.fill('not-an-address');
     await dialog.getByRole('button', { name: 'Add schedule' }).click();
-    await expect.poll(() => recipients.getAttribute('aria-invalid')).toBe('true');
+    // Three requests (create, recipients refused, delete): a loaded machine takes its time.
+    await expect.poll(() => recipients.getAttribute('aria-invalid'), { timeout: 20_000 }).toBe('true');
     const problemId = (await recipients.getAttribute('aria-describedby'))?.split(' ').pop();
     expect(await page.locator(`[id="${problemId}"]`).textContent()).toMatch(/email|address/i);
     expect(await schedules()).toEqual([]);

@@ -96,7 +96,8 @@ export function ScheduleDialog({
       setProblems(problemsOf(error));
     } finally {
       setSaving(false);
-      await queryClient.invalidateQueries();
+      // Only this dashboard's schedules changed: the page's widgets keep their rows.
+      await queryClient.invalidateQueries({ queryKey: [notificationsPath] });
     }
   };
 
