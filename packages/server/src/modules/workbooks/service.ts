@@ -251,29 +251,27 @@ export class WorkbooksService {
     const deploymentId = ctx.deploymentId;
     const row = await this.require(deploymentId, id, trx);
     ctx.require(ctx.item('WORKBOOK', row), 'manage', contentSubject('WORKBOOK', id));
-    {
-      // A published dashboard has no delete of its own: it goes with its workbook, and says so.
-      const published = await this.deps.dashboards.current(id, trx);
-      await this.deps.workbooks.delete(deploymentId, id, trx);
+    // A published dashboard has no delete of its own: it goes with its workbook, and says so.
+    const published = await this.deps.dashboards.current(id, trx);
+    await this.deps.workbooks.delete(deploymentId, id, trx);
+    await this.deps.audit.record(trx, principal, {
+      action: 'workbook.delete',
+      targetType: 'workbook',
+      targetId: id,
+      before: { deploymentId, name: row.name, folderId: row.folder_id },
+    });
+    if (published)
       await this.deps.audit.record(trx, principal, {
-        action: 'workbook.delete',
-        targetType: 'workbook',
-        targetId: id,
-        before: { deploymentId, name: row.name, folderId: row.folder_id },
+        action: 'dashboard.delete',
+        targetType: 'dashboard',
+        targetId: published.dashboard.id,
+        before: {
+          deploymentId,
+          workbookId: id,
+          versionNumber: published.version.version_number,
+          title: published.version.title,
+        },
       });
-      if (published)
-        await this.deps.audit.record(trx, principal, {
-          action: 'dashboard.delete',
-          targetType: 'dashboard',
-          targetId: published.dashboard.id,
-          before: {
-            deploymentId,
-            workbookId: id,
-            versionNumber: published.version.version_number,
-            title: published.version.title,
-          },
-        });
-    }
   }
 
   async require(deploymentId: number, id: number, db?: Db): Promise<WorkbookWithOwner> {
