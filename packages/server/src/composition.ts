@@ -330,6 +330,11 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
       access,
       audit: auditLog,
     },
+    deleters: {
+      FOLDER: foldersModule.services.folders,
+      WORKBOOK: workbooks,
+      REPORT: reportsModule.services.reports,
+    },
   });
   const permissionsModule = composePermissions({
     permissions: repos.permissions,

@@ -852,6 +852,23 @@ export const routeSamples: Record<string, SampleFactory> = {
     url: `${await environmentPath(f)}/tokens-for-meta-sync`,
     payload: { security_context: {}, expires_in: 60, scopes: ['meta'] },
   }),
+  // Issue 25 item 4: bulk moves and deletes, upserts by slug and by publicId.
+  'POST /api/v1/deployments/:deploymentId/workspace/bulk-move': async (f) => ({
+    url: `${ws(f)}/workspace/bulk-move`,
+    payload: { items: [{ type: 'WORKBOOK', id: (await workbook(f)).id }], folderId: null },
+  }),
+  'POST /api/v1/deployments/:deploymentId/workspace/bulk-delete': async (f) => ({
+    url: `${ws(f)}/workspace/bulk-delete`,
+    payload: { items: [{ type: 'WORKBOOK', id: (await workbook(f)).id }] },
+  }),
+  'PUT /api/v1/deployments/:deploymentId/workbooks/by-slug/:slug': (f) => ({
+    url: `${ws(f)}/workbooks/by-slug/sample-${unique()}`,
+    payload: { name: 'by slug', meta: { a: 1 } },
+  }),
+  'PUT /api/v1/deployments/:deploymentId/reports/by-public-id/:publicId': (f) => ({
+    url: `${ws(f)}/reports/by-public-id/${`${unique()}0000000000`.slice(0, 12)}`,
+    payload: { name: 'by public id', sqlQuery: 'SELECT 1' },
+  }),
 };
 
 /** The target deployment's production environment, as its environments list names it. */

@@ -1242,6 +1242,25 @@ export function useDuplicateWorkbook(
 }
 
 /**
+ * Create or update a workbook by its slug (idempotent)
+ *
+ * `PUT /api/v1/deployments/{deploymentId}/workbooks/by-slug/{slug}`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/deployments/{deploymentId}/workbooks`
+ */
+export function useUpsertWorkbookBySlug(
+  options?: MutationHookOptions<'/api/v1/deployments/{deploymentId}/workbooks/by-slug/{slug}', 'put'>,
+) {
+  return useApiMutation(
+    'put',
+    '/api/v1/deployments/{deploymentId}/workbooks/by-slug/{slug}',
+    ['/api/v1/deployments/{deploymentId}/workbooks'],
+    options,
+  );
+}
+
+/**
  * Save the workbook's draft dashboard config (edit access)
  *
  * `PUT /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard`
@@ -1450,6 +1469,25 @@ export function useDeleteReport(
 }
 
 /**
+ * Create or update a report by its publicId (idempotent)
+ *
+ * `PUT /api/v1/deployments/{deploymentId}/reports/by-public-id/{publicId}`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/deployments/{deploymentId}/reports`
+ */
+export function useUpsertReportByPublicId(
+  options?: MutationHookOptions<'/api/v1/deployments/{deploymentId}/reports/by-public-id/{publicId}', 'put'>,
+) {
+  return useApiMutation(
+    'put',
+    '/api/v1/deployments/{deploymentId}/reports/by-public-id/{publicId}',
+    ['/api/v1/deployments/{deploymentId}/reports'],
+    options,
+  );
+}
+
+/**
  * One level of the workspace tree: folders first, then workbooks and reports the caller can view
  *
  * `GET /api/v1/deployments/{deploymentId}/workspace`
@@ -1487,6 +1525,44 @@ export function useMoveWorkspaceObject(
   return useApiMutation(
     'post',
     '/api/v1/deployments/{deploymentId}/workspace/move',
+    ['/api/v1/deployments/{deploymentId}/workspace'],
+    options,
+  );
+}
+
+/**
+ * Move up to 100 workspace items into one folder, all or nothing (spec 4.2)
+ *
+ * `POST /api/v1/deployments/{deploymentId}/workspace/bulk-move`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/deployments/{deploymentId}/workspace`
+ */
+export function useBulkMoveWorkspaceObjects(
+  options?: MutationHookOptions<'/api/v1/deployments/{deploymentId}/workspace/bulk-move', 'post'>,
+) {
+  return useApiMutation(
+    'post',
+    '/api/v1/deployments/{deploymentId}/workspace/bulk-move',
+    ['/api/v1/deployments/{deploymentId}/workspace'],
+    options,
+  );
+}
+
+/**
+ * Delete up to 100 workbooks, reports and folders, all or nothing (spec 4.5)
+ *
+ * `POST /api/v1/deployments/{deploymentId}/workspace/bulk-delete`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/deployments/{deploymentId}/workspace`
+ */
+export function useBulkDeleteWorkspaceObjects(
+  options?: MutationHookOptions<'/api/v1/deployments/{deploymentId}/workspace/bulk-delete', 'post'>,
+) {
+  return useApiMutation(
+    'post',
+    '/api/v1/deployments/{deploymentId}/workspace/bulk-delete',
     ['/api/v1/deployments/{deploymentId}/workspace'],
     options,
   );

@@ -974,6 +974,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/deployments/{deploymentId}/workbooks/by-slug/{slug}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Create or update a workbook by its slug (idempotent)
+     * @description The slug is trimmed and lowercased. When a workbook of this deployment holds it, it is updated: only the fields sent change, `meta` is merged into its metadata; that needs edit access, and manage plus edit on the destination when `folderId` is sent. Otherwise a workbook is created with this slug, with the access `POST .../workbooks` needs. Concurrent identical requests create one workbook; the others update it. 409 `upsert_branch_changed`: the workbook holding the slug kept being created and deleted under the request; retry it.
+     */
+    put: operations['upsertWorkbookBySlug'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard': {
     parameters: {
       query?: never;
@@ -1108,6 +1128,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/deployments/{deploymentId}/reports/by-public-id/{publicId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Create or update a report by its publicId (idempotent)
+     * @description When a report of this deployment holds the publicId it is updated as `PUT .../reports/{reportId}` does (edit access; only the fields sent change); otherwise one is created with it, with the access `POST .../reports` needs. A `publicId` in the body must equal the path's. Concurrent identical requests create one report; the others update it. 409 `upsert_branch_changed`: the report holding the publicId kept being created and deleted under the request; retry it. Reports here always store their publicId, so the reference's `ambiguous_legacy_id` never arises.
+     */
+    put: operations['upsertReportByPublicId'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/deployments/{deploymentId}/workspace': {
     parameters: {
       query?: never;
@@ -1162,6 +1202,46 @@ export interface paths {
      * @description Workbook: manage on it, plus edit on the destination folder. Report: edit on it with the report-manage permission (developer or admin role), plus edit on the destination. Folder: manage on it, plus edit or manage on the new parent. 404: the item does not exist or belongs to another deployment. 400: a folder into itself or a descendant, a destination that is not a folder of this deployment, too deep a tree.
      */
     post: operations['moveWorkspaceObject'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/deployments/{deploymentId}/workspace/bulk-move': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Move up to 100 workspace items into one folder, all or nothing (spec 4.2)
+     * @description Each item is checked with the rules of `POST .../workspace/move`; repeated references are collapsed. Unlike the hosted product, which applies items one by one and lists the failures, Tessera applies the batch in one transaction: when any item is refused, nothing moves and the answer is that item's error (its status: 400, 403 or 404), naming its index as `items[i]` in the message and `body/items/i` in `errors`. A 200 therefore always has an empty `failed`.
+     */
+    post: operations['bulkMoveWorkspaceObjects'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/deployments/{deploymentId}/workspace/bulk-delete': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Delete up to 100 workbooks, reports and folders, all or nothing (spec 4.5)
+     * @description Each item is checked with the rules of its single delete: manage on a workbook, report or folder; a folder with sub-folders is refused unless they are deleted in the same batch; what a deleted folder holds goes back to the root. One transaction: when any item is refused, nothing is deleted and the answer is that item's error, naming its index as `items[i]` in the message and `body/items/i` in `errors`. A 200 therefore always has an empty `failed`.
+     */
+    post: operations['bulkDeleteWorkspaceObjects'];
     delete?: never;
     options?: never;
     head?: never;
@@ -2926,6 +3006,7 @@ export interface components {
         | 'group_exists'
         | 'user_attribute_exists'
         | 'report_public_id_taken'
+        | 'upsert_branch_changed'
         | 'last_admin'
         | 'cannot_deactivate_self'
         | 'cannot_delete_self'
@@ -3167,7 +3248,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -3186,6 +3267,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -3557,7 +3639,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -3576,6 +3658,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -3888,7 +3971,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -3907,6 +3990,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -4193,7 +4277,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -4212,6 +4296,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -4538,7 +4623,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -4557,6 +4642,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -4792,7 +4878,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -4811,6 +4897,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -5096,7 +5183,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -5115,6 +5202,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -5389,7 +5477,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -5408,6 +5496,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -5699,7 +5788,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -5718,6 +5807,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -5971,7 +6061,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -5990,6 +6080,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -6209,7 +6300,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -6228,6 +6319,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -6457,7 +6549,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -6476,6 +6568,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -6720,7 +6813,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -6739,6 +6832,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -6984,7 +7078,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -7003,6 +7097,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -7249,7 +7344,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -7268,6 +7363,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -7497,7 +7593,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -7516,6 +7612,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -7759,7 +7856,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -7778,6 +7875,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -8013,7 +8111,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -8032,6 +8130,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -8280,7 +8379,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -8299,6 +8398,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -8520,7 +8620,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -8539,6 +8639,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -8776,7 +8877,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -8795,6 +8896,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -9039,7 +9141,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -9058,6 +9160,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -9305,7 +9408,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -9324,6 +9427,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -9564,7 +9668,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -9583,6 +9687,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -9801,7 +9906,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -9820,6 +9925,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -10068,7 +10174,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -10087,6 +10193,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -10343,7 +10450,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -10362,6 +10469,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -10620,7 +10728,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -10639,6 +10747,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -10867,7 +10976,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -10886,6 +10995,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -11120,7 +11230,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -11139,6 +11249,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -11362,7 +11473,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -11381,6 +11492,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -11652,7 +11764,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -11671,6 +11783,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -11928,7 +12041,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -11947,6 +12060,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -12192,7 +12306,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -12211,6 +12325,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -12445,7 +12560,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -12464,6 +12579,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -12728,7 +12844,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -12747,6 +12863,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -12985,7 +13102,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -13004,6 +13121,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -13252,7 +13370,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -13271,6 +13389,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -13541,7 +13660,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -13560,6 +13679,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -13795,7 +13915,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -13814,6 +13934,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -14076,7 +14197,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -14095,6 +14216,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -14542,7 +14664,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -14561,6 +14683,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -14787,7 +14910,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -14806,6 +14929,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -15054,7 +15178,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -15073,6 +15197,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -15280,7 +15405,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -15299,6 +15424,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -15524,7 +15650,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -15543,6 +15669,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -15764,7 +15891,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -15783,6 +15910,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -16018,7 +16146,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -16037,6 +16165,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -16273,7 +16402,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -16292,6 +16421,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -16511,7 +16641,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -16530,6 +16660,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -16768,7 +16899,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -16787,6 +16918,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -17107,7 +17239,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -17126,6 +17258,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -17477,7 +17610,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -17496,6 +17629,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -17793,7 +17927,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -17812,6 +17946,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -18177,7 +18312,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -18196,6 +18331,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -18427,7 +18563,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -18446,6 +18582,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -18678,7 +18815,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -18697,6 +18834,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -18929,7 +19067,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -18948,6 +19086,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -19180,7 +19319,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -19199,6 +19338,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -19431,7 +19571,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -19450,6 +19590,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -19755,7 +19896,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -19774,6 +19915,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -20015,7 +20157,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -20034,6 +20176,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -20299,7 +20442,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -20318,6 +20461,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -20550,7 +20694,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -20569,6 +20713,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -20826,7 +20971,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -20845,6 +20990,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -21275,7 +21421,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -21294,6 +21440,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -21759,7 +21906,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -21778,6 +21925,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -22117,7 +22265,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -22136,6 +22284,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -22600,7 +22749,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -22619,6 +22768,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -22870,7 +23020,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -22889,6 +23039,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -23235,7 +23386,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -23254,6 +23405,517 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready'
+              | 'oidc_token_config_exists'
+              | 'draft_version_conflict';
+          };
+        };
+      };
+      /** @description Payload Too Large: `body_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'body_too_large';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'unsupported_media_type';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
+          };
+        };
+      };
+    };
+  };
+  upsertWorkbookBySlug: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        deploymentId: number;
+        slug: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          name?: string | null;
+          folderId?: number | null;
+          meta?: {
+            [key: string]: unknown;
+          } | null;
+          calculatedFields?: {
+            [key: string]: unknown;
+          } | null;
+          dashboardDraft?: {
+            title?: string | null;
+            description?: string | null;
+            layout?: {
+              breakpoints?: {
+                lg?: number | null;
+                md?: number | null;
+                sm?: number | null;
+                xs?: number | null;
+                xxs?: number | null;
+              } | null;
+              cols?: {
+                lg?: number | null;
+                md?: number | null;
+                sm?: number | null;
+                xs?: number | null;
+                xxs?: number | null;
+              } | null;
+              containerPadding?: number[] | null;
+              margin?: number[] | null;
+              rowHeight?: number | null;
+            } | null;
+            settings?: {
+              [key: string]: unknown;
+            } | null;
+            theme?: {
+              backgroundColor?: string | null;
+              fontFamily?: string | null;
+              primaryColor?: string | null;
+              themeId?: string | null;
+              controls?: {
+                backgroundColor?: string | null;
+                padding?: string | null;
+                border?: {
+                  color?: string | null;
+                  radius?: string | null;
+                  style?: string | null;
+                  width?: string | null;
+                } | null;
+                title?: {
+                  color?: string | null;
+                  fontFamily?: string | null;
+                  fontSize?: string | null;
+                  fontWeight?: string | null;
+                } | null;
+              } | null;
+              dashboard?: {
+                backgroundColor?: string | null;
+                padding?: string | null;
+              } | null;
+              widgets?: {
+                backgroundColor?: string | null;
+                margin?: string | null;
+                padding?: string | null;
+                border?: {
+                  color?: string | null;
+                  radius?: string | null;
+                  style?: string | null;
+                  width?: string | null;
+                } | null;
+                text?: {
+                  codeFontFamily?: string | null;
+                  color?: string | null;
+                  fontFamily?: string | null;
+                  secondaryColor?: string | null;
+                } | null;
+                title?: {
+                  color?: string | null;
+                  fontFamily?: string | null;
+                  fontSize?: string | null;
+                  fontWeight?: string | null;
+                } | null;
+              } | null;
+            } | null;
+            kind?: ('CLASSIC' | 'APP') | null;
+            widgets?:
+              | {
+                  id?: string | null;
+                  position: {
+                    x: number;
+                    y: number;
+                    w: number;
+                    h: number;
+                  };
+                  /** @enum {unknown} */
+                  type?:
+                    | 'CHART'
+                    | 'TEXT'
+                    | 'FILTER'
+                    | 'AI'
+                    | 'TIME_GRAIN'
+                    | 'FIELD'
+                    | 'PARENT'
+                    | 'SPACER'
+                    | 'DIVIDER'
+                    | 'CONTAINER';
+                  config?: {
+                    [key: string]: unknown;
+                  } | null;
+                  responsiveLayouts?: {
+                    lg?: {
+                      x: number;
+                      y: number;
+                      w: number;
+                      h: number;
+                    } | null;
+                    md?: {
+                      x: number;
+                      y: number;
+                      w: number;
+                      h: number;
+                    } | null;
+                    sm?: {
+                      x: number;
+                      y: number;
+                      w: number;
+                      h: number;
+                    } | null;
+                    xs?: {
+                      x: number;
+                      y: number;
+                      w: number;
+                      h: number;
+                    } | null;
+                    xxs?: {
+                      x: number;
+                      y: number;
+                      w: number;
+                      h: number;
+                    } | null;
+                  } | null;
+                  style?: {
+                    [key: string]: unknown;
+                  } | null;
+                }[]
+              | null;
+          } | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: number;
+            deploymentId: number;
+            name: string;
+            /** @enum {string} */
+            type: 'WORKBOOK';
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            calculatedFields: {
+              [key: string]: unknown;
+            };
+            meta: {
+              [key: string]: unknown;
+            };
+            createdBy: number | null;
+            /** @description Parent folder; null is the workspace root */
+            folderId: number | null;
+            folderPath: {
+              id: number;
+              name: string;
+            }[];
+            isFavorite: boolean | null;
+            slug: string | null;
+            userId: number | null;
+            user: {
+              id: number;
+              email: string;
+              firstName: string | null;
+              picture: string | null;
+            } | null;
+            dashboardDraft: {
+              [key: string]: unknown;
+            } | null;
+            dashboardPublished?: {
+              [key: string]: unknown;
+            } | null;
+            publishedDashboard?: {
+              /** @description Stable id of the dashboard of this workbook */
+              id: number;
+              /** @description Stable across versions */
+              publicId: string;
+              deploymentId: number;
+              workbookId: number;
+              allowEmbed: boolean;
+              /** @description Dashboard config (spec 2.2) */
+              config: {
+                [key: string]: unknown;
+              };
+              reportSnapshots: {
+                id: number;
+                reportId: number;
+                versionNumber: number;
+                name: string | null;
+                title: string | null;
+                description: string | null;
+                meta: {
+                  [key: string]: unknown;
+                } | null;
+                preferences: {
+                  columnFormats: {
+                    [key: string]: unknown;
+                  } | null;
+                };
+                /** @description The Vega-Lite v5 spec as a JSON string */
+                spec: string | null;
+                sqlQuery: string | null;
+                fillMissingRows: {
+                  member: string;
+                  excludedDimensions: string[];
+                } | null;
+                kind: string;
+              }[];
+              /**
+               * @description Status of this version of the published dashboard. `published`: the current version, set when a publish creates it. `archived`: a version superseded by a newer publish of the same workbook (published -> archived, in the same transaction that creates the newer version; archived is final). `draft` is part of the reference enum but never stored by Tessera: the unpublished draft lives on the workbook as `dashboardDraft`.
+               * @enum {unknown}
+               */
+              status: 'draft' | 'published' | 'archived';
+              versionId: number;
+              /** @description 1 for the first publish, then one more for each publish */
+              versionNumber: number;
+              createdBy: number | null;
+              title: string | null;
+              description: string | null;
+              fromSharedWorkspace: boolean;
+              restrictDataDownload: boolean;
+              useBoardDashboards: boolean;
+            } | null;
+            /** @description How many times the draft was saved (the version check of PUT .../dashboard) */
+            dashboardDraftVersion: number;
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'malformed_body'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
+              | 'unknown_group'
+              | 'embed_group_name_unavailable'
+              | 'embed_group_not_empty';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired`, `embed_session_invalid`, `embed_session_redeemed`, `embed_session_expired`, `embed_session_revoked` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired'
+              | 'embed_session_invalid'
+              | 'embed_session_redeemed'
+              | 'embed_session_expired'
+              | 'embed_session_revoked';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_out_of_scope'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'embedding_disabled'
+              | 'embedding_not_allowed'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden'
+              | 'embed_chat_not_allowed'
+              | 'embed_creator_mode_required'
+              | 'comment_not_yours'
+              | 'embed_tenant_required';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'user_attribute_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'embed_tenant_not_found'
+              | 'embed_group_not_found'
+              | 'embed_user_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found'
+              | 'dashboard_version_not_found'
+              | 'comment_not_found'
+              | 'environment_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'user_attribute_exists'
+              | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -23662,7 +24324,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -23681,6 +24343,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -23985,7 +24648,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -24004,6 +24667,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -24279,7 +24943,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -24298,6 +24962,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -24546,7 +25211,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -24565,6 +25230,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -24878,7 +25544,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -24897,6 +25563,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -25275,7 +25942,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -25294,6 +25961,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -25604,7 +26272,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -25623,6 +26291,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -25920,7 +26589,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -25939,6 +26608,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -26250,7 +26920,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -26269,6 +26939,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -26520,7 +27191,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -26539,6 +27210,362 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready'
+              | 'oidc_token_config_exists'
+              | 'draft_version_conflict';
+          };
+        };
+      };
+      /** @description Payload Too Large: `body_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'body_too_large';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'unsupported_media_type';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
+          };
+        };
+      };
+    };
+  };
+  upsertReportByPublicId: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        deploymentId: number;
+        publicId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          name?: string | null;
+          title?: string | null;
+          description?: string | null;
+          sqlQuery?: string | null;
+          jsonQuery?: string | null;
+          spec?:
+            | (
+                | {
+                    [key: string]: unknown;
+                  }
+                | string
+              )
+            | null;
+          preferences?: {
+            columnFormats?: {
+              [key: string]: {
+                /** @enum {unknown} */
+                type: 'currency' | 'percent' | 'number';
+                decimalPlaces?: number | null;
+              };
+            } | null;
+          } | null;
+          fillMissingRows?: {
+            member: string;
+            excludedDimensions?: string[] | null;
+          } | null;
+          meta?: {
+            [key: string]: unknown;
+          } | null;
+          folderId?: number | null;
+          workbookId?: number | null;
+          publicId?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: number;
+            deploymentId: number;
+            publicId: string;
+            /** @enum {string} */
+            type: 'REPORT';
+            name: string;
+            title: string | null;
+            description: string | null;
+            sqlQuery: string | null;
+            jsonQuery: string | null;
+            spec: {
+              [key: string]: unknown;
+            } | null;
+            kind: string;
+            preferences: {
+              columnFormats: {
+                [key: string]: unknown;
+              } | null;
+            };
+            fillMissingRows: {
+              [key: string]: unknown;
+            } | null;
+            meta: {
+              [key: string]: unknown;
+            } | null;
+            folderId: number | null;
+            workbookId: number | null;
+            folderPath: {
+              id: number;
+              name: string;
+            }[];
+            version: number;
+            userId: number | null;
+            user: {
+              id: number;
+              email: string;
+              firstName: string | null;
+              picture: string | null;
+            } | null;
+            createdBy: number | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description The caller's own last view */
+            lastViewedAt: string | null;
+            canEdit: boolean;
+            canManage: boolean;
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'malformed_body'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
+              | 'unknown_group'
+              | 'embed_group_name_unavailable'
+              | 'embed_group_not_empty';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired`, `embed_session_invalid`, `embed_session_redeemed`, `embed_session_expired`, `embed_session_revoked` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired'
+              | 'embed_session_invalid'
+              | 'embed_session_redeemed'
+              | 'embed_session_expired'
+              | 'embed_session_revoked';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_out_of_scope'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'embedding_disabled'
+              | 'embedding_not_allowed'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden'
+              | 'embed_chat_not_allowed'
+              | 'embed_creator_mode_required'
+              | 'comment_not_yours'
+              | 'embed_tenant_required';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'user_attribute_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'embed_tenant_not_found'
+              | 'embed_group_not_found'
+              | 'embed_user_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found'
+              | 'dashboard_version_not_found'
+              | 'comment_not_found'
+              | 'environment_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'user_attribute_exists'
+              | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -26879,7 +27906,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -26898,6 +27925,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -27229,7 +28257,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -27248,6 +28276,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -27555,7 +28584,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -27574,6 +28603,649 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready'
+              | 'oidc_token_config_exists'
+              | 'draft_version_conflict';
+          };
+        };
+      };
+      /** @description Payload Too Large: `body_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'body_too_large';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'unsupported_media_type';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
+          };
+        };
+      };
+    };
+  };
+  bulkMoveWorkspaceObjects: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        deploymentId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          items: {
+            /** @enum {unknown} */
+            type: 'FOLDER' | 'WORKBOOK' | 'REPORT';
+            id: number;
+          }[];
+          folderId?: number | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            moved: {
+              id: number;
+              deploymentId: number;
+              name: string;
+              /** @enum {unknown} */
+              type: 'FOLDER' | 'WORKBOOK' | 'REPORT';
+              /** Format: date-time */
+              createdAt: string;
+              /** Format: date-time */
+              updatedAt: string;
+              calculatedFields: {
+                [key: string]: unknown;
+              };
+              meta: {
+                [key: string]: unknown;
+              };
+              createdBy: number | null;
+              /** @description Parent folder; null is the workspace root */
+              folderId: number | null;
+              folderPath: {
+                id: number;
+                name: string;
+              }[];
+              isFavorite: boolean | null;
+              slug: string | null;
+              userId: number | null;
+              user: {
+                id: number;
+                email: string;
+                firstName: string | null;
+                picture: string | null;
+              } | null;
+              dashboardDraft?: {
+                [key: string]: unknown;
+              } | null;
+              dashboardPublished?: {
+                [key: string]: unknown;
+              } | null;
+              publishedDashboard?: {
+                /** @description Stable id of the dashboard of this workbook */
+                id: number;
+                /** @description Stable across versions */
+                publicId: string;
+                deploymentId: number;
+                workbookId: number;
+                allowEmbed: boolean;
+                /** @description Dashboard config (spec 2.2) */
+                config: {
+                  [key: string]: unknown;
+                };
+                reportSnapshots: {
+                  id: number;
+                  reportId: number;
+                  versionNumber: number;
+                  name: string | null;
+                  title: string | null;
+                  description: string | null;
+                  meta: {
+                    [key: string]: unknown;
+                  } | null;
+                  preferences: {
+                    columnFormats: {
+                      [key: string]: unknown;
+                    } | null;
+                  };
+                  /** @description The Vega-Lite v5 spec as a JSON string */
+                  spec: string | null;
+                  sqlQuery: string | null;
+                  fillMissingRows: {
+                    member: string;
+                    excludedDimensions: string[];
+                  } | null;
+                  kind: string;
+                }[];
+                /**
+                 * @description Status of this version of the published dashboard. `published`: the current version, set when a publish creates it. `archived`: a version superseded by a newer publish of the same workbook (published -> archived, in the same transaction that creates the newer version; archived is final). `draft` is part of the reference enum but never stored by Tessera: the unpublished draft lives on the workbook as `dashboardDraft`.
+                 * @enum {unknown}
+                 */
+                status: 'draft' | 'published' | 'archived';
+                versionId: number;
+                /** @description 1 for the first publish, then one more for each publish */
+                versionNumber: number;
+                createdBy: number | null;
+                title: string | null;
+                description: string | null;
+                fromSharedWorkspace: boolean;
+                restrictDataDownload: boolean;
+                useBoardDashboards: boolean;
+              } | null;
+            }[];
+            failed: {
+              /** @enum {unknown} */
+              type: 'FOLDER' | 'WORKBOOK' | 'REPORT';
+              id: number;
+              error: {
+                status: number;
+                message: string;
+              };
+            }[];
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'malformed_body'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_out_of_scope'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'user_attribute_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found'
+              | 'dashboard_version_not_found'
+              | 'comment_not_found'
+              | 'environment_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'user_attribute_exists'
+              | 'report_public_id_taken'
+              | 'upsert_branch_changed'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready'
+              | 'oidc_token_config_exists'
+              | 'draft_version_conflict';
+          };
+        };
+      };
+      /** @description Payload Too Large: `body_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'body_too_large';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'unsupported_media_type';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
+          };
+        };
+      };
+    };
+  };
+  bulkDeleteWorkspaceObjects: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        deploymentId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          items: {
+            /** @enum {unknown} */
+            type: 'FOLDER' | 'WORKBOOK' | 'REPORT';
+            id: number;
+          }[];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            deleted: {
+              /** @enum {unknown} */
+              type: 'FOLDER' | 'WORKBOOK' | 'REPORT';
+              id: number;
+            }[];
+            failed: {
+              /** @enum {unknown} */
+              type: 'FOLDER' | 'WORKBOOK' | 'REPORT';
+              id: number;
+              error: {
+                status: number;
+                message: string;
+              };
+            }[];
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'malformed_body'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_out_of_scope'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'user_attribute_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found'
+              | 'dashboard_version_not_found'
+              | 'comment_not_found'
+              | 'environment_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'user_attribute_exists'
+              | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -27844,7 +29516,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -27863,6 +29535,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -28122,7 +29795,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -28141,6 +29814,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -28392,7 +30066,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -28411,6 +30085,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -28671,7 +30346,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -28690,6 +30365,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -28951,7 +30627,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -28970,6 +30646,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -29210,7 +30887,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -29229,6 +30906,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -29462,7 +31140,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -29481,6 +31159,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -29727,7 +31406,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -29746,6 +31425,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -29987,7 +31667,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -30006,6 +31686,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -30261,7 +31942,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -30280,6 +31961,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -30508,7 +32190,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -30527,6 +32209,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -30758,7 +32441,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -30777,6 +32460,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -31051,7 +32735,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -31070,6 +32754,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -31285,7 +32970,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -31304,6 +32989,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -31541,7 +33227,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -31560,6 +33246,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -31814,7 +33501,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -31833,6 +33520,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -32065,7 +33753,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -32084,6 +33772,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -32340,7 +34029,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -32359,6 +34048,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -32568,7 +34258,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -32587,6 +34277,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -32818,7 +34509,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -32837,6 +34528,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -33050,7 +34742,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -33069,6 +34761,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -33304,7 +34997,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -33323,6 +35016,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -33607,7 +35301,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -33626,6 +35320,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -33862,7 +35557,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -33881,6 +35576,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -34141,7 +35837,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -34160,6 +35856,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -41143,7 +42840,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -41162,6 +42859,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -41466,7 +43164,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -41485,6 +43183,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -41741,7 +43440,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -41760,6 +43459,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -42082,7 +43782,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -42101,6 +43801,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -42467,7 +44168,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -42486,6 +44187,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -42741,7 +44443,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -42760,6 +44462,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -43021,7 +44724,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -43040,6 +44743,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -43273,7 +44977,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -43292,6 +44996,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -43544,7 +45249,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -43563,6 +45268,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -43788,7 +45494,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -43807,6 +45513,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -44061,7 +45768,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -44080,6 +45787,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -44303,7 +46011,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -44322,6 +46030,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -44563,7 +46272,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -44582,6 +46291,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -44804,7 +46514,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -44823,6 +46533,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -45088,7 +46799,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -45107,6 +46818,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -45344,7 +47056,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -45363,6 +47075,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -45616,7 +47329,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -45635,6 +47348,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -45858,7 +47572,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -45877,6 +47591,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -46137,7 +47852,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -46156,6 +47871,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -46425,7 +48141,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -46444,6 +48160,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -46697,7 +48414,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -46716,6 +48433,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -46972,7 +48690,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -46991,6 +48709,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -47261,7 +48980,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -47280,6 +48999,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -47536,7 +49256,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -47555,6 +49275,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -47824,7 +49545,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -47843,6 +49564,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -48106,7 +49828,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -48125,6 +49847,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -48374,7 +50097,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -48393,6 +50116,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -48746,7 +50470,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -48765,6 +50489,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -49033,7 +50758,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -49052,6 +50777,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -49297,7 +51023,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -49316,6 +51042,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -49581,7 +51308,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -49600,6 +51327,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -49826,7 +51554,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -49845,6 +51573,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -50114,7 +51843,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -50133,6 +51862,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -50418,7 +52148,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -50437,6 +52167,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -50716,7 +52447,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -50735,6 +52466,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -50967,7 +52699,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -50986,6 +52718,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -51238,7 +52971,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -51257,6 +52990,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -51470,7 +53204,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -51489,6 +53223,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -51745,7 +53480,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -51764,6 +53499,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -52036,7 +53772,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -52055,6 +53791,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -52381,7 +54118,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -52400,6 +54137,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -52751,7 +54489,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -52770,6 +54508,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -53078,7 +54817,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -53097,6 +54836,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -53446,7 +55186,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -53465,6 +55205,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -53697,7 +55438,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -53716,6 +55457,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -53979,7 +55721,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -53998,6 +55740,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -54291,7 +56034,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -54310,6 +56053,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -54554,7 +56298,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -54573,6 +56317,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -54846,7 +56591,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -54865,6 +56610,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -55104,7 +56850,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -55123,6 +56869,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -55434,7 +57181,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -55453,6 +57200,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -55692,7 +57440,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -55711,6 +57459,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -55924,7 +57673,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -55943,6 +57692,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -56184,7 +57934,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -56203,6 +57953,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -56441,7 +58192,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -56460,6 +58211,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -56702,7 +58454,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -56721,6 +58473,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -56928,7 +58681,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -56947,6 +58700,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -57222,7 +58976,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -57241,6 +58995,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -57490,7 +59245,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -57509,6 +59264,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -57746,7 +59502,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -57765,6 +59521,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -58036,7 +59793,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -58055,6 +59812,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -58304,7 +60062,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -58323,6 +60081,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -58577,7 +60336,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -58596,6 +60355,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -58835,7 +60595,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -58854,6 +60614,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -59122,7 +60883,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -59141,6 +60902,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -59378,7 +61140,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -59397,6 +61159,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -59640,7 +61403,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -59659,6 +61422,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -59868,7 +61632,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -59887,6 +61651,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -60102,7 +61867,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -60121,6 +61886,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -60365,7 +62131,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -60384,6 +62150,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -60715,7 +62482,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -60734,6 +62501,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -60961,7 +62729,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -60980,6 +62748,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -61216,7 +62985,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -61235,6 +63004,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -61476,7 +63246,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -61495,6 +63265,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -61732,7 +63503,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -61751,6 +63522,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'
@@ -61995,7 +63767,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -62014,6 +63786,7 @@ export interface operations {
               | 'group_exists'
               | 'user_attribute_exists'
               | 'report_public_id_taken'
+              | 'upsert_branch_changed'
               | 'role_exists'
               | 'chat_streaming'
               | 'chat_user_limit'

@@ -131,6 +131,7 @@ export const errorCatalogue = {
   group_exists: { status: 409, title: 'Group exists', on: 'management' },
   user_attribute_exists: { status: 409, title: 'User attribute exists', on: 'management' },
   report_public_id_taken: { status: 409, title: 'Report public id taken', on: 'management' },
+  upsert_branch_changed: { status: 409, title: 'Upsert branch changed', on: 'management' },
 
   // Users and roles (issue 22 items 1 and 2; modules/users, modules/roles): the reference's statuses.
   last_admin: { status: 403, title: 'Last admin', on: 'management' },

@@ -119,23 +119,29 @@ export class FoldersService {
     await this.deps.db.transaction().execute(async (trx) => {
       await this.deps.folders.lockTree(deploymentId, trx);
       const ctx = await this.deps.access.resolve(principal, deploymentId, trx);
-      if (!ctx.tree.get(folderId)) throw new NotFoundError(`Folder ${folderId}`, 'folder_not_found');
-      ctx.require(ctx.folder(folderId), 'manage', contentSubject('FOLDER', folderId));
-      if (await this.deps.folders.hasChildren(folderId, trx)) {
-        throw new ValidationError(
-          'The folder still has child folders; delete or move them first',
-          [{ field: 'params/folderId', message: 'has child folders' }],
-          'folder_not_empty',
-        );
-      }
-      const before = ctx.tree.get(folderId);
-      await this.deps.folders.deleteDetaching(folderId, trx);
-      await this.deps.audit.record(trx, principal, {
-        action: 'folder.delete',
-        targetType: 'folder',
-        targetId: folderId,
-        before: { deploymentId, name: before?.name ?? null, parentId: before?.parent_id ?? null },
-      });
+      await this.deleteWithin(ctx, principal, folderId, trx);
+    });
+  }
+
+  /** The checks and writes of `delete`, in a transaction that already holds the tree lock (also bulk-delete). */
+  async deleteWithin(ctx: AccessContext, principal: Principal, folderId: number, trx: Db): Promise<void> {
+    const deploymentId = ctx.deploymentId;
+    if (!ctx.tree.get(folderId)) throw new NotFoundError(`Folder ${folderId}`, 'folder_not_found');
+    ctx.require(ctx.folder(folderId), 'manage', contentSubject('FOLDER', folderId));
+    if (await this.deps.folders.hasChildren(folderId, trx)) {
+      throw new ValidationError(
+        'The folder still has child folders; delete or move them first',
+        [{ field: 'params/folderId', message: 'has child folders' }],
+        'folder_not_empty',
+      );
+    }
+    const before = ctx.tree.get(folderId);
+    await this.deps.folders.deleteDetaching(folderId, trx);
+    await this.deps.audit.record(trx, principal, {
+      action: 'folder.delete',
+      targetType: 'folder',
+      targetId: folderId,
+      before: { deploymentId, name: before?.name ?? null, parentId: before?.parent_id ?? null },
     });
   }
 

@@ -58,6 +58,19 @@ export class ReportsRepository {
       .executeTakeFirst();
   }
 
+  /** The report holding a publicId in a deployment (unique: UNIQUE (deployment_id, public_id)). */
+  findByPublicId(
+    deploymentId: number,
+    publicId: string,
+    viewerId: number,
+    db: Db = this.db,
+  ): Promise<ReportWithOwner | undefined> {
+    return this.withOwner(viewerId, db)
+      .where('r.deployment_id', '=', deploymentId)
+      .where('r.public_id', '=', publicId)
+      .executeTakeFirst();
+  }
+
   findMany(deploymentId: number, ids: number[], db: Db = this.db): Promise<ReportRow[]> {
     if (ids.length === 0) return Promise.resolve([]);
     return db

@@ -5,6 +5,7 @@ import {
   CreateReportBody,
   Report,
   ReportParams,
+  ReportPublicIdParams,
   ReportsListQuery,
   ReportsListResponse,
   UpdateReportBody,
@@ -98,5 +99,31 @@ export const reportRoutes: FastifyPluginAsyncTypebox<{ reports: ReportsService }
       config: write,
     },
     (r) => reports.delete(principalOf(r), r.params.deploymentId, r.params.reportId),
+  );
+  app.put(
+    `${base}/by-public-id/:publicId`,
+    {
+      schema: {
+        tags,
+        operationId: 'upsertReportByPublicId',
+        summary: 'Create or update a report by its publicId (idempotent)',
+        description:
+          'When a report of this deployment holds the publicId it is updated as `PUT .../reports/{reportId}` does ' +
+          '(edit access; only the fields sent change); otherwise one is created with it, with the access ' +
+          "`POST .../reports` needs. A `publicId` in the body must equal the path's. Concurrent identical " +
+          'requests create one report; the others update it. 409 `upsert_branch_changed`: the report holding the ' +
+          'publicId kept being created and deleted under the request; retry it. Reports here always store their ' +
+          "publicId, so the reference's `ambiguous_legacy_id` never arises.",
+        params: ReportPublicIdParams,
+        body: CreateReportBody,
+        response: { 200: Report },
+      },
+      config: write,
+      // The body is optional (the reference): no body means `{}`.
+      preValidation: async (request) => {
+        if (request.body === undefined || request.body === null) request.body = {};
+      },
+    },
+    (r) => reports.upsertByPublicId(principalOf(r), r.params.deploymentId, r.params.publicId, r.body),
   );
 };

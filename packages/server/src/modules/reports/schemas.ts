@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { CursorQuery, maxPageSize } from '../../pagination/page.ts';
-import { deploymentItemParams, Id } from '../deployments/schemas.ts';
+import { DeploymentParams, deploymentItemParams, Id } from '../deployments/schemas.ts';
 import {
   FolderPathEntry,
   folderFilter,
@@ -35,6 +35,12 @@ export const FillMissingRows = Type.Object(
   strict,
 );
 
+/** The reference: a 12-character `[0-9A-Za-z]` id, minted by the client for content kept as code. */
+const publicIdString = Type.String({ pattern: '^[0-9A-Za-z]{12}$', minLength: 12, maxLength: 12 });
+
+/** The upsert's key (issue 25 item 4). */
+export const ReportPublicIdParams = Type.Object({ ...DeploymentParams.properties, publicId: publicIdString });
+
 const reportFields = {
   name: Type.Optional(nullable(itemName)),
   title: Type.Optional(nullable(Type.String({ maxLength: 255 }))),
@@ -57,9 +63,7 @@ const reportFields = {
   meta: Type.Optional(nullable(JsonObject)),
   folderId: Type.Optional(nullable(Id)),
   workbookId: Type.Optional(nullable(Id)),
-  publicId: Type.Optional(
-    nullable(Type.String({ pattern: '^[0-9A-Za-z]{12}$', minLength: 12, maxLength: 12 })),
-  ),
+  publicId: Type.Optional(nullable(publicIdString)),
 };
 
 export const CreateReportBody = Type.Object(reportFields, strict);

@@ -13,6 +13,7 @@ import type { AccessResolver } from '../permissions/resolver.ts';
 import { rootIfZero } from '../workspace/common.ts';
 import { publicId } from '../workspace/ids.ts';
 import { checkDestination } from '../workspace/placement.ts';
+import { upsertByKey } from '../workspace/upsert.ts';
 import type { GrantWriter, WorkbookLookup } from './ports.ts';
 import type { ReportSort, ReportsRepository, ReportValues, ReportWithOwner } from './repository.ts';
 import type { CreateReportBody, Report, ReportsListQuery, UpdateReportBody } from './schemas.ts';
@@ -92,38 +93,42 @@ export class ReportsService {
     const ctx = await this.deps.access.resolve(principal, deploymentId);
     checkDestination(ctx, input.folderId ?? null, 'body/folderId');
     await this.checkWorkbook(ctx, input.workbookId ?? null);
-    const values = this.values(input);
     const id = await this.uniquePublicId(() =>
-      this.deps.db.transaction().execute(async (trx) => {
-        const created = await this.deps.reports.insert(
-          deploymentId,
-          ctx.owner(),
-          { ...values, name: values.name ?? 'Untitled report', publicId: input.publicId ?? publicId() },
-          trx,
-        );
-        await this.deps.permissions.upsert(
-          deploymentId,
-          { type: 'REPORT', id: created },
-          granteeOf(ctx.owner()),
-          'manage',
-          trx,
-        );
-        await this.deps.audit.record(trx, principal, {
-          action: 'report.create',
-          targetType: 'report',
-          targetId: created,
-          after: {
-            deploymentId,
-            name: values.name ?? 'Untitled report',
-            title: values.title ?? null,
-            folderId: values.folderId ?? null,
-            workbookId: values.workbookId ?? null,
-          } satisfies ReportAuditFields,
-        });
-        return created;
-      }),
+      this.deps.db.transaction().execute((trx) => this.insertWithin(ctx, principal, input, trx)),
     );
     return reportView(await this.require(deploymentId, id, principal.userId), ctx);
+  }
+
+  /** A report owned by the caller, who gets manage on it, with its audit entry. */
+  private async insertWithin(ctx: AccessContext, principal: Principal, input: Input, trx: Db) {
+    const deploymentId = ctx.deploymentId;
+    const values = this.values(input);
+    const created = await this.deps.reports.insert(
+      deploymentId,
+      ctx.owner(),
+      { ...values, name: values.name ?? 'Untitled report', publicId: input.publicId ?? publicId() },
+      trx,
+    );
+    await this.deps.permissions.upsert(
+      deploymentId,
+      { type: 'REPORT', id: created },
+      granteeOf(ctx.owner()),
+      'manage',
+      trx,
+    );
+    await this.deps.audit.record(trx, principal, {
+      action: 'report.create',
+      targetType: 'report',
+      targetId: created,
+      after: {
+        deploymentId,
+        name: values.name ?? 'Untitled report',
+        title: values.title ?? null,
+        folderId: values.folderId ?? null,
+        workbookId: values.workbookId ?? null,
+      } satisfies ReportAuditFields,
+    });
+    return created;
   }
 
   async update(
@@ -134,58 +139,105 @@ export class ReportsService {
   ) {
     const ctx = await this.deps.access.resolve(principal, deploymentId);
     const row = await this.require(deploymentId, id, principal.userId);
-    ctx.require(ctx.item('REPORT', row), 'edit', contentSubject('REPORT', id));
+    await this.deps.db.transaction().execute(async (trx) => {
+      await this.checkUpdate(ctx, row, input, trx);
+      await this.writeUpdate(ctx, principal, row, input, trx);
+    });
+    return reportView(await this.require(deploymentId, id, principal.userId), ctx);
+  }
+
+  /**
+   * `PUT .../reports/by-public-id/{publicId}` (issue 25 item 4, the reference's upsertReportByPublicId):
+   * the report holding the publicId is updated as `update` does (edit access), or one is created with
+   * it as `create` does. Which of the two, and its access check, is decided in the transaction that
+   * writes (workspace/upsert.ts for concurrent requests).
+   */
+  async upsertByPublicId(principal: Principal, deploymentId: number, key: string, input: Input) {
+    if (input.publicId && input.publicId !== key)
+      throw new ValidationError('The body publicId differs from the one in the path', [
+        { field: 'body/publicId', message: 'must equal the publicId in the path, or be left out' },
+      ]);
+    const ctx = await this.deps.access.resolve(principal, deploymentId);
+    const id = await upsertByKey(() =>
+      this.deps.db.transaction().execute(async (trx) => {
+        const row = await this.deps.reports.findByPublicId(deploymentId, key, principal.userId, trx);
+        if (row) {
+          await this.checkUpdate(ctx, row, input, trx);
+          await this.writeUpdate(ctx, principal, row, input, trx);
+          return row.id;
+        }
+        checkDestination(ctx, input.folderId ?? null, 'body/folderId');
+        await this.checkWorkbook(ctx, input.workbookId ?? null, trx);
+        return this.insertWithin(ctx, principal, { ...input, publicId: key }, trx);
+      }),
+    );
+    return reportView(await this.require(deploymentId, id, principal.userId), ctx);
+  }
+
+  /** Edit access; a change of folder is a move (spec 4.2); publicId is write-once (the reference). */
+  private async checkUpdate(ctx: AccessContext, row: ReportWithOwner, input: Input, trx: Db) {
+    ctx.require(ctx.item('REPORT', row), 'edit', contentSubject('REPORT', row.id));
     if (input.folderId !== undefined && input.folderId !== row.folder_id) {
-      // A change of folder is a move: the rules of spec 4.2 apply.
-      if (!hasReportManage(principal.role)) ctx.require(null, 'edit', 'Moving a report (report-manage)');
+      if (!hasReportManage(ctx.principal.role)) ctx.require(null, 'edit', 'Moving a report (report-manage)');
       checkDestination(ctx, input.folderId, 'body/folderId');
     }
     if (input.workbookId !== undefined && input.workbookId !== row.workbook_id)
-      await this.checkWorkbook(ctx, input.workbookId);
+      await this.checkWorkbook(ctx, input.workbookId, trx);
     // The reference: publicId is write-once; changing an existing one is a 400, a taken one a 409.
     if (input.publicId && input.publicId !== row.public_id) {
       throw new ValidationError('A report publicId cannot be changed', [
         { field: 'body/publicId', message: 'is write-once' },
       ]);
     }
+  }
+
+  private async writeUpdate(
+    ctx: AccessContext,
+    principal: Principal,
+    row: ReportWithOwner,
+    input: Input,
+    trx: Db,
+  ) {
+    const { id } = row;
+    const deploymentId = ctx.deploymentId;
     const values = this.values(input);
-    await this.deps.db.transaction().execute(async (trx) => {
-      await this.deps.reports.update(id, values, trx);
-      const pick = <T>(next: T | undefined, was: T) => (next === undefined ? was : next);
-      await this.deps.audit.record(trx, principal, {
-        action: 'report.update',
-        targetType: 'report',
-        targetId: id,
-        before: reportAuditFields(row),
-        after: {
-          deploymentId,
-          name: pick(values.name, row.name),
-          title: pick(values.title, row.title),
-          folderId: pick(values.folderId, row.folder_id),
-          workbookId: pick(values.workbookId, row.workbook_id),
-          // The query and chart are content, not settings: the entry says that they changed.
-          ...(values.sqlQuery !== undefined || values.jsonQuery !== undefined ? { queryChanged: true } : {}),
-          ...(values.spec !== undefined ? { specChanged: true } : {}),
-        },
-      });
+    await this.deps.reports.update(id, values, trx);
+    const pick = <T>(next: T | undefined, was: T) => (next === undefined ? was : next);
+    await this.deps.audit.record(trx, principal, {
+      action: 'report.update',
+      targetType: 'report',
+      targetId: id,
+      before: reportAuditFields(row),
+      after: {
+        deploymentId,
+        name: pick(values.name, row.name),
+        title: pick(values.title, row.title),
+        folderId: pick(values.folderId, row.folder_id),
+        workbookId: pick(values.workbookId, row.workbook_id),
+        // The query and chart are content, not settings: the entry says that they changed.
+        ...(values.sqlQuery !== undefined || values.jsonQuery !== undefined ? { queryChanged: true } : {}),
+        ...(values.spec !== undefined ? { specChanged: true } : {}),
+      },
     });
-    return reportView(await this.require(deploymentId, id, principal.userId), ctx);
   }
 
   async delete(principal: Principal, deploymentId: number, id: number) {
     const ctx = await this.deps.access.resolve(principal, deploymentId);
-    const row = await this.require(deploymentId, id, principal.userId);
-    ctx.require(ctx.item('REPORT', row), 'manage', contentSubject('REPORT', id));
-    await this.deps.db.transaction().execute(async (trx) => {
-      await this.deps.reports.delete(deploymentId, id, trx);
-      await this.deps.audit.record(trx, principal, {
-        action: 'report.delete',
-        targetType: 'report',
-        targetId: id,
-        before: reportAuditFields(row),
-      });
-    });
+    await this.deps.db.transaction().execute((trx) => this.deleteWithin(ctx, principal, id, trx));
     return { success: true };
+  }
+
+  /** Manage access; inside the caller's transaction (also workspace bulk-delete). */
+  async deleteWithin(ctx: AccessContext, principal: Principal, id: number, trx: Db): Promise<void> {
+    const row = await this.require(ctx.deploymentId, id, principal.userId, trx);
+    ctx.require(ctx.item('REPORT', row), 'manage', contentSubject('REPORT', id));
+    await this.deps.reports.delete(ctx.deploymentId, id, trx);
+    await this.deps.audit.record(trx, principal, {
+      action: 'report.delete',
+      targetType: 'report',
+      targetId: id,
+      before: reportAuditFields(row),
+    });
   }
 
   private values(input: Input): ReportValues {
@@ -205,13 +257,13 @@ export class ReportsService {
     };
   }
 
-  private async checkWorkbook(ctx: AccessContext, workbookId: number | null) {
+  private async checkWorkbook(ctx: AccessContext, workbookId: number | null, db?: Db) {
     if (workbookId === null) return;
     const missing = () =>
       new ValidationError(`Workbook ${workbookId} is not a workbook of this deployment`, [
         { field: 'body/workbookId', message: 'is not a workbook of this deployment' },
       ]);
-    const workbook = await this.deps.workbooks.find(ctx.deploymentId, workbookId);
+    const workbook = await this.deps.workbooks.find(ctx.deploymentId, workbookId, db);
     if (!workbook) throw missing();
     // One the caller may not see answers as one that does not exist (AccessContext.require).
     ctx.require(ctx.item('WORKBOOK', workbook), 'edit', { name: `Workbook ${workbookId}`, missing });
@@ -228,8 +280,13 @@ export class ReportsService {
     }
   }
 
-  private async require(deploymentId: number, id: number, viewerId: number): Promise<ReportWithOwner> {
-    const row = await this.deps.reports.find(deploymentId, id, viewerId);
+  private async require(
+    deploymentId: number,
+    id: number,
+    viewerId: number,
+    db?: Db,
+  ): Promise<ReportWithOwner> {
+    const row = await this.deps.reports.find(deploymentId, id, viewerId, db);
     if (!row) throw new NotFoundError(`Report ${id}`, 'report_not_found');
     return row;
   }

@@ -21,6 +21,8 @@ export interface NewWorkbook {
   meta?: Record<string, unknown>;
   calculatedFields?: Record<string, unknown>;
   dashboardDraft?: Record<string, unknown> | null;
+  /** A deployment-scoped slug (the upsert by slug creates with one). */
+  slug?: string | null;
   /** The owner (permissions/access.ts `Owner`): an account user, or an embed user in its tenant's space. */
   userId: number | null;
   embedUserId?: number | null;
@@ -43,6 +45,14 @@ export class WorkbooksRepository {
     return this.withOwner(db)
       .where('w.deployment_id', '=', deploymentId)
       .where('w.id', '=', id)
+      .executeTakeFirst();
+  }
+
+  /** The workbook holding a slug in a deployment (unique: UNIQUE (deployment_id, slug)). */
+  findBySlug(deploymentId: number, slug: string, db: Db = this.db): Promise<WorkbookWithOwner | undefined> {
+    return this.withOwner(db)
+      .where('w.deployment_id', '=', deploymentId)
+      .where('w.slug', '=', slug)
       .executeTakeFirst();
   }
 
@@ -78,6 +88,7 @@ export class WorkbooksRepository {
         meta: JSON.stringify(input.meta ?? {}),
         calculated_fields: JSON.stringify(input.calculatedFields ?? {}),
         dashboard_draft: input.dashboardDraft ? JSON.stringify(input.dashboardDraft) : null,
+        slug: input.slug ?? null,
         user_id: input.userId,
         created_by: input.userId,
         embed_user_id: input.embedUserId ?? null,

@@ -8,6 +8,7 @@ import {
   UpdateWorkbookBody,
   Workbook,
   WorkbookParams,
+  WorkbookSlugParams,
   WorkbooksListQuery,
   WorkbooksListResponse,
 } from './schemas.ts';
@@ -123,5 +124,31 @@ export const workbookRoutes: FastifyPluginAsyncTypebox<{
         r.params.workbookId,
         r.body?.shared === true,
       ),
+  );
+  app.put(
+    `${base}/by-slug/:slug`,
+    {
+      schema: {
+        tags,
+        operationId: 'upsertWorkbookBySlug',
+        summary: 'Create or update a workbook by its slug (idempotent)',
+        description:
+          'The slug is trimmed and lowercased. When a workbook of this deployment holds it, it is updated: only the ' +
+          'fields sent change, `meta` is merged into its metadata; that needs edit access, and manage plus edit on ' +
+          'the destination when `folderId` is sent. Otherwise a workbook is created with this slug, with the access ' +
+          '`POST .../workbooks` needs. Concurrent identical requests create one workbook; the others update it. ' +
+          '409 `upsert_branch_changed`: the workbook holding the slug kept being created and deleted under the ' +
+          'request; retry it.',
+        params: WorkbookSlugParams,
+        body: CreateWorkbookBody,
+        response: { 200: Workbook },
+      },
+      config: write,
+      // The body is optional (the reference): no body means `{}`.
+      preValidation: async (request) => {
+        if (request.body === undefined || request.body === null) request.body = {};
+      },
+    },
+    (r) => workbooks.upsertBySlug(principalOf(r), r.params.deploymentId, r.params.slug, r.body),
   );
 };

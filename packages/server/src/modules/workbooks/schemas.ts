@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { CursorQuery } from '../../pagination/page.ts';
 import { DashboardConfig, DashboardConfigDraftInput } from '../dashboards/schemas.ts';
-import { deploymentItemParams, Id } from '../deployments/schemas.ts';
+import { DeploymentParams, deploymentItemParams, Id } from '../deployments/schemas.ts';
 import { folderFilter, itemName, JsonObject, listWithCount, nullable, strict } from '../workspace/common.ts';
 import { WorkspaceItem } from '../workspace/schemas.ts';
 
@@ -64,3 +64,9 @@ export const WorkbooksListResponse = listWithCount(
   Workbook,
   'Deprecated: visible workbooks matching the filter',
 );
+
+/** The upsert's key: trimmed and lowercased before matching (service.ts normaliseSlug). */
+export const WorkbookSlugParams = Type.Object({
+  ...DeploymentParams.properties,
+  slug: Type.String({ minLength: 1, maxLength: 255 }),
+});

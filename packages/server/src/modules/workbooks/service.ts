@@ -1,7 +1,7 @@
 import type { Static } from 'typebox';
 import type { Principal } from '../../auth/principal.ts';
 import type { Db } from '../../db/database.ts';
-import { NotFoundError } from '../../errors/domain-errors.ts';
+import { NotFoundError, ValidationError } from '../../errors/domain-errors.ts';
 import { type PageQuery, pageWindow, toPage } from '../../pagination/page.ts';
 import type { AuditLog } from '../audit-log/service.ts';
 import { publishedView } from '../dashboards/view.ts';
@@ -12,6 +12,7 @@ import type { AccessResolver } from '../permissions/resolver.ts';
 import { rootIfZero } from '../workspace/common.ts';
 import { workspaceItem } from '../workspace/item.ts';
 import { checkDestination } from '../workspace/placement.ts';
+import { upsertByKey } from '../workspace/upsert.ts';
 import type { GrantWriter, PublishedDashboards } from './ports.ts';
 import type { WorkbooksRepository, WorkbookWithOwner } from './repository.ts';
 import type { CreateWorkbookBody, UpdateWorkbookBody, Workbook } from './schemas.ts';
@@ -97,6 +98,7 @@ export class WorkbooksService {
       meta: Record<string, unknown>;
       calculatedFields: Record<string, unknown>;
       dashboardDraft: Draft;
+      slug?: string;
     },
     trx: Db,
   ): Promise<number> {
@@ -124,74 +126,152 @@ export class WorkbooksService {
   ) {
     const ctx = await this.deps.access.resolve(principal, deploymentId);
     const row = await this.require(deploymentId, id);
+    this.checkUpdate(ctx, row, input);
+    await this.deps.db.transaction().execute((trx) => this.writeUpdate(ctx, principal, row, input, trx));
+    return this.fullView(await this.require(deploymentId, id), ctx);
+  }
+
+  /**
+   * `PUT .../workbooks/by-slug/{slug}` (issue 25 item 4, the reference's upsertWorkbookBySlug): the
+   * workbook holding the slug is updated as `update` does (only the fields sent; `meta` merged into
+   * what it has), or one is created with the slug as `create` does. Which of the two, and its access
+   * check, is decided in the transaction that writes (workspace/upsert.ts for concurrent requests).
+   */
+  async upsertBySlug(
+    principal: Principal,
+    deploymentId: number,
+    rawSlug: string,
+    input: Static<typeof CreateWorkbookBody>,
+  ) {
+    const slug = normaliseSlug(rawSlug);
+    const ctx = await this.deps.access.resolve(principal, deploymentId);
+    const id = await upsertByKey(() =>
+      this.deps.db.transaction().execute(async (trx) => {
+        const row = await this.deps.workbooks.findBySlug(deploymentId, slug, trx);
+        if (row) {
+          const changes = {
+            name: input.name ?? undefined,
+            folderId: input.folderId,
+            meta: input.meta ? { ...row.meta, ...input.meta } : undefined,
+            dashboardDraft: input.dashboardDraft,
+          };
+          this.checkUpdate(ctx, row, changes);
+          await this.writeUpdate(ctx, principal, row, changes, trx);
+          return row.id;
+        }
+        const folderId = input.folderId ?? null;
+        checkDestination(ctx, folderId, 'body/folderId');
+        const name = input.name ?? 'Untitled workbook';
+        const created = await this.insertOwned(
+          ctx,
+          {
+            folderId,
+            name,
+            slug,
+            meta: input.meta ?? {},
+            calculatedFields: input.calculatedFields ?? {},
+            dashboardDraft: (input.dashboardDraft as Draft | undefined) ?? null,
+          },
+          trx,
+        );
+        await this.deps.audit.record(trx, principal, {
+          action: 'workbook.create',
+          targetType: 'workbook',
+          targetId: created,
+          after: { deploymentId, name, folderId, slug },
+        });
+        return created;
+      }),
+    );
+    return this.fullView(await this.require(deploymentId, id), ctx);
+  }
+
+  /** Edit access; a request with `folderId` is a move and needs manage plus edit on the destination (spec 4.2). */
+  private checkUpdate(
+    ctx: AccessContext,
+    row: WorkbookWithOwner,
+    input: Pick<Static<typeof UpdateWorkbookBody>, 'folderId'>,
+  ) {
     const level = ctx.item('WORKBOOK', row);
-    ctx.require(level, 'edit', contentSubject('WORKBOOK', id));
+    ctx.require(level, 'edit', contentSubject('WORKBOOK', row.id));
     if (input.folderId !== undefined) {
-      ctx.require(level, 'manage', `Moving workbook ${id}`);
+      ctx.require(level, 'manage', `Moving workbook ${row.id}`);
       checkDestination(ctx, input.folderId, 'body/folderId');
     }
-    await this.deps.db.transaction().execute(async (trx) => {
-      const changes = {
-        name: input.name ?? undefined,
-        meta: input.meta ?? undefined,
-        slug: input.slug,
-        folderId: input.folderId,
-        dashboardDraft: input.dashboardDraft as Draft | undefined,
-        draftSavedBy: ctx.owner().userId,
-      };
-      await this.deps.workbooks.update(id, changes, trx);
-      // The draft itself is content, not settings: the entry says that it changed, not what it holds.
-      const shape = (w: { name: string; slug: string | null; folderId: number | null }) => ({
-        deploymentId,
-        ...w,
-      });
-      await this.deps.audit.record(trx, principal, {
-        action: 'workbook.update',
-        targetType: 'workbook',
-        targetId: id,
-        before: shape({ name: row.name, slug: row.slug, folderId: row.folder_id }),
-        after: {
-          ...shape({
-            name: changes.name ?? row.name,
-            slug: changes.slug === undefined ? row.slug : changes.slug,
-            folderId: changes.folderId === undefined ? row.folder_id : changes.folderId,
-          }),
-          ...(changes.meta !== undefined ? { metaChanged: true } : {}),
-          ...(changes.dashboardDraft !== undefined ? { draftChanged: true } : {}),
-        },
-      });
+  }
+
+  private async writeUpdate(
+    ctx: AccessContext,
+    principal: Principal,
+    row: WorkbookWithOwner,
+    input: Static<typeof UpdateWorkbookBody>,
+    trx: Db,
+  ) {
+    const { id } = row;
+    const deploymentId = ctx.deploymentId;
+    const changes = {
+      name: input.name ?? undefined,
+      meta: input.meta ?? undefined,
+      slug: input.slug,
+      folderId: input.folderId,
+      dashboardDraft: input.dashboardDraft as Draft | undefined,
+      draftSavedBy: ctx.owner().userId,
+    };
+    await this.deps.workbooks.update(id, changes, trx);
+    // The draft itself is content, not settings: the entry says that it changed, not what it holds.
+    const shape = (w: { name: string; slug: string | null; folderId: number | null }) => ({
+      deploymentId,
+      ...w,
     });
-    return this.fullView(await this.require(deploymentId, id), ctx);
+    await this.deps.audit.record(trx, principal, {
+      action: 'workbook.update',
+      targetType: 'workbook',
+      targetId: id,
+      before: shape({ name: row.name, slug: row.slug, folderId: row.folder_id }),
+      after: {
+        ...shape({
+          name: changes.name ?? row.name,
+          slug: changes.slug === undefined ? row.slug : changes.slug,
+          folderId: changes.folderId === undefined ? row.folder_id : changes.folderId,
+        }),
+        ...(changes.meta !== undefined ? { metaChanged: true } : {}),
+        ...(changes.dashboardDraft !== undefined ? { draftChanged: true } : {}),
+      },
+    });
   }
 
   async delete(principal: Principal, deploymentId: number, id: number) {
     const ctx = await this.deps.access.resolve(principal, deploymentId);
-    const row = await this.require(deploymentId, id);
-    ctx.require(ctx.item('WORKBOOK', row), 'manage', contentSubject('WORKBOOK', id));
-    await this.deps.db.transaction().execute(async (trx) => {
-      // A published dashboard has no delete of its own: it goes with its workbook, and says so.
-      const published = await this.deps.dashboards.current(id, trx);
-      await this.deps.workbooks.delete(deploymentId, id, trx);
-      await this.deps.audit.record(trx, principal, {
-        action: 'workbook.delete',
-        targetType: 'workbook',
-        targetId: id,
-        before: { deploymentId, name: row.name, folderId: row.folder_id },
-      });
-      if (published)
-        await this.deps.audit.record(trx, principal, {
-          action: 'dashboard.delete',
-          targetType: 'dashboard',
-          targetId: published.dashboard.id,
-          before: {
-            deploymentId,
-            workbookId: id,
-            versionNumber: published.version.version_number,
-            title: published.version.title,
-          },
-        });
-    });
+    await this.deps.db.transaction().execute((trx) => this.deleteWithin(ctx, principal, id, trx));
     return { success: true };
+  }
+
+  /** Manage access; inside the caller's transaction (also workspace bulk-delete). */
+  async deleteWithin(ctx: AccessContext, principal: Principal, id: number, trx: Db): Promise<void> {
+    const deploymentId = ctx.deploymentId;
+    const row = await this.require(deploymentId, id, trx);
+    ctx.require(ctx.item('WORKBOOK', row), 'manage', contentSubject('WORKBOOK', id));
+    // A published dashboard has no delete of its own: it goes with its workbook, and says so.
+    const published = await this.deps.dashboards.current(id, trx);
+    await this.deps.workbooks.delete(deploymentId, id, trx);
+    await this.deps.audit.record(trx, principal, {
+      action: 'workbook.delete',
+      targetType: 'workbook',
+      targetId: id,
+      before: { deploymentId, name: row.name, folderId: row.folder_id },
+    });
+    if (published)
+      await this.deps.audit.record(trx, principal, {
+        action: 'dashboard.delete',
+        targetType: 'dashboard',
+        targetId: published.dashboard.id,
+        before: {
+          deploymentId,
+          workbookId: id,
+          versionNumber: published.version.version_number,
+          title: published.version.title,
+        },
+      });
   }
 
   async require(deploymentId: number, id: number, db?: Db): Promise<WorkbookWithOwner> {
@@ -232,4 +312,17 @@ export function workbookView(row: WorkbookWithOwner, ctx: AccessContext): Static
     ctx.tree,
   );
   return { ...item, dashboardDraft: row.dashboard_draft, dashboardDraftVersion: row.draft_version };
+}
+
+/** The reference: a slug is trimmed and lowercased before matching; then it must be a valid slug. */
+export function normaliseSlug(raw: string): string {
+  const slug = raw.trim().toLowerCase();
+  if (!/^[a-z0-9][a-z0-9-]*$/.test(slug) || slug.length > 255)
+    throw new ValidationError('A slug is 1 to 255 lowercase letters, digits and hyphens', [
+      {
+        field: 'params/slug',
+        message: 'must be letters, digits and hyphens, starting with a letter or digit',
+      },
+    ]);
+  return slug;
 }

@@ -1,4 +1,5 @@
 import { type ComposedModule, routesWith } from '../module.ts';
+import { type BulkDeps, BulkService } from './bulk-service.ts';
 import { MoveService } from './move-service.ts';
 import { workspaceRoutes } from './routes.ts';
 import { WorkspaceService } from './service.ts';
@@ -7,8 +8,20 @@ import { WorkspaceService } from './service.ts';
 export function composeWorkspace(deps: {
   workspace: ConstructorParameters<typeof WorkspaceService>[0];
   mover: ConstructorParameters<typeof MoveService>[0];
-}): ComposedModule<{ workspace: WorkspaceService; mover: MoveService }> {
+  /** Bulk move and delete (issue 25 item 4): the single deletes of folders, workbooks and reports. */
+  deleters: BulkDeps['deleters'];
+}): ComposedModule<{ workspace: WorkspaceService; mover: MoveService; bulk: BulkService }> {
   const workspace = new WorkspaceService(deps.workspace);
   const mover = new MoveService(deps.mover);
-  return { services: { workspace, mover }, routes: routesWith(workspaceRoutes, { workspace, mover }) };
+  const bulk = new BulkService({
+    db: deps.mover.db,
+    folders: deps.mover.folders,
+    access: deps.mover.access,
+    mover,
+    deleters: deps.deleters,
+  });
+  return {
+    services: { workspace, mover, bulk },
+    routes: routesWith(workspaceRoutes, { workspace, mover, bulk }),
+  };
 }

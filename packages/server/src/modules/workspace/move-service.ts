@@ -16,7 +16,7 @@ import type { FolderRecords, ReportRecords, WorkbookRecords } from './ports.ts';
 import type { MoveBody } from './schemas.ts';
 
 /** A move's content check and the request's credential, which its audit entry names. */
-type Move = { ctx: AccessContext; principal: Principal };
+export type Move = { ctx: AccessContext; principal: Principal };
 
 export interface MoveDeps {
   db: Db;
@@ -44,11 +44,18 @@ export class MoveService {
       await this.deps.folders.lockTree(deploymentId, trx);
       const ctx = await this.deps.access.resolve(principal, deploymentId, trx);
       // The audit entry names the request's credential (a content check's subject carries no more).
-      const move = { ctx, principal };
-      if (input.type === 'FOLDER') return this.moveFolder(move, input.id, destination, trx);
-      if (input.type === 'WORKBOOK') return this.moveWorkbook(move, input.id, destination, trx);
-      return this.moveReport(move, input.id, destination, trx);
+      return this.moveWithin({ ctx, principal }, input, destination, trx);
     });
+  }
+
+  /**
+   * One move inside the caller's transaction, which already holds the tree lock (bulk-service.ts
+   * moves a batch this way: same checks, same audit entries, one commit or none).
+   */
+  moveWithin(move: Move, item: { type: Item['type']; id: number }, destination: number | null, trx: Db) {
+    if (item.type === 'FOLDER') return this.moveFolder(move, item.id, destination, trx);
+    if (item.type === 'WORKBOOK') return this.moveWorkbook(move, item.id, destination, trx);
+    return this.moveReport(move, item.id, destination, trx);
   }
 
   /** One entry per move: the item and the folder it left and entered (null: the root). */

@@ -1,5 +1,7 @@
+import type { Principal } from '../../auth/principal.ts';
 import type { Db } from '../../db/database.ts';
 import type { FolderWithOwner } from '../folders/records.ts';
+import type { AccessContext } from '../permissions/access.ts';
 import type { ReportWithOwner } from '../reports/records.ts';
 import type { WorkbookWithOwner } from '../workbooks/records.ts';
 
@@ -32,4 +34,9 @@ export interface WorkbookRecords {
 export interface ReportRecords {
   find(deploymentId: number, id: number, viewerId: number, db?: Db): Promise<ReportWithOwner | undefined>;
   setFolder(id: number, folderId: number | null, db?: Db): Promise<void>;
+}
+
+/** The single deletes' checks and writes, run inside a bulk-delete's transaction (spec 4.5). */
+export interface ContentDeleter {
+  deleteWithin(ctx: AccessContext, principal: Principal, id: number, trx: Db): Promise<void>;
 }

@@ -1,8 +1,18 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { principalOf } from '../../auth/authenticate.ts';
 import { DeploymentParams } from '../deployments/schemas.ts';
+import type { BulkService } from './bulk-service.ts';
 import type { MoveService } from './move-service.ts';
-import { MoveBody, WorkspaceItem, WorkspaceListResponse, WorkspaceQuery } from './schemas.ts';
+import {
+  BulkDeleteBody,
+  BulkDeleteResponse,
+  BulkMoveBody,
+  BulkMoveResponse,
+  MoveBody,
+  WorkspaceItem,
+  WorkspaceListResponse,
+  WorkspaceQuery,
+} from './schemas.ts';
 import type { WorkspaceService } from './service.ts';
 
 const tags = ['Workspace'];
@@ -10,7 +20,8 @@ const tags = ['Workspace'];
 export const workspaceRoutes: FastifyPluginAsyncTypebox<{
   workspace: WorkspaceService;
   mover: MoveService;
-}> = async (app, { workspace, mover }) => {
+  bulk: BulkService;
+}> = async (app, { workspace, mover, bulk }) => {
   const base = '/api/v1/deployments/:deploymentId';
   app.get(
     `${base}/workspace`,
@@ -69,5 +80,47 @@ export const workspaceRoutes: FastifyPluginAsyncTypebox<{
       config: { access: { role: 'developer' } },
     },
     (r) => mover.move(principalOf(r), r.params.deploymentId, r.body),
+  );
+  app.post(
+    `${base}/workspace/bulk-move`,
+    {
+      schema: {
+        tags,
+        operationId: 'bulkMoveWorkspaceObjects',
+        summary: 'Move up to 100 workspace items into one folder, all or nothing (spec 4.2)',
+        description:
+          'Each item is checked with the rules of `POST .../workspace/move`; repeated references are collapsed. ' +
+          'Unlike the hosted product, which applies items one by one and lists the failures, Tessera applies the ' +
+          "batch in one transaction: when any item is refused, nothing moves and the answer is that item's error " +
+          '(its status: 400, 403 or 404), naming its index as `items[i]` in the message and `body/items/i` in ' +
+          '`errors`. A 200 therefore always has an empty `failed`.',
+        params: DeploymentParams,
+        body: BulkMoveBody,
+        response: { 200: BulkMoveResponse },
+      },
+      config: { access: { role: 'developer' } },
+    },
+    (r) => bulk.move(principalOf(r), r.params.deploymentId, r.body),
+  );
+  app.post(
+    `${base}/workspace/bulk-delete`,
+    {
+      schema: {
+        tags,
+        operationId: 'bulkDeleteWorkspaceObjects',
+        summary: 'Delete up to 100 workbooks, reports and folders, all or nothing (spec 4.5)',
+        description:
+          'Each item is checked with the rules of its single delete: manage on a workbook, report or folder; a ' +
+          'folder with sub-folders is refused unless they are deleted in the same batch; what a deleted folder holds ' +
+          'goes back to the root. One transaction: when any item is refused, nothing is deleted and the answer is ' +
+          "that item's error, naming its index as `items[i]` in the message and `body/items/i` in `errors`. " +
+          'A 200 therefore always has an empty `failed`.',
+        params: DeploymentParams,
+        body: BulkDeleteBody,
+        response: { 200: BulkDeleteResponse },
+      },
+      config: { access: { role: 'developer' } },
+    },
+    (r) => bulk.delete(principalOf(r), r.params.deploymentId, r.body),
   );
 };

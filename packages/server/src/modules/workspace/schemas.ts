@@ -66,3 +66,29 @@ export const WorkspaceListResponse = Type.Object({
   items: Type.Array(WorkspaceItem),
   pageInfo: PageInfoSchema,
 });
+
+/** At most 100 items a request (the reference); repeated references are collapsed. */
+const bulkItems = Type.Array(Type.Object(itemRef, strict), { minItems: 1, maxItems: 100 });
+
+export const BulkMoveBody = Type.Object({ items: bulkItems, folderId: Type.Optional(nullable(Id)) }, strict);
+
+export const BulkDeleteBody = Type.Object({ items: bulkItems }, strict);
+
+const BulkFailure = Type.Object({
+  ...itemRef,
+  error: Type.Object({ status: Type.Integer(), message: Type.String() }),
+});
+
+/**
+ * The reference's payloads. Tessera applies a batch all or nothing (issue 25 item 4), so a 200
+ * always has an empty `failed`; a refused item answers the whole request with its error instead.
+ */
+export const BulkMoveResponse = Type.Object({
+  moved: Type.Array(WorkspaceItem),
+  failed: Type.Array(BulkFailure),
+});
+
+export const BulkDeleteResponse = Type.Object({
+  deleted: Type.Array(Type.Object(itemRef)),
+  failed: Type.Array(BulkFailure),
+});
