@@ -58,7 +58,12 @@ export function VegaChart({ spec, config, onDrawn, onError, onPick }: VegaChartP
           shown.current = layer;
           element.hidden = false;
           // A keyboard user who picked a mark stays on the chart when the new one replaces it.
-          const hadFocus = previous?.element.contains(document.activeElement) ?? false;
+          // (a mouse pick gets no focus ring on the new chart: only a keyboard one, focus-visible)
+          const active = document.activeElement;
+          const hadFocus =
+            active !== null &&
+            (previous?.element.contains(active) ?? false) &&
+            active.matches(':focus-visible');
           if (previous && previous !== layer) remove(previous);
           if (hadFocus) element.querySelector<SVGElement>('[tabindex]')?.focus();
           callbacks.current.onDrawn(spec);
