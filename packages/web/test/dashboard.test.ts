@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemoDashboard } from '../../server/src/bootstrap/demo-dashboard.ts';
 import { bearer } from '../../server/test/harness.ts';
 import { chartSpec, titleAtGrain } from '../src/dashboard/chart-spec.ts';
+import { crossFilterMember, pickedValue, toggleCrossFilter } from '../src/dashboard/cross-filter.ts';
 import { toCsv } from '../src/dashboard/csv.ts';
 import { gridSettings } from '../src/dashboard/layout.ts';
 import { parseState, stateFilters, writeState } from '../src/dashboard/view-state.ts';
@@ -53,6 +54,47 @@ describe('dashboard viewer parts', () => {
     ]);
     // A select's own values are listed without its own filter.
     expect(stateFilters(state, 'orders.status').map((f) => f.member)).not.toContain('orders.status');
+  });
+
+  it('cross-filters by the member a chart stands for, and picks the same value again to remove it (issue 23 item 3)', () => {
+    const bars = {
+      encoding: {
+        y: { field: 'orders\\.status', type: 'nominal' },
+        x: { field: 'orders\\.count', type: 'quantitative' },
+      },
+    };
+    expect(crossFilterMember(bars, ['orders.status', 'orders.count'])).toBe('orders.status');
+    const pie = {
+      encoding: {
+        theta: { field: 'revenue', type: 'quantitative' },
+        color: { field: 'products\\.category', type: 'nominal' },
+      },
+    };
+    expect(crossFilterMember(pie, ['products.category', 'revenue'])).toBe('products.category');
+    const line = { encoding: { x: { field: 'orders\\.created_at\\.month', type: 'temporal' } } };
+    expect(crossFilterMember(line, ['orders.created_at.month'])).toBeNull();
+    expect(crossFilterMember(bars, ['orders.count'])).toBeNull();
+
+    const row = { 'orders.status': 'shipped', 'orders.count': 3 };
+    expect(pickedValue({ datum: row, mark: { role: 'mark' } }, 'orders.status')).toBe('shipped');
+    expect(
+      pickedValue(
+        { datum: { value: 'toys', label: 'toys' }, mark: { role: 'legend-label' } },
+        'products.category',
+      ),
+    ).toBe('toys');
+    expect(pickedValue({ datum: { value: 3 }, mark: { role: 'axis-label' } }, 'orders.status')).toBeNull();
+    expect(pickedValue(null, 'orders.status')).toBeNull();
+
+    const picked = toggleCrossFilter(
+      parseState('?c.orders.status=ship&f.customers.country=DE'),
+      'orders.status',
+      'shipped',
+    );
+    expect(writeState('', picked)).toBe('?f.customers.country=DE&f.orders.status=shipped');
+    expect(writeState('', toggleCrossFilter(picked, 'orders.status', 'shipped'))).toBe(
+      '?f.customers.country=DE',
+    );
   });
 
   it('writes CSV by RFC 4180 and defuses spreadsheet formulas', () => {
@@ -210,6 +252,57 @@ describeInBrowser('dashboard viewer in the browser', () => {
       body,
     );
     return answer.data;
+  }
+
+  /**
+   * Every tile shows what `POST /v1/load` answers for its report's query with the status filter,
+   * and what the widget-data endpoint answers with the same dashboard filter.
+   */
+  async function expectEveryTileFiltered(status: string) {
+    // The report's query as published with the dashboard (spec 2.3 snapshots, `meta.jsonQuery`).
+    const published = demo as unknown as {
+      config: { widgets: { id: string; config: { reportId: number } }[] };
+      reportSnapshots: { reportId: number; meta: { jsonQuery: string | { filters?: unknown[] } } }[];
+    };
+    const queryOf = (widgetId: string): { filters?: unknown[] } => {
+      const widget = published.config.widgets.find((w) => w.id === widgetId);
+      const raw = published.reportSnapshots.find((r) => r.reportId === widget?.config.reportId)?.meta
+        .jsonQuery;
+      return typeof raw === 'string' ? JSON.parse(raw) : (raw ?? {});
+    };
+    const page = browser.page;
+    const filter = { member: 'orders.status', operator: 'equals', values: [status] };
+    const { serviceApiToken } = await api('POST', `/api/v1/deployments/${deploymentId}/token`, {});
+    const load = async (widgetId: string): Promise<Row[]> => {
+      const query = { ...queryOf(widgetId), filters: [...(queryOf(widgetId).filters ?? []), filter] };
+      const res = await web.server.app.inject({
+        method: 'POST',
+        url: `/data/${deploymentId}/cubejs-api/v1/load`,
+        headers: { authorization: serviceApiToken },
+        payload: { query },
+      });
+      expect(res.statusCode).toBe(200);
+      return res.json().data;
+    };
+    const dashboardFilter = { filters: [{ member: 'orders.status', operator: 'equals', value: status }] };
+    const loaded: Record<string, Row[]> = {};
+    for (const id of Object.keys(await tileStates(page))) {
+      loaded[id] = await load(id);
+      expect(await rows(demo.publicId, id, dashboardFilter), id).toEqual(loaded[id]);
+    }
+    expect(await figure(page)).toBe(dollars(loaded.revenue[0]['orders.total_amount']));
+    expect(loaded['orders-by-status'].map((r) => r['orders.status'])).toEqual([status]);
+    const drawn = async (widgetId: string, selector: string) =>
+      page.locator(`[data-widget-id="${widgetId}"] svg ${selector}`).count();
+    expect(await drawn('orders-by-status', '.mark-rect path')).toBe(1);
+    expect(await drawn('revenue-by-month', '.mark-symbol path')).toBe(loaded['revenue-by-month'].length);
+    expect(await drawn('revenue-by-category', '.mark-arc path')).toBe(loaded['revenue-by-category'].length);
+    expect(await drawn('top-products', '.mark-rect path')).toBe(loaded['top-products'].length);
+    const ids = await page.$$eval('[data-widget-id="recent-orders"] tbody tr td:first-child', (cells) =>
+      cells.map((c) => c.textContent),
+    );
+    expect(ids).toEqual(loaded['recent-orders'].map((r) => String(r['orders.id'])));
+    for (const row of loaded['recent-orders']) expect(row['orders.status']).toBe(status);
   }
 
   const dashboardUrl = (publicId: string, query = '') =>
@@ -497,6 +590,93 @@ describeInBrowser('dashboard viewer in the browser', () => {
     await expect.poll(() => tile.getByRole('link', { name: 'Open in Explore' }).count()).toBe(0);
   });
 
+  it('cross-filters the whole dashboard by a clicked bar, shown as a chip and kept in the link (issue 23 item 3)', async () => {
+    const { page } = browser;
+    await page.goto(dashboardUrl(demo.publicId));
+    await settled(page, 6);
+    const before = await figure(page);
+    const status = 'completed';
+    const bars = page.locator('[data-widget-id="orders-by-status"] svg .mark-rect path');
+    const bar = bars.nth(await barIndex(page, 'orders.status', status));
+    await bar.click();
+    await page.waitForURL((url) => url.searchParams.get('f.orders.status') === status);
+    await page.waitForFunction(
+      (text) => document.querySelector('[data-widget-id="revenue"] .tsr-figure-value')?.textContent !== text,
+      before,
+    );
+    await settled(page, 6);
+    await expectEveryTileFiltered(status);
+    const chip = page.locator('.tsr-chip[data-chip="orders.status"]');
+    expect(await chip.textContent()).toBe(`Orders status: ${status}×`);
+    // The filter control shows the same choice: one filter, two ways to see it.
+    expect(await page.locator('[data-control="orders.status"] select').inputValue()).toBe(status);
+    // From the top: a full-page shot of a scrolled page draws the sticky bar mid-page.
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await browser.screenshot('dashboard-11-cross-filtered');
+    await page.setViewportSize({ width: 400, height: 900 });
+    await page.locator('.tsr-dashboard[data-breakpoint="xxs"]').waitFor();
+    await settled(page, 6);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await browser.screenshot('dashboard-11-cross-filtered-phone');
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.locator('.tsr-dashboard[data-breakpoint="md"]').waitFor();
+
+    // The link reproduces it.
+    await page.reload();
+    await settled(page, 6);
+    await expectEveryTileFiltered(status);
+
+    // Clicking the same value again removes it.
+    await bars.nth(await barIndex(page, 'orders.status', status)).click();
+    await page.waitForURL((url) => url.search === '');
+    await settled(page, 6);
+    expect(await figure(page)).toBe(before);
+    expect(await chip.count()).toBe(0);
+
+    // So does the chip's ×.
+    await bars.nth(await barIndex(page, 'orders.status', status)).click();
+    await page.waitForURL((url) => url.searchParams.get('f.orders.status') === status);
+    await settled(page, 6);
+    await page.getByRole('button', { name: `Remove the filter Orders status: ${status}` }).click();
+    await page.waitForURL((url) => url.search === '');
+    await settled(page, 6);
+    expect(await figure(page)).toBe(before);
+
+    // By keyboard: Enter on a focused bar picks it, Enter again (focus stays on the redrawn
+    // chart) removes it; Enter on a pie's legend entry picks its category.
+    await bars.nth(await barIndex(page, 'orders.status', status)).focus();
+    await page.keyboard.press('Enter');
+    await page.waitForURL((url) => url.searchParams.get('f.orders.status') === status);
+    await settled(page, 6);
+    await expectEveryTileFiltered(status);
+    await expect
+      .poll(() =>
+        page.evaluate(() =>
+          document.activeElement?.closest('[data-widget-id]')?.getAttribute('data-widget-id'),
+        ),
+      )
+      .toBe('orders-by-status');
+    await page.keyboard.press('Enter');
+    await page.waitForURL((url) => url.search === '');
+    await settled(page, 6);
+    expect(await figure(page)).toBe(before);
+
+    const legend = page.locator('[data-widget-id="revenue-by-category"] svg .role-legend-label text').first();
+    const category = await legend.evaluate(
+      (el) => (el as unknown as { __data__: { datum: { value: string } } }).__data__.datum.value,
+    );
+    await legend.focus();
+    await page.keyboard.press('Enter');
+    await page.waitForURL((url) => url.searchParams.get('f.products.category') === category);
+    await settled(page, 6);
+    const remove = page.getByRole('button', { name: `Remove the filter Products category: ${category}` });
+    await remove.focus();
+    await page.keyboard.press('Enter');
+    await page.waitForURL((url) => url.search === '');
+    await settled(page, 6);
+    expect(await figure(page)).toBe(before);
+  });
+
   it('keeps every tile on the page, dimmed and busy, until its new rows arrive (issue 21)', async () => {
     const { page } = browser;
     await page.goto(dashboardUrl(demo.publicId));
@@ -679,6 +859,22 @@ async function tileStates(page: Page): Promise<Record<string, string | null>> {
   return page.$$eval('.tsr-tile', (tiles) =>
     Object.fromEntries(tiles.map((t) => [t.getAttribute('data-widget-id'), t.getAttribute('data-state')])),
   );
+}
+
+/** Which of a chart's marks stands for `value` of `member` (Vega hangs its item on the SVG element). */
+async function barIndex(page: Page, member: string, value: string): Promise<number> {
+  const index = await page
+    .locator('[data-widget-id="orders-by-status"] svg .mark-rect path')
+    .evaluateAll(
+      (paths, [m, v]) =>
+        paths.findIndex(
+          (p) =>
+            (p as unknown as { __data__?: { datum?: Record<string, unknown> } }).__data__?.datum?.[m] === v,
+        ),
+      [member, value],
+    );
+  expect(index).toBeGreaterThanOrEqual(0);
+  return index;
 }
 
 /** The x axis's labels of a chart tile (Vega's SVG: the axis group described as the X-axis). */

@@ -281,6 +281,48 @@ describeInBrowser('embed page in a host application on another origin', () => {
     expect(browser.errors).toEqual([]);
   }, 90_000);
 
+  it('cross-filters the embedded dashboard by a clicked bar, kept out of the address (issue 23 item 3)', async () => {
+    const { page } = browser;
+    const { frame } = await openAs(page, 'alice');
+    const figure = frame.locator('[data-widget-id="revenue"] .tsr-figure-value');
+    const before = await figure.textContent();
+    const address = frame.url();
+    const bars = frame.locator('[data-widget-id="orders-by-status"] svg .mark-rect path');
+    const picked = await bars.evaluateAll((paths) =>
+      paths.map(
+        (p) =>
+          (p as unknown as { __data__: { datum: Record<string, string> } }).__data__.datum['orders.status'],
+      ),
+    );
+    const index = picked.indexOf('completed');
+    expect(index).toBeGreaterThanOrEqual(0);
+    await bars.nth(index).click();
+    const chip = frame.locator('.tsr-chip[data-chip="orders.status"]');
+    await chip.waitFor();
+    await frame.waitForFunction(
+      (text) => document.querySelector('[data-widget-id="revenue"] .tsr-figure-value')?.textContent !== text,
+      before,
+    );
+    await waitForDrawn(frame);
+    expect(await bars.count()).toBe(1);
+    expect(
+      await frame.locator('[data-widget-id="recent-orders"] tbody tr td:nth-child(3)').allTextContents(),
+    ).toEqual(expect.arrayContaining(['completed']));
+    for (const status of await frame
+      .locator('[data-widget-id="recent-orders"] tbody tr td:nth-child(3)')
+      .allTextContents())
+      expect(status).toBe('completed');
+    // The host's address is the host's: the frame's stays as it was.
+    expect(frame.url()).toBe(address);
+    await saveScreenshot(page, 'embed-host-cross-filtered');
+    await frame.getByRole('button', { name: 'Remove the filter Orders status: completed' }).click();
+    await frame.waitForFunction(
+      (text) => document.querySelector('[data-widget-id="revenue"] .tsr-figure-value')?.textContent === text,
+      before,
+    );
+    expect(await chip.count()).toBe(0);
+  }, 90_000);
+
   it('takes the session out of the address and keeps the token out of storage', async () => {
     const { page } = browser;
     const { frame, tokens } = await openAs(page, 'alice');

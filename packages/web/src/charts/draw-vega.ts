@@ -13,7 +13,16 @@ export interface DrawVegaOptions {
   size: () => ChartSize;
   onDrawn: () => void;
   onError: (error: unknown) => void;
+  /**
+   * Called with the scenegraph item a click lands on, or the one a focused mark or legend entry
+   * stands for when Enter or Space is pressed on it. With it, the marks and legend entries are
+   * made focusable (keyboard users pick them as a mouse would).
+   */
+  onPick?: (item: unknown) => void;
 }
+
+/** The SVG elements a keyboard user can pick: a chart's marks and its legend's entries. */
+const pickable = '.role-mark path, .role-legend-symbol path, .role-legend-label text';
 
 /**
  * Draws a Vega-Lite spec into `element` at `size()` (fitted, padding included) and redraws it
@@ -23,7 +32,7 @@ export interface DrawVegaOptions {
 export function drawVega(
   element: HTMLElement,
   spec: Record<string, unknown>,
-  { config, size, onDrawn, onError }: DrawVegaOptions,
+  { config, size, onDrawn, onError, onPick }: DrawVegaOptions,
 ): () => void {
   let result: Result | null = null;
   let cancelled = false;
@@ -39,6 +48,12 @@ export function drawVega(
         return;
       }
       result = embedded;
+      if (onPick) {
+        embedded.view.addEventListener('click', (_event, item) => {
+          if (item) onPick(item);
+        });
+        focusable();
+      }
       onDrawn();
     })
     .catch((error: unknown) => {
@@ -50,12 +65,26 @@ export function drawVega(
     last = next;
     result.view.width(next.width);
     if (next.height !== undefined) result.view.height(next.height);
-    result.view.runAsync();
+    result.view.runAsync().then(focusable, () => {});
   });
+  // Vega's SVG renderer hangs each element's scenegraph item on it as `__data__`.
+  const onKey = (event: KeyboardEvent) => {
+    if (!onPick || (event.key !== 'Enter' && event.key !== ' ')) return;
+    const target = event.target as (Element & { __data__?: unknown }) | null;
+    if (!target?.matches?.(pickable) || !target.__data__) return;
+    event.preventDefault();
+    onPick(target.__data__);
+  };
+  function focusable() {
+    if (!onPick) return;
+    for (const el of element.querySelectorAll(pickable)) el.setAttribute('tabindex', '0');
+  }
+  element.addEventListener('keydown', onKey);
   observer.observe(element);
   return () => {
     cancelled = true;
     observer.disconnect();
+    element.removeEventListener('keydown', onKey);
     result?.finalize();
     element.replaceChildren();
   };

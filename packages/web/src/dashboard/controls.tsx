@@ -103,6 +103,7 @@ export function Controls({
           />
         );
       })}
+      <FilterChips state={state} onChange={onChange} />
       {isEmptyState(state) ? null : (
         <button
           type="button"
@@ -119,6 +120,39 @@ export function Controls({
         </p>
       ) : null}
     </form>
+  );
+}
+
+/**
+ * The picked values filtering the dashboard (a bar or slice clicked, a value chosen in a list),
+ * each as a chip whose × removes it: "Orders status: completed ×".
+ */
+function FilterChips({ state, onChange }: { state: ViewState; onChange: (s: ViewState) => void }) {
+  const picked = Object.entries(state.equals);
+  if (picked.length === 0) return null;
+  const remove = (member: string) => {
+    const equals = { ...state.equals };
+    delete equals[member];
+    onChange({ ...state, equals });
+  };
+  return (
+    <ul className="tsr-chips" aria-label="Picked filters">
+      {picked.map(([member, value]) => (
+        <li key={member} className="tsr-chip" data-chip={member}>
+          <span>
+            {memberLabel(member)}: <strong>{value}</strong>
+          </span>
+          <button
+            type="button"
+            className="tsr-chip-remove"
+            aria-label={`Remove the filter ${memberLabel(member)}: ${value}`}
+            onClick={() => remove(member)}
+          >
+            ×
+          </button>
+        </li>
+      ))}
+    </ul>
   );
 }
 

@@ -9,6 +9,7 @@ import { GridLayout, getBreakpointFromWidth, useContainerWidth } from 'react-gri
 import type { PublishedDashboard } from './api-types.ts';
 import { Controls } from './controls.tsx';
 import { deriveControls } from './controls-model.ts';
+import { toggleCrossFilter } from './cross-filter.ts';
 import { gridSettings } from './layout.ts';
 import { dashboardConfig, widgetModels } from './model.ts';
 import { chartConfig, mergeTheme, themeVariables } from './theme.ts';
@@ -92,6 +93,19 @@ function Dashboard({
   const theme = useMemo(() => mergeTheme(config.theme, overrides), [config.theme, overrides]);
   const charts = useMemo(() => chartConfig(theme), [theme]);
   const [state, setState] = useViewState(syncUrl, defaults);
+  // Cross-filtering by a picked bar or slice, on the members the widgets share (the dimension
+  // filters the controls offer), and only where the controls are on the page: the chip there is
+  // how the filter is seen and removed.
+  const crossFilter = useMemo<WidgetTileProps['crossFilter']>(
+    () =>
+      hideControls
+        ? undefined
+        : {
+            members: new Set(controls.filter((c) => c.kind === 'dimension').map((c) => c.member)),
+            onPick: (member, value) => setState(toggleCrossFilter(state, member, value)),
+          },
+    [hideControls, controls, state, setState],
+  );
   const { width, containerRef, mounted } = useContainerWidth({ measureBeforeMount: true });
   // The viewer picks the breakpoint from the grid's width itself and hands that breakpoint's layout
   // to a plain grid. react-grid-layout's responsive grid keeps the layout in two components'
@@ -136,6 +150,7 @@ function Dashboard({
                   allowDownload={!dashboard.restrictDataDownload}
                   chartConfig={charts}
                   exploreHref={exploreHref}
+                  crossFilter={crossFilter}
                   {...source}
                 />
               </div>

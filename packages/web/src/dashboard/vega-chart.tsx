@@ -9,6 +9,8 @@ export interface VegaChartProps {
   /** Called with the spec once its chart is on the page (a later spec may have replaced it since). */
   onDrawn: (spec: Record<string, unknown>) => void;
   onError: (error: Error) => void;
+  /** A click on a mark or legend entry, or Enter on a focused one (cross-filter.ts reads the item). */
+  onPick?: (item: unknown) => void;
 }
 
 /** One drawing of a spec: its own layer in the chart's box, and how to stop and remove it. */
@@ -26,10 +28,11 @@ interface Layer {
  * which stays until the new one is drawn and then gives way: the tile never goes blank between
  * two charts (drawing takes a while on a busy machine).
  */
-export function VegaChart({ spec, config, onDrawn, onError }: VegaChartProps) {
+export function VegaChart({ spec, config, onDrawn, onError, onPick }: VegaChartProps) {
   const box = useRef<HTMLDivElement>(null);
-  const callbacks = useRef({ onDrawn, onError });
-  callbacks.current = { onDrawn, onError };
+  const callbacks = useRef({ onDrawn, onError, onPick });
+  callbacks.current = { onDrawn, onError, onPick };
+  const pickable = onPick !== undefined;
   /** The chart on the page (null before the first is drawn). */
   const shown = useRef<Layer | null>(null);
 
@@ -54,11 +57,20 @@ export function VegaChart({ spec, config, onDrawn, onError }: VegaChartProps) {
           const previous = shown.current;
           shown.current = layer;
           element.hidden = false;
+          // A keyboard user who picked a mark stays on the chart when the new one replaces it.
+          // (a mouse pick gets no focus ring on the new chart: only a keyboard one, focus-visible)
+          const active = document.activeElement;
+          const hadFocus =
+            active !== null &&
+            (previous?.element.contains(active) ?? false) &&
+            active.matches(':focus-visible');
           if (previous && previous !== layer) remove(previous);
+          if (hadFocus) element.querySelector<SVGElement>('[tabindex]')?.focus();
           callbacks.current.onDrawn(spec);
         },
         onError: (error) =>
           callbacks.current.onError(error instanceof Error ? error : new Error(String(error))),
+        onPick: pickable ? (item) => callbacks.current.onPick?.(item) : undefined,
       }),
     };
     return () => {
@@ -66,7 +78,7 @@ export function VegaChart({ spec, config, onDrawn, onError }: VegaChartProps) {
       // (its onDrawn removes it); a drawing still under way is dropped.
       if (!drawn) remove(layer);
     };
-  }, [spec, config]);
+  }, [spec, config, pickable]);
 
   // Unmounted: the chart on the page goes too.
   useEffect(
@@ -77,7 +89,7 @@ export function VegaChart({ spec, config, onDrawn, onError }: VegaChartProps) {
     [],
   );
 
-  return <div ref={box} className="tsr-chart" />;
+  return <div ref={box} className="tsr-chart" data-pickable={pickable || undefined} />;
 }
 
 function remove(layer: Layer) {

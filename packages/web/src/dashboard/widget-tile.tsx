@@ -4,6 +4,7 @@ import { useGetDashboardWidgetData } from '@tessera/client/react';
 import { chartSpec, shownGrains, widgetText, widgetTitleAtGrains } from '@tessera/dashboard';
 import { type ReactNode, useCallback, useMemo, useState } from 'react';
 import type { WidgetData, WidgetDataBody } from './api-types.ts';
+import { crossFilterMember, type PickedItem, pickedValue } from './cross-filter.ts';
 import { toCsv } from './csv.ts';
 import { BigNumber, DataTable } from './data-table.tsx';
 import { downloadCsv } from './download.ts';
@@ -27,6 +28,11 @@ export interface WidgetTileProps {
   state: ViewState;
   allowDownload: boolean;
   chartConfig: Record<string, unknown>;
+  /**
+   * Cross-filtering (cross-filter.ts): the members a picked value may filter the dashboard by,
+   * and what to do with the pick. None where the dashboard shows no controls to undo it with.
+   */
+  crossFilter?: { members: ReadonlySet<string>; onPick: (member: string, value: string) => void };
   /** Where the tile's query opens in Explore, with the dashboard's filters; none in an embed. */
   exploreHref?: (query: SemanticQuery, filters: DashboardFilter[]) => string;
 }
@@ -74,6 +80,7 @@ function ReportTile({
   allowDownload,
   chartConfig,
   exploreHref,
+  crossFilter,
 }: WidgetTileProps) {
   const [asTable, setAsTable] = useState(false);
   const body = useMemo<WidgetDataBody>(() => {
@@ -124,6 +131,24 @@ function ReportTile({
           )
         : null,
     [table, model.spec, title, grains],
+  );
+  // The member this chart's bars or slices stand for, when the dashboard's widgets share it.
+  const pickMember = useMemo(() => {
+    if (!spec || !table || !model.query || !crossFilter) return null;
+    const member = crossFilterMember(
+      spec,
+      table.columns.map((c) => c.name),
+    );
+    return member && crossFilter.members.has(member) ? member : null;
+  }, [spec, table, model.query, crossFilter]);
+  const onPickMember = crossFilter?.onPick;
+  const onPick = useCallback(
+    (item: unknown) => {
+      if (!pickMember || !onPickMember) return;
+      const value = pickedValue(item as PickedItem, pickMember);
+      if (value !== null) onPickMember(pickMember, value);
+    },
+    [pickMember, onPickMember],
   );
   const [drawn, setDrawn] = useState<object | null>(null);
   const [chartError, setChartError] = useState<{ spec: object; message: string } | null>(null);
@@ -180,7 +205,15 @@ function ReportTile({
       </Frame>
     );
   } else if (spec) {
-    content = <VegaChart spec={spec} config={chartConfig} onDrawn={onDrawn} onError={onError} />;
+    content = (
+      <VegaChart
+        spec={spec}
+        config={chartConfig}
+        onDrawn={onDrawn}
+        onError={onError}
+        onPick={pickMember ? onPick : undefined}
+      />
+    );
     if (drawn !== spec) tileState = 'loading';
   } else {
     content = <DataTable table={table} formats={model.columnFormats} />;
