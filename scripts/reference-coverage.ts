@@ -11,6 +11,12 @@ import { parse } from 'yaml';
 type Operations = Record<string, { tags?: string[] }>;
 type Document = { paths: Record<string, Operations> };
 
+// `| head` closes the pipe early: that is the reader's choice, not a failure.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(0);
+  throw error;
+});
+
 const methods = new Set(['get', 'post', 'put', 'patch', 'delete']);
 const referenceFile = process.argv[2] ?? '../shared/reference/platform-api.yaml';
 const reference = parse(readFileSync(referenceFile, 'utf8')) as Document;
