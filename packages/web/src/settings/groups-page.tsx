@@ -12,11 +12,12 @@ import {
 } from '@tessera/client/react';
 import { type FormEvent, useId, useState } from 'react';
 import { PageHeader } from '../layout/page.tsx';
-import { EmptyState, ErrorState, LoadingState } from '../layout/states.tsx';
+import { ErrorState, LoadingState } from '../layout/states.tsx';
 import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
 import { Dialog } from '../ui/dialog.tsx';
 import { Field } from '../ui/field.tsx';
 import { noProblems, type Problems, problemsOf } from '../ui/problems.ts';
+import { SettingsList } from '../ui/settings-list.tsx';
 import { displayName } from './users-page.tsx';
 
 type Group = SuccessBody<'/api/v1/groups', 'get'>['items'][number];
@@ -41,7 +42,6 @@ export function GroupsPage() {
     setDialog(null);
     setStatus(message);
   };
-  const list = groups.data?.items ?? [];
   return (
     <>
       <PageHeader
@@ -61,53 +61,31 @@ export function GroupsPage() {
         {status}
       </p>
       {status && <p className="notice">{status}</p>}
-      {groups.isPending ? (
-        <LoadingState label="Loading groups…" />
-      ) : groups.isError && !groups.data ? (
-        <ErrorState error={groups.error} onRetry={() => groups.refetch()} />
-      ) : list.length === 0 ? (
-        <EmptyState title="No groups yet." />
-      ) : (
-        <ul className="settings-list" aria-label="Groups">
-          {list.map((group) => (
-            <li key={group.id}>
-              <div className="settings-list-text">
-                <span className="settings-list-name">{group.name}</span>
-                {group.description && <span className="muted">{group.description}</span>}
-                <span className="muted">
-                  {group.userCount === 1 ? '1 member' : `${group.userCount} members`}
-                </span>
-              </div>
-              <div className="settings-list-actions">
-                <button
-                  type="button"
-                  className="button button-secondary"
-                  aria-label={`Members of ${group.name}`}
-                  onClick={() => setDialog({ kind: 'members', group })}
-                >
-                  Members
-                </button>
-                <button
-                  type="button"
-                  className="button button-secondary"
-                  aria-label={`Edit ${group.name}`}
-                  onClick={() => setDialog({ kind: 'edit', group })}
-                >
-                  Edit
-                </button>
-                <button
-                  type="button"
-                  className="button button-ghost"
-                  aria-label={`Delete ${group.name}`}
-                  onClick={() => setDialog({ kind: 'delete', group })}
-                >
-                  Delete
-                </button>
-              </div>
-            </li>
-          ))}
-        </ul>
-      )}
+      <SettingsList
+        label="Groups"
+        query={groups}
+        items={groups.data?.items}
+        keyOf={(group) => group.id}
+        nameOf={(group) => group.name}
+        details={(group) =>
+          [group.description, group.userCount === 1 ? '1 member' : `${group.userCount} members`]
+            .filter(Boolean)
+            .join(' · ')
+        }
+        empty="No groups yet."
+        actions={(group) => (
+          <button
+            type="button"
+            className="button button-secondary"
+            aria-label={`Members of ${group.name}`}
+            onClick={() => setDialog({ kind: 'members', group })}
+          >
+            Members
+          </button>
+        )}
+        onEdit={(group) => setDialog({ kind: 'edit', group })}
+        onDelete={(group) => setDialog({ kind: 'delete', group })}
+      />
       {dialog?.kind === 'edit' && (
         <GroupDialog group={dialog.group} onDone={done} onClose={() => setDialog(null)} />
       )}

@@ -8,11 +8,11 @@ import {
 } from '@tessera/client/react';
 import { type FormEvent, useState } from 'react';
 import { PageHeader } from '../layout/page.tsx';
-import { EmptyState, ErrorState, LoadingState } from '../layout/states.tsx';
 import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
 import { Dialog } from '../ui/dialog.tsx';
 import { Field, SelectField } from '../ui/field.tsx';
 import { noProblems, type Problems, problemsOf } from '../ui/problems.ts';
+import { SettingsList } from '../ui/settings-list.tsx';
 
 type Role = SuccessBody<'/api/v1/roles', 'get'>['items'][number];
 type Policy = Role['policies'][number];
@@ -85,7 +85,6 @@ export function RolesPage() {
     setDialog(null);
     setStatus(message);
   };
-  const list = roles.data?.items ?? [];
   return (
     <>
       <PageHeader
@@ -105,45 +104,18 @@ export function RolesPage() {
         {status}
       </p>
       {status && <p className="notice">{status}</p>}
-      {roles.isPending ? (
-        <LoadingState label="Loading roles…" />
-      ) : roles.isError && !roles.data ? (
-        <ErrorState error={roles.error} onRetry={() => roles.refetch()} />
-      ) : list.length === 0 ? (
-        <EmptyState title="No custom roles yet.">
-          Every user has their own role: Admin, Developer or Viewer.
-        </EmptyState>
-      ) : (
-        <ul className="settings-list" aria-label="Roles">
-          {list.map((role) => (
-            <li key={role.id}>
-              <div className="settings-list-text">
-                <span className="settings-list-name">{role.name}</span>
-                {role.description && <span className="muted">{role.description}</span>}
-                <span className="muted">{summary(role, names)}</span>
-              </div>
-              <div className="settings-list-actions">
-                <button
-                  type="button"
-                  className="button button-secondary"
-                  aria-label={`Edit ${role.name}`}
-                  onClick={() => setDialog({ kind: 'edit', role })}
-                >
-                  Edit
-                </button>
-                <button
-                  type="button"
-                  className="button button-ghost"
-                  aria-label={`Delete ${role.name}`}
-                  onClick={() => setDialog({ kind: 'delete', role })}
-                >
-                  Delete
-                </button>
-              </div>
-            </li>
-          ))}
-        </ul>
-      )}
+      <SettingsList
+        label="Roles"
+        query={roles}
+        items={roles.data?.items}
+        keyOf={(role) => role.id}
+        nameOf={(role) => role.name}
+        details={(role) => [role.description, summary(role, names)].filter(Boolean).join(' · ')}
+        empty="No custom roles yet."
+        emptyHint="Every user has their own role: Admin, Developer or Viewer."
+        onEdit={(role) => setDialog({ kind: 'edit', role })}
+        onDelete={(role) => setDialog({ kind: 'delete', role })}
+      />
       {dialog?.kind === 'edit' && (
         <RoleDialog
           role={dialog.role}
