@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { idParam } from '../layout/deployment.ts';
 import { PageHeader } from '../layout/page.tsx';
@@ -7,10 +7,13 @@ import { buildChartSpec, type ChartKind, chartKindsFor, chooseChart } from '../r
 import { useSignedInUser } from '../session/session.tsx';
 import { QueryHistory } from './query-history.tsx';
 import { type SavedReport, SaveReportDialog } from './save-report-dialog.tsx';
-import { SqlCodeEditor } from './sql-code-editor.tsx';
 import { SqlResults } from './sql-results.tsx';
 import { useCatalogue, useSqlRun } from './use-sql.ts';
 import './sql.css';
+
+// CodeMirror (about 150 KB) loads after the page's heading and history are on screen, so that the
+// route stays within its JavaScript budget before the heading (bench/web).
+const SqlCodeEditor = lazy(() => import('./sql-code-editor.tsx').then((m) => ({ default: m.SqlCodeEditor })));
 
 /** Results with more rows than this start as a table: a chart of them would be slow and unreadable. */
 const chartRowLimit = 5_000;
@@ -127,13 +130,21 @@ function SqlEditorView({ deploymentId }: { deploymentId: number }) {
         <div className="sq-main">
           <section className="card sq-query" aria-label="Query">
             <div className="card-body">
-              <SqlCodeEditor
-                value={text}
-                onChange={onChange}
-                onRun={execute}
-                catalogue={model}
-                describedBy={keysId}
-              />
+              <Suspense
+                fallback={
+                  <p className="muted sq-editor-loading" aria-busy="true">
+                    Loading the editor…
+                  </p>
+                }
+              >
+                <SqlCodeEditor
+                  value={text}
+                  onChange={onChange}
+                  onRun={execute}
+                  catalogue={model}
+                  describedBy={keysId}
+                />
+              </Suspense>
               <div className="sq-toolbar">
                 {run.running ? (
                   <button type="button" className="button button-secondary" onClick={run.cancel}>
