@@ -85,9 +85,16 @@ export function useListDialogs<T>() {
   const [message, setMessage] = useState<string | null>(null);
   return {
     editing,
-    setEditing,
+    /** Opening a dialog clears the last notice, so the next one (even the same words) is news. */
+    setEditing: (item: T | 'new' | null) => {
+      if (item !== null) setMessage(null);
+      setEditing(item);
+    },
     deleting,
-    setDeleting,
+    setDeleting: (item: T | null) => {
+      if (item !== null) setMessage(null);
+      setDeleting(item);
+    },
     message,
     /** Closes whichever dialog is open and says what it did. */
     done: (text: string) => {
