@@ -7,6 +7,23 @@ import { documentErrors, errorSchemas } from './openapi-errors.ts';
 import type { App } from './types.ts';
 
 /**
+ * Issue 25: scripts written for the hosted product look up operations by the reference's groups;
+ * the groups that exist only because of the hosted product's own infrastructure are named here
+ * with the reason, so that a missing operation is a documented decision, not a gap to guess at.
+ */
+const apiDescription = [
+  'Management API of Tessera, a self-hostable analytics platform. Errors are application/problem+json (RFC 9457) with a stable `code`.',
+  '',
+  "Groups of the hosted product's API that Tessera does not serve, and why:",
+  '- **GitHub** and **GitHub Connection**: they manage the hosted GitHub App installation. A self-hosted Tessera has no GitHub App; a model kept in git is reached over HTTPS with a token instead.',
+  '- **Databricks Metric View Integration** and **Databricks Metric View Publication**: they publish models into a Databricks workspace the hosted product operates.',
+  '- `GET /api/v1/deployments/{deploymentId}/pods`: the hosted product runs each deployment in its own pods; Tessera runs every deployment in the same process, so there are no pods to list.',
+  '- `POST /api/v1/embed/dashboard/{publicId}/python-run`: it runs Python in the hosted sandbox; Tessera runs no user code outside its semantic layer.',
+  '',
+  "Operations marked as Tessera's own (for example alerts, content as code, role-to-group assignments) have no counterpart in the reference.",
+].join('\n');
+
+/**
  * The OpenAPI document is generated from the route schemas (one TypeBox schema per shape), served
  * at /api/openapi.json with a reference page at /api/docs, and committed as
  * packages/server/openapi.json, which CI checks for drift.
@@ -18,8 +35,7 @@ export async function registerOpenApi(app: App) {
       info: {
         title: 'Tessera API',
         version: '1.0.0',
-        description:
-          'Management API of Tessera, a self-hostable analytics platform. Errors are application/problem+json (RFC 9457) with a stable `code`.',
+        description: apiDescription,
       },
       components: {
         schemas: { ...errorSchemas, ...dataSchemas },
