@@ -443,6 +443,10 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
       dashboards: repos.publishedDashboards,
       data,
       reports: repos.reports,
+      downloads: {
+        restricted: async (tenantId) =>
+          (await repos.appConfig.find(tenantId))?.restrict_data_download ?? false,
+      },
     },
   });
   const { dashboardData } = dashboardDataModule.services;

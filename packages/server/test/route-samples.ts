@@ -440,6 +440,15 @@ export const routeSamples: Record<string, SampleFactory> = {
     const publicId = (board as unknown as { publicId: string }).publicId;
     return { url: `${ws(f)}/dashboards/${publicId}/widgets/w1/data`, payload: { limit: 10 } };
   },
+  'POST /api/v1/deployments/:deploymentId/dashboards/:publicId/widgets/:widgetId/xlsx': async (f) => {
+    const id = (await workbook(f)).id;
+    const widgets = [
+      { id: 'w1', position: { x: 0, y: 0, w: 1, h: 1 }, config: { reportId: (await report(f)).id } },
+    ];
+    const board = await post(f, `${ws(f)}/workbooks/${id}/publish`, { workbookId: id, config: { widgets } });
+    const publicId = (board as unknown as { publicId: string }).publicId;
+    return { url: `${ws(f)}/dashboards/${publicId}/widgets/w1/xlsx`, payload: { limit: 10 } };
+  },
   'POST /api/v1/deployments/:deploymentId/dashboards/:publicId/dimension-values': async (f) => {
     const id = (await workbook(f)).id;
     const widgets = [

@@ -2245,6 +2245,29 @@ export function useGetDashboardWidgetData(
 }
 
 /**
+ * A widget's rows as an Excel workbook (view access; Tessera's own)
+ *
+ * `POST /api/v1/deployments/{deploymentId}/dashboards/{publicId}/widgets/{widgetId}/xlsx`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/deployments`
+ * - `/api/v1/deployments/{deploymentId}`
+ */
+export function useDownloadDashboardWidgetXlsx(
+  options?: MutationHookOptions<
+    '/api/v1/deployments/{deploymentId}/dashboards/{publicId}/widgets/{widgetId}/xlsx',
+    'post'
+  >,
+) {
+  return useApiMutation(
+    'post',
+    '/api/v1/deployments/{deploymentId}/dashboards/{publicId}/widgets/{widgetId}/xlsx',
+    ['/api/v1/deployments', '/api/v1/deployments/{deploymentId}'],
+    options,
+  );
+}
+
+/**
  * The values of a published dashboard's dimensions, for its filter controls (view access)
  *
  * `POST /api/v1/deployments/{deploymentId}/dashboards/{publicId}/dimension-values`

@@ -90,6 +90,7 @@ export const errorCatalogue = {
   // Rules of the management services.
   forbidden: { status: 403, title: 'Forbidden', on: 'management' },
   content_access_denied: { status: 403, title: 'No access to this content', on: 'management' },
+  data_download_restricted: { status: 403, title: 'Data downloads are turned off', on: 'management' },
   invalid_cursor: { status: 400, title: 'Invalid cursor', on: 'management' },
   cursor_unavailable_for_sort: { status: 400, title: 'No cursor for this sort', on: 'management' },
   invalid_folder: { status: 400, title: 'Invalid folder', on: 'management' },

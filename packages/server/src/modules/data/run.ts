@@ -142,12 +142,13 @@ export async function runSqlApi(
   deps: RunDeps,
   caller: DataCaller,
   compiled: CompiledSqlApi,
+  renew = false,
 ): Promise<Outcome<SqlApiResult>> {
   const driver = await openDriver(deps, caller);
   const { plan } = compiled;
   const outcome = await execute(deps, {
     key: statementKey('sql', caller, compiled.modelVersion, plan.sql, plan.params, null),
-    renew: false,
+    renew,
     freshMs: deps.settings.defaultRefreshMs,
     start: async (signal) => {
       try {

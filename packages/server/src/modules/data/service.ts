@@ -17,6 +17,12 @@ import type { DataOperation } from './operations.ts';
 import type { Outcome } from './outcome.ts';
 import type { PreAggregationMatcher } from './pre-aggregations/matcher.ts';
 import { type LoadResult, runLoad, runSqlApi, type SqlApiResult, type ViewerTokens } from './run.ts';
+
+/** A SQL-API statement's run: `renew` skips the result cache (a load query says so in `renewQuery`). */
+export interface SqlRunOptions {
+  renew?: boolean;
+}
+
 import type { DataSettings } from './settings.ts';
 import type { SharedResults } from './shared-cache.ts';
 import { tokenFrom, verifyToken } from './token.ts';
@@ -114,11 +120,11 @@ export class DataService {
 
   /** Runs what was compiled for this caller: the result, or "running" with a handle to await. */
   run(caller: DataCaller, compiled: CompiledLoad): Promise<Outcome<LoadResult>>;
-  run(caller: DataCaller, compiled: CompiledSqlApi): Promise<Outcome<SqlApiResult>>;
-  run(caller: DataCaller, compiled: CompiledLoad | CompiledSqlApi) {
+  run(caller: DataCaller, compiled: CompiledSqlApi, options?: SqlRunOptions): Promise<Outcome<SqlApiResult>>;
+  run(caller: DataCaller, compiled: CompiledLoad | CompiledSqlApi, options: SqlRunOptions = {}) {
     return compiled.kind === 'load'
       ? runLoad(this.deps, caller, compiled)
-      : runSqlApi(this.deps, caller, compiled);
+      : runSqlApi(this.deps, caller, compiled, options.renew === true);
   }
 
   /** Opens the replicas' shared result cache (REDIS_URL) at application start. */
