@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import ExcelJS from 'exceljs';
 import type { Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemoDashboard } from '../../server/src/bootstrap/demo-dashboard.ts';
@@ -582,6 +583,30 @@ describeInBrowser('dashboard viewer in the browser', () => {
       tile.getByRole('button', { name: 'Download CSV' }).click(),
     ]);
     expect(download.suggestedFilename()).toBe('Orders-by-status.csv');
+
+    // The same rows as a spreadsheet, made by the server: one row per bar, counts as numbers.
+    await more.click();
+    const [xlsx] = await Promise.all([
+      page.waitForEvent('download'),
+      tile.getByRole('button', { name: 'Download XLSX' }).click(),
+    ]);
+    expect(xlsx.suggestedFilename()).toBe('Orders-by-status.xlsx');
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.readFile(await xlsx.path());
+    const sheet = book.worksheets[0];
+    expect(sheet.rowCount).toBe(bars + 1);
+    expect(typeof sheet.getRow(2).getCell(2).value).toBe('number');
+
+    // Refresh runs the query again past the cache and redraws the same bars.
+    await more.click();
+    const renewed = page.waitForRequest(
+      (r) => r.url().includes('/widgets/orders-by-status/data') && r.postDataJSON()?.renewQuery === true,
+    );
+    await tile.getByRole('button', { name: 'Refresh' }).click();
+    expect((await (await renewed).response())?.status()).toBe(200);
+    await expect.poll(() => tile.getAttribute('data-state')).toBe('drawn');
+    await expect.poll(() => tile.locator('svg .mark-rect path').count()).toBe(bars);
+
     await more.click();
     const href = (await tile.getByRole('link', { name: 'Open in Explore' }).getAttribute('href')) ?? '';
     expect(href.startsWith(`/explore/${deploymentId}?q=`)).toBe(true);
