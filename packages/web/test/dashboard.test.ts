@@ -702,6 +702,45 @@ describeInBrowser('dashboard viewer in the browser', () => {
     expect(await figure(page)).toBe(before);
   });
 
+  it('prints the dashboard with its filters: every tile in the page flow, the filters in words (issue 23 item 5)', async () => {
+    const { page } = browser;
+    const status = 'completed';
+    await page.goto(dashboardUrl(demo.publicId, `?f.orders.status=${status}`));
+    await settled(page, 6);
+    const filtered = await figure(page);
+    await page.getByRole('link', { name: 'Print view' }).click();
+    await page.waitForURL((url) => url.pathname.endsWith(`/${demo.publicId}/print`));
+    expect(new URL(page.url()).searchParams.get('f.orders.status')).toBe(status);
+    await settled(page, 6);
+    expect(await page.locator('.tsr-print-view').textContent()).toBe(`Filtered by Orders status: ${status}.`);
+    expect(await figure(page)).toBe(filtered);
+    await expectEveryTileFiltered(status);
+    // No controls, menus or download buttons on paper.
+    expect(await page.locator('form[aria-label="Dashboard filters"]').count()).toBe(0);
+    expect(await page.locator('.tsr-tile-menu-button').filter({ visible: true }).count()).toBe(0);
+    await browser.screenshot('dashboard-13-print-view');
+
+    // On paper: no app chrome; the PDF Chromium prints holds every tile's title and the filters.
+    await page.emulateMedia({ media: 'print' });
+    expect(await page.locator('.topbar').isVisible()).toBe(false);
+    expect(await page.getByRole('button', { name: 'Print…' }).isVisible()).toBe(false);
+    const pdf = await page.pdf({ printBackground: true, preferCSSPageSize: true });
+    const { extractText, getDocumentProxy } = await import('unpdf');
+    const { text } = await extractText(await getDocumentProxy(new Uint8Array(pdf)), { mergePages: true });
+    for (const title of await page.locator('.tsr-tile-title').allTextContents())
+      if (title.trim()) expect(text).toContain(title.trim());
+    expect(text).toContain(`Filtered by Orders status: ${status}.`);
+    await page.emulateMedia({ media: 'screen' });
+
+    await page.setViewportSize({ width: 400, height: 900 });
+    await settled(page, 6);
+    await browser.screenshot('dashboard-13-print-view-phone');
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.getByRole('link', { name: 'Back to the dashboard' }).click();
+    await page.waitForURL((url) => url.pathname.endsWith(`/${demo.publicId}`));
+    expect(new URL(page.url()).searchParams.get('f.orders.status')).toBe(status);
+  });
+
   it('keeps every tile on the page, dimmed and busy, until its new rows arrive (issue 21)', async () => {
     const { page } = browser;
     await page.goto(dashboardUrl(demo.publicId));
