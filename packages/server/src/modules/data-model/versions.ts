@@ -6,8 +6,8 @@ import { cursorId } from '../../pagination/page.ts';
 import type { AuditChange } from '../audit-log/service.ts';
 import { treeHash } from './hashes.ts';
 import type { DataModelRepository } from './repository.ts';
-import type { DeploymentVersionsQuery, DeploymentVersionsResponse } from './versions-schemas.ts';
 import type { ModelVersionsRepository } from './versions-repository.ts';
+import type { DeploymentVersionsQuery, DeploymentVersionsResponse } from './versions-schemas.ts';
 
 const defaultBranch = 'main';
 
@@ -25,7 +25,12 @@ export class ModelVersions {
   ) {}
 
   /** Called with every recorded model change (DataModelService.recorded), inside its transaction. */
-  async recordIfDefault(trx: Db, p: Principal, change: AuditChange, files: DataModelRepository): Promise<void> {
+  async recordIfDefault(
+    trx: Db,
+    p: Principal,
+    change: AuditChange,
+    files: DataModelRepository,
+  ): Promise<void> {
     if (change.targetType !== 'data_model' || typeof change.targetId !== 'number') return;
     const after = change.after as { branch?: string; fromBranch?: string } | undefined;
     if (after?.branch !== defaultBranch) return;

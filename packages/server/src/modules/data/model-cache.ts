@@ -42,7 +42,14 @@ export class ModelCache {
       const files = await this.files.files(deploymentId, branch);
       const startedAt = Date.now();
       const { errors, isolation } = await compileModelAsync(files);
-      this.logBuild(deploymentId, branch, files.length, errors.map(formatModelError), startedAt, isolation.model);
+      this.logBuild(
+        deploymentId,
+        branch,
+        files.length,
+        errors.map(formatModelError),
+        startedAt,
+        isolation.model,
+      );
       const { model, unavailable } = isolation;
       this.versions.set(
         model,

@@ -40,7 +40,9 @@ export function logQuery(
       : outcome.result.rows.length;
   const rollups =
     outcome.result.kind === 'load'
-      ? outcome.result.parts.flatMap((p) => (p.rollup ? [`${p.rollup.preAggregation.cube}.${p.rollup.preAggregation.name}`] : []))
+      ? outcome.result.parts.flatMap((p) =>
+          p.rollup ? [`${p.rollup.preAggregation.cube}.${p.rollup.preAggregation.name}`] : [],
+        )
       : [];
   log.write({
     ...base,
@@ -58,7 +60,12 @@ export function logQuery(
 }
 
 /** A query refused before it ran (an unknown member, a model error): its code, and a model error's words. */
-export function logRefusal(log: DataLog | undefined, caller: DataCaller, what: 'load' | 'sql', error: unknown): void {
+export function logRefusal(
+  log: DataLog | undefined,
+  caller: DataCaller,
+  what: 'load' | 'sql',
+  error: unknown,
+): void {
   if (!log) return;
   const code = errorCode(error);
   const modelError = error instanceof DomainError && error.code === 'invalid_data_model';

@@ -4,7 +4,10 @@ import { DeploymentParams } from '../deployments/schemas.ts';
 import { DeploymentLogsQuery, DeploymentLogsResponse } from './schemas.ts';
 import type { DeploymentLogs } from './service.ts';
 
-export const deploymentLogRoutes: FastifyPluginAsyncTypebox<{ logs: DeploymentLogs }> = async (app, { logs }) => {
+export const deploymentLogRoutes: FastifyPluginAsyncTypebox<{ logs: DeploymentLogs }> = async (
+  app,
+  { logs },
+) => {
   app.get(
     '/api/v1/deployments/:deploymentId/logs',
     {

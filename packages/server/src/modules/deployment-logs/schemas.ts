@@ -8,16 +8,21 @@ export const logContainers = ['INIT', 'MAIN', 'cubejs-server', 'vector', 'api-pr
 export const DeploymentLogsQuery = Type.Object({
   source: Type.Optional(
     Type.Enum(logSources, {
-      description: '`production`: lines about the default branch; `dev`: about any other branch. Absent: both',
+      description:
+        '`production`: lines about the default branch; `dev`: about any other branch. Absent: both',
     }),
   ),
-  pod: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Only the lines of this replica' })),
+  pod: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 200, description: 'Only the lines of this replica' }),
+  ),
   container: Type.Optional(
     Type.Enum(logContainers, {
       description: "Every line is the API server's (`cubejs-server`): other containers have none",
     }),
   ),
-  first: Type.Optional(Type.Integer({ minimum: 1, maximum: maxPageSize, description: 'Page size (default 100)' })),
+  first: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: maxPageSize, description: 'Page size (default 100)' }),
+  ),
   after: Type.Optional(
     Type.String({ maxLength: 512, description: 'Opaque cursor: the `endCursor` of the previous page' }),
   ),

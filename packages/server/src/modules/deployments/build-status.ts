@@ -53,7 +53,10 @@ export class BuildStatusService {
       },
     });
     const hash = files.length === 0 ? null : treeHashOf(files);
-    const updatedAt = files.reduce<string | null>((m, f) => (m === null || f.updatedAt > m ? f.updatedAt : m), null);
+    const updatedAt = files.reduce<string | null>(
+      (m, f) => (m === null || f.updatedAt > m ? f.updatedAt : m),
+      null,
+    );
     return {
       deploymentId: id,
       branchName: branch,

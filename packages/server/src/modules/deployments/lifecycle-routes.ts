@@ -100,7 +100,7 @@ export const deploymentLifecycleRoutes: FastifyPluginAsyncTypebox<{
           'The same deployment `POST /api/v1/deployments` creates (the sample data source, a production ' +
           'environment on `main`, no model files yet), starting its onboarding at `creationStep`. ' +
           '`cloudProvider`, `isManaged`, `region`, `targetPlatform`, `creationMethod` and `deployMode` are ' +
-          "checked as the reference gives them; Tessera hosts every deployment itself and keeps none of them.",
+          'checked as the reference gives them; Tessera hosts every deployment itself and keeps none of them.',
         body: BuildCreateDeploymentBody,
         response: { 200: Deployment },
       },

@@ -95,7 +95,9 @@ export const BuildStatusResponse = Type.Object({
   status: Type.Enum(['ok', 'error'] as const, {
     description: '`ok`: the branch model compiles; `error`: see `errors`, each with its file and line',
   }),
-  errorText: Type.Union([Type.String(), Type.Null()], { description: 'The errors, one `file:line: message` a line' }),
+  errorText: Type.Union([Type.String(), Type.Null()], {
+    description: 'The errors, one `file:line: message` a line',
+  }),
   errors: Type.Array(ModelError),
   cubesCount: Type.Integer(),
   filesHash: Type.Union([Type.String(), Type.Null()], {
@@ -105,6 +107,6 @@ export const BuildStatusResponse = Type.Object({
   buildJobId: Type.Null({ description: 'Models compile on demand: there are no build jobs' }),
   deploymentStatus: nullableString,
   updatedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
-    description: "When a file of the branch last changed; null when it has none",
+    description: 'When a file of the branch last changed; null when it has none',
   }),
 });
