@@ -188,6 +188,34 @@ describe('deployment logs', () => {
     expect([...dates].sort().reverse()).toEqual(dates);
   });
 
+  it("keeps other deployments' lines when a deployment is deleted before its lines are written", async () => {
+    const created = await server.app.inject({
+      method: 'POST',
+      url: '/api/v1/deployments',
+      headers: bearer(server.adminKey),
+      payload: { name: 'short-lived' },
+    });
+    const goneId = created.json().id as number;
+    const line = (deploymentId: number, message: string) =>
+      server.services.deploymentLogs.write({
+        deploymentId,
+        branch: 'main',
+        kind: 'build',
+        level: 'info',
+        message,
+        details: {},
+      });
+    line(goneId, 'about the deleted one');
+    line(server.demoDeploymentId, 'about the demo');
+    const deleted = await server.app.inject({
+      method: 'DELETE',
+      url: `/api/v1/deployments/${goneId}`,
+      headers: bearer(server.adminKey),
+    });
+    expect(deleted.statusCode).toBe(200);
+    expect((await logs('?first=1')).items[0].message).toBe('about the demo');
+  });
+
   it('refuses bad input naming the field, a viewer, and a deployment it does not have', async () => {
     const bad = await server.app.inject({
       url: `${logsUrl}?source=staging`,

@@ -28,9 +28,16 @@ export class DeploymentLogsRepository {
   constructor(private readonly db: Db) {}
 
   /** Writes lines, then drops each deployment's lines past the newest `keep`, in one transaction. */
-  async append(lines: readonly NewLogLine[], keep: number): Promise<void> {
-    if (lines.length === 0) return;
+  async append(all: readonly NewLogLine[], keep: number): Promise<void> {
+    if (all.length === 0) return;
     await this.db.transaction().execute(async (trx) => {
+      // A deployment deleted since its lines were buffered takes them with it, not the others'.
+      const ids = [...new Set(all.map((l) => l.deploymentId))];
+      const live = new Set(
+        (await trx.selectFrom('deployments').select('id').where('id', 'in', ids).execute()).map((d) => d.id),
+      );
+      const lines = all.filter((l) => live.has(l.deploymentId));
+      if (lines.length === 0) return;
       await trx
         .insertInto('deployment_logs')
         .values(
