@@ -234,6 +234,103 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/deployments/{deploymentId}/settings': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Get deployment settings */
+    get: operations['getDeploymentSettings'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/deployments/{deploymentId}/build-status': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Compile status of a branch's model: ok, or its errors with file and line
+     * @description Tessera compiles models on demand, so the status is that of the branch files as they are now. A branch the deployment does not have is a 404.
+     */
+    get: operations['buildStatus'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/deployments/{deploymentId}/creation-step/advance': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Advance a deployment to a given onboarding step (e.g. after connecting a source)
+     * @description The seeded demo deployment keeps its `demo` step: 409 `demo_deployment`.
+     */
+    post: operations['advanceCreationStep'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/deployments/{deploymentId}/creation-step/reset': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Reset a deployment to the first onboarding step (project)
+     * @description The seeded demo deployment keeps its `demo` step: 409 `demo_deployment`.
+     */
+    post: operations['resetCreationStep'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/build/api/v1/deployments': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Create a deployment with an empty starter project
+     * @description The same deployment `POST /api/v1/deployments` creates (the sample data source, a production environment on `main`, no model files yet), starting its onboarding at `creationStep`. `cloudProvider`, `isManaged`, `region`, `targetPlatform`, `creationMethod` and `deployMode` are checked as the reference gives them; Tessera hosts every deployment itself and keeps none of them.
+     */
+    post: operations['createDeploymentWithStarter'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/data-sources/test': {
     parameters: {
       query?: never;
@@ -277,6 +374,26 @@ export interface paths {
     };
     /** The schemas, tables, columns and keys of a deployment's data source */
     get: operations['getDataSourceTables'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/deployments/{deploymentId}/logs': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Recent logs of a deployment's queries and model builds, newest first
+     * @description Lines of every replica (`pod`), kept in the metadata store: the newest 1000 per deployment. `source=production` scopes to the default branch, `source=dev` to development branches. A line names members, durations, row counts and error codes; never SQL text, filter values or other bound parameters.
+     */
+    get: operations['logs'];
     put?: never;
     post?: never;
     delete?: never;
@@ -481,6 +598,26 @@ export interface paths {
      * @description Applies the transaction to its branch in one database transaction: uploaded files are written and, unless `autoRemoveFiles` is false, branch files missing from `files` are removed. A transaction applies once; finishing it again answers 409.
      */
     post: operations['finishUpload'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/deployments/{deploymentId}/versions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The versions of the deployment's model, newest first
+     * @description Each change of the default branch (a file write, a merge to it, an upload) is a version, with who made it and when. Tessera has no engine versions to switch between: its engine is the one it ships.
+     */
+    get: operations['listDeploymentVersions'];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -1141,6 +1278,50 @@ export interface paths {
      * @description When a report of this deployment holds the publicId it is updated as `PUT .../reports/{reportId}` does (edit access; only the fields sent change); otherwise one is created with it, with the access `POST .../reports` needs. A `publicId` in the body must equal the path's. Concurrent identical requests create one report; the others update it. 409 `upsert_branch_changed`: the report holding the publicId kept being created and deleted under the request; retry it. Reports here always store their publicId, so the reference's `ambiguous_legacy_id` never arises.
      */
     put: operations['upsertReportByPublicId'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/deployments/{deploymentId}/reports/{reportId}/connect-workbook': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Connect a report to the calling spreadsheet (view access)
+     * @description Records where the report is placed (workbook and location) so the add-in can list and refresh it there; a second connect of the same workbook and location updates that placement. Unless `addressOnly`, the placement counts as filled with the report's current query (`syncStatus` `UP_TO_DATE`).
+     */
+    put: operations['connectReportToWorkbook'];
+    post?: never;
+    /**
+     * Disconnect a report from one spot in a spreadsheet (view access)
+     * @description Address the placement by `placementId`, or by `externalWorkbookId` with `sheetName` and `anchorCell` (or a `resultLocation` naming both); `sheetId` only narrows. A target that matches no placement succeeds and changes nothing.
+     */
+    delete: operations['disconnectReportFromWorkbook'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/deployments/{deploymentId}/reports/{reportId}/refresh': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Refresh report: record that its rows were fetched again (view access)
+     * @description With a placement addressed (as for disconnect), that placement takes the report's current query checksum and the `resultChecksum` sent; 404 when none matches. Without one, the report itself is marked refreshed by the caller.
+     */
+    put: operations['refreshReport'];
     post?: never;
     delete?: never;
     options?: never;
@@ -3020,6 +3201,7 @@ export interface components {
         | 'workbook_not_found'
         | 'branch_exists'
         | 'main_branch'
+        | 'demo_deployment'
         | 'file_exists'
         | 'upload_finished'
         | 'upload_too_large'
@@ -3270,7 +3452,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -3282,6 +3464,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -3662,7 +3845,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -3674,6 +3857,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -3995,7 +4179,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -4007,6 +4191,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -4302,7 +4487,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -4314,6 +4499,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -4649,7 +4835,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -4661,6 +4847,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -4905,7 +5092,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -4917,6 +5104,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -5211,7 +5399,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -5223,6 +5411,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -5249,6 +5438,1511 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
+          };
+        };
+      };
+    };
+  };
+  getDeploymentSettings: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        deploymentId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Every setting of the deployment in one payload; secrets excluded (the data source's are in `GET /{deploymentId}` without their values, env variables under `/env-vars`) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: number;
+            name: string;
+            /**
+             * @description Tessera runs every deployment in its own process: `single`
+             * @enum {unknown}
+             */
+            template: 'single' | 'simpleCluster' | 'multiCluster';
+            /**
+             * @description Tessera hosts its deployments itself: `cubecloud`
+             * @enum {unknown}
+             */
+            cloudProvider: 'cubecloud' | 'aws' | 'gcp';
+            /** @enum {unknown} */
+            creationStep: 'project' | 'upload' | 'schema' | 'github' | 'ssh' | 'databases' | 'ready' | 'demo';
+            creationMethod: ('upload' | 'cubecloud' | 'github' | 'ssh') | null;
+            deployMode: ('git' | 'cli') | null;
+            /** @description Base URL of this deployment's data API */
+            deploymentUrl: string;
+            /** @enum {unknown} */
+            releaseChannel: 'latest' | 'release';
+            releaseChannelVersion: string | null;
+            /** @description The branch queries read when a token names none */
+            deployBranchName: string;
+            deployBranchReadOnly: boolean;
+            deployBranchMergeAllowed: boolean;
+            deployProjectRoot: string;
+            /** @description The SQL API (`/v1/cubesql`) answers */
+            isCubeSqlEnabled: boolean;
+            isSupportPreAggregations: boolean;
+            region: string | null;
+            customDomain: string | null;
+            autoDomain: string | null;
+            /** @description Data API base path under /data/{deploymentId} */
+            basePath: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_out_of_scope'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'data_download_restricted'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'user_attribute_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found'
+              | 'dashboard_version_not_found'
+              | 'comment_not_found'
+              | 'environment_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'demo_deployment'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'user_attribute_exists'
+              | 'report_public_id_taken'
+              | 'upsert_branch_changed'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready'
+              | 'oidc_token_config_exists'
+              | 'draft_version_conflict';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
+          };
+        };
+      };
+    };
+  };
+  buildStatus: {
+    parameters: {
+      query?: {
+        /** @description Default: the default branch (main) */
+        branchName?: string;
+      };
+      header?: never;
+      path: {
+        deploymentId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            deploymentId: number;
+            branchName: string;
+            /** @enum {unknown} */
+            mode: 'production' | 'dev_mode';
+            /**
+             * @description `ok`: the branch model compiles; `error`: see `errors`, each with its file and line
+             * @enum {unknown}
+             */
+            status: 'ok' | 'error';
+            /** @description The errors, one `file:line: message` a line */
+            errorText: string | null;
+            errors: {
+              fileName: string | null;
+              line: number | null;
+              message: string;
+            }[];
+            cubesCount: number;
+            /** @description Hash of the branch's files (order-independent); null when it has none */
+            filesHash: string | null;
+            lastHash: string | null;
+            /** @description Models compile on demand: there are no build jobs */
+            buildJobId: null;
+            deploymentStatus: string | null;
+            /** @description When a file of the branch last changed; null when it has none */
+            updatedAt: string | null;
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_out_of_scope'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'data_download_restricted'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'user_attribute_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found'
+              | 'dashboard_version_not_found'
+              | 'comment_not_found'
+              | 'environment_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'demo_deployment'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'user_attribute_exists'
+              | 'report_public_id_taken'
+              | 'upsert_branch_changed'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready'
+              | 'oidc_token_config_exists'
+              | 'draft_version_conflict';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
+          };
+        };
+      };
+    };
+  };
+  advanceCreationStep: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        deploymentId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * @description `demo` marks the seeded demo deployment only
+           * @enum {unknown}
+           */
+          creationStep: 'project' | 'upload' | 'schema' | 'github' | 'ssh' | 'databases' | 'ready';
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: number;
+            name: string;
+            /** @description Base URL of this deployment's data API */
+            deploymentUrl: string;
+            /**
+             * @description `ready` once its data source answers; `databases` while it does not (create, update or test it again)
+             * @enum {unknown}
+             */
+            creationStep: 'project' | 'upload' | 'schema' | 'github' | 'ssh' | 'databases' | 'ready' | 'demo';
+            dataSource:
+              | {
+                  /** @enum {string} */
+                  type: 'duckdb';
+                  path?: string;
+                  hasPassword: boolean;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'postgres';
+                  host?: string;
+                  port?: number;
+                  database?: string;
+                  user?: string;
+                  ssl?: boolean;
+                  hasPassword: boolean;
+                  oauthIntegrationId?: number;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'mysql';
+                  host?: string;
+                  port?: number;
+                  database?: string;
+                  user?: string;
+                  ssl?: boolean;
+                  hasPassword: boolean;
+                };
+            /** @description The outcome of connecting to a data source and running `SELECT 1` */
+            connection?: {
+              ok: boolean;
+              /** @description What stopped the connection; null when it connected */
+              problem:
+                | (
+                    | 'host_unreachable'
+                    | 'host_unknown'
+                    | 'timeout'
+                    | 'login_refused'
+                    | 'database_missing'
+                    | 'file_missing'
+                    | 'tls_failed'
+                    | 'permission_missing'
+                    | 'unknown'
+                  )
+                | null;
+              /** @description What happened, in words a user can act on; never a secret */
+              message: string;
+              /** @description The data-source field to look at */
+              field: string | null;
+              durationMs: number;
+            };
+            basePath: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'malformed_body'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_out_of_scope'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'data_download_restricted'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'user_attribute_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found'
+              | 'dashboard_version_not_found'
+              | 'comment_not_found'
+              | 'environment_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'demo_deployment'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'user_attribute_exists'
+              | 'report_public_id_taken'
+              | 'upsert_branch_changed'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready'
+              | 'oidc_token_config_exists'
+              | 'draft_version_conflict';
+          };
+        };
+      };
+      /** @description Payload Too Large: `body_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'body_too_large';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'unsupported_media_type';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
+          };
+        };
+      };
+    };
+  };
+  resetCreationStep: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        deploymentId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: number;
+            name: string;
+            /** @description Base URL of this deployment's data API */
+            deploymentUrl: string;
+            /**
+             * @description `ready` once its data source answers; `databases` while it does not (create, update or test it again)
+             * @enum {unknown}
+             */
+            creationStep: 'project' | 'upload' | 'schema' | 'github' | 'ssh' | 'databases' | 'ready' | 'demo';
+            dataSource:
+              | {
+                  /** @enum {string} */
+                  type: 'duckdb';
+                  path?: string;
+                  hasPassword: boolean;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'postgres';
+                  host?: string;
+                  port?: number;
+                  database?: string;
+                  user?: string;
+                  ssl?: boolean;
+                  hasPassword: boolean;
+                  oauthIntegrationId?: number;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'mysql';
+                  host?: string;
+                  port?: number;
+                  database?: string;
+                  user?: string;
+                  ssl?: boolean;
+                  hasPassword: boolean;
+                };
+            /** @description The outcome of connecting to a data source and running `SELECT 1` */
+            connection?: {
+              ok: boolean;
+              /** @description What stopped the connection; null when it connected */
+              problem:
+                | (
+                    | 'host_unreachable'
+                    | 'host_unknown'
+                    | 'timeout'
+                    | 'login_refused'
+                    | 'database_missing'
+                    | 'file_missing'
+                    | 'tls_failed'
+                    | 'permission_missing'
+                    | 'unknown'
+                  )
+                | null;
+              /** @description What happened, in words a user can act on; never a secret */
+              message: string;
+              /** @description The data-source field to look at */
+              field: string | null;
+              durationMs: number;
+            };
+            basePath: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'malformed_body'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_out_of_scope'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'data_download_restricted'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'user_attribute_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found'
+              | 'dashboard_version_not_found'
+              | 'comment_not_found'
+              | 'environment_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'demo_deployment'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'user_attribute_exists'
+              | 'report_public_id_taken'
+              | 'upsert_branch_changed'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready'
+              | 'oidc_token_config_exists'
+              | 'draft_version_conflict';
+          };
+        };
+      };
+      /** @description Payload Too Large: `body_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'body_too_large';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'unsupported_media_type';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
+          };
+        };
+      };
+    };
+  };
+  createDeploymentWithStarter: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          name: string;
+          /** @enum {unknown} */
+          cloudProvider: 'cubecloud' | 'aws' | 'gcp';
+          isManaged: boolean;
+          region: string;
+          targetPlatform: string;
+          /**
+           * @description Where the new deployment starts its onboarding
+           * @enum {unknown}
+           */
+          creationStep: 'project' | 'upload' | 'schema' | 'github' | 'ssh' | 'databases' | 'ready';
+          creationMethod?: ('upload' | 'cubecloud' | 'github' | 'ssh') | null;
+          deployMode?: ('git' | 'cli') | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: number;
+            name: string;
+            /** @description Base URL of this deployment's data API */
+            deploymentUrl: string;
+            /**
+             * @description `ready` once its data source answers; `databases` while it does not (create, update or test it again)
+             * @enum {unknown}
+             */
+            creationStep: 'project' | 'upload' | 'schema' | 'github' | 'ssh' | 'databases' | 'ready' | 'demo';
+            dataSource:
+              | {
+                  /** @enum {string} */
+                  type: 'duckdb';
+                  path?: string;
+                  hasPassword: boolean;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'postgres';
+                  host?: string;
+                  port?: number;
+                  database?: string;
+                  user?: string;
+                  ssl?: boolean;
+                  hasPassword: boolean;
+                  oauthIntegrationId?: number;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'mysql';
+                  host?: string;
+                  port?: number;
+                  database?: string;
+                  user?: string;
+                  ssl?: boolean;
+                  hasPassword: boolean;
+                };
+            /** @description The outcome of connecting to a data source and running `SELECT 1` */
+            connection?: {
+              ok: boolean;
+              /** @description What stopped the connection; null when it connected */
+              problem:
+                | (
+                    | 'host_unreachable'
+                    | 'host_unknown'
+                    | 'timeout'
+                    | 'login_refused'
+                    | 'database_missing'
+                    | 'file_missing'
+                    | 'tls_failed'
+                    | 'permission_missing'
+                    | 'unknown'
+                  )
+                | null;
+              /** @description What happened, in words a user can act on; never a secret */
+              message: string;
+              /** @description The data-source field to look at */
+              field: string | null;
+              durationMs: number;
+            };
+            basePath: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'malformed_body'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_scoped_credential'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'data_download_restricted'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'user_attribute_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found'
+              | 'dashboard_version_not_found'
+              | 'comment_not_found'
+              | 'environment_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'demo_deployment'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'user_attribute_exists'
+              | 'report_public_id_taken'
+              | 'upsert_branch_changed'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready'
+              | 'oidc_token_config_exists'
+              | 'draft_version_conflict';
+          };
+        };
+      };
+      /** @description Payload Too Large: `body_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'body_too_large';
+          };
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'unsupported_media_type';
           };
         };
       };
@@ -5506,7 +7200,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -5518,6 +7212,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -5818,7 +7513,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -5830,6 +7525,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -6092,7 +7788,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -6104,6 +7800,277 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'user_attribute_exists'
+              | 'report_public_id_taken'
+              | 'upsert_branch_changed'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready'
+              | 'oidc_token_config_exists'
+              | 'draft_version_conflict';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
+          };
+        };
+      };
+    };
+  };
+  logs: {
+    parameters: {
+      query?: {
+        /** @description `production`: lines about the default branch; `dev`: about any other branch. Absent: both */
+        source?: 'production' | 'dev';
+        /** @description Only the lines of this replica */
+        pod?: string;
+        /** @description Every line is the API server's (`cubejs-server`): other containers have none */
+        container?: 'INIT' | 'MAIN' | 'cubejs-server' | 'vector' | 'api-proxy';
+        /** @description Page size (default 100) */
+        first?: number;
+        /** @description Opaque cursor: the `endCursor` of the previous page */
+        after?: string;
+      };
+      header?: never;
+      path: {
+        deploymentId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Newest first */
+            items: {
+              /** @description The replica that wrote the line */
+              pod: string;
+              /** Format: date-time */
+              date: string;
+              message: string;
+              /** @enum {unknown} */
+              source: 'production' | 'dev';
+              /**
+               * @description `query`: a data-API query ran or was refused; `build`: a model was compiled
+               * @enum {unknown}
+               */
+              kind: 'query' | 'build';
+              /** @enum {unknown} */
+              level: 'info' | 'error';
+              branchName: string;
+              /** @description Structured fields: duration, rows, member names, error code. Never SQL text, filter values or any bound parameter */
+              details: {
+                [key: string]: unknown;
+              };
+            }[];
+            pageInfo: {
+              hasNextPage: boolean;
+              hasPreviousPage: boolean;
+              startCursor: string | null;
+              endCursor: string | null;
+            };
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_out_of_scope'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'data_download_restricted'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'user_attribute_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found'
+              | 'dashboard_version_not_found'
+              | 'comment_not_found'
+              | 'environment_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -6332,7 +8299,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -6344,6 +8311,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -6582,7 +8550,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -6594,6 +8562,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -6847,7 +8816,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -6859,6 +8828,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -7113,7 +9083,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -7125,6 +9095,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -7380,7 +9351,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -7392,6 +9363,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -7630,7 +9602,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -7642,6 +9614,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -7894,7 +9867,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -7906,6 +9879,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -8150,7 +10124,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -8162,6 +10136,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -8419,7 +10394,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -8431,6 +10406,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -8661,7 +10637,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -8673,6 +10649,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -8919,7 +10896,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -8931,6 +10908,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -9184,7 +11162,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -9196,6 +11174,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -9452,7 +11431,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -9464,6 +11443,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -9713,7 +11693,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -9725,6 +11705,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -9952,7 +11933,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -9964,6 +11945,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -10221,7 +12203,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -10233,6 +12215,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -10498,7 +12481,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -10510,6 +12493,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -10560,6 +12544,277 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'unsupported_media_type';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
+          };
+        };
+      };
+    };
+  };
+  listDeploymentVersions: {
+    parameters: {
+      query?: {
+        /** @description Page size (default 50) */
+        first?: number;
+        /** @description Opaque cursor: the `endCursor` of the previous page */
+        after?: string;
+      };
+      header?: never;
+      path: {
+        deploymentId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Newest first */
+            items: {
+              id: number;
+              /** @description `v1` for the first version of the model, counting up */
+              version: string;
+              /** @description The same as `version` */
+              releaseChannelVersion: string;
+              /** @enum {unknown} */
+              releaseChannel: 'latest' | 'release';
+              /** @description The newest version */
+              isLatestInChannel: boolean;
+              /** @description The newest version, and the default branch still holds its files */
+              isCurrent: boolean;
+              /** @description Order-independent hash of the default branch's files */
+              filesHash: string;
+              /** @description The paths of the model files */
+              files: string[];
+              /** @description What made it: `data_model.write_files`, `data_model.merge_to_default`, `data_model.upload`, … */
+              action: string;
+              /** @description The branch merged, for a merge */
+              fromBranch: string | null;
+              /** Format: date-time */
+              createdAt: string;
+              createdBy: {
+                id: number;
+                email: string;
+                firstName: string | null;
+              } | null;
+            }[];
+            pageInfo: {
+              hasNextPage: boolean;
+              hasPreviousPage: boolean;
+              startCursor: string | null;
+              endCursor: string | null;
+            };
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_out_of_scope'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'data_download_restricted'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'user_attribute_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found'
+              | 'dashboard_version_not_found'
+              | 'comment_not_found'
+              | 'environment_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'demo_deployment'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'user_attribute_exists'
+              | 'report_public_id_taken'
+              | 'upsert_branch_changed'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready'
+              | 'oidc_token_config_exists'
+              | 'draft_version_conflict';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
           };
         };
       };
@@ -10777,7 +13032,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -10789,6 +13044,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -11026,7 +13282,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -11038,6 +13294,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -11281,7 +13538,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -11293,6 +13550,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -11525,7 +13783,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -11537,6 +13795,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -11817,7 +14076,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -11829,6 +14088,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -12095,7 +14355,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -12107,6 +14367,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -12361,7 +14622,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -12373,6 +14634,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -12616,7 +14878,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -12628,6 +14890,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -12901,7 +15164,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -12913,6 +15176,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -13160,7 +15424,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -13172,6 +15436,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -13429,7 +15694,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -13441,6 +15706,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -13720,7 +15986,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -13732,6 +15998,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -13976,7 +16243,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -13988,6 +16255,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -14259,7 +16527,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -14271,6 +16539,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -14727,7 +16996,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -14739,6 +17008,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -14974,7 +17244,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -14986,6 +17256,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -15243,7 +17514,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -15255,6 +17526,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -15471,7 +17743,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -15483,6 +17755,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -15717,7 +17990,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -15729,6 +18002,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -15959,7 +18233,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -15971,6 +18245,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -16215,7 +18490,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -16227,6 +18502,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -16472,7 +18748,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -16484,6 +18760,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -16712,7 +18989,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -16724,6 +19001,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -16971,7 +19249,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -16983,6 +19261,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -17312,7 +19591,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -17324,6 +19603,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -17684,7 +19964,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -17696,6 +19976,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -18002,7 +20283,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -18014,6 +20295,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -18388,7 +20670,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -18400,6 +20682,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -18640,7 +20923,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -18652,6 +20935,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -18893,7 +21177,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -18905,6 +21189,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -19146,7 +21431,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -19158,6 +21443,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -19399,7 +21685,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -19411,6 +21697,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -19652,7 +21939,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -19664,6 +21951,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -19978,7 +22266,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -19990,6 +22278,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -20240,7 +22529,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -20252,6 +22541,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -20526,7 +22816,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -20538,6 +22828,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -20779,7 +23070,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -20791,6 +23082,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -21057,7 +23349,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -21069,6 +23361,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -21508,7 +23801,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -21520,6 +23813,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -21994,7 +24288,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -22006,6 +24300,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -22354,7 +24649,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -22366,6 +24661,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -22839,7 +25135,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -22851,6 +25147,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -23111,7 +25408,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -23123,6 +25420,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -23478,7 +25776,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -23490,6 +25788,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -23989,7 +26288,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -24001,6 +26300,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -24418,7 +26718,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -24430,6 +26730,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -24743,7 +27044,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -24755,6 +27056,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -25039,7 +27341,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -25051,6 +27353,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -25308,7 +27611,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -25320,6 +27623,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -25642,7 +27946,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -25654,6 +27958,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -26041,7 +28346,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -26053,6 +28358,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -26372,7 +28678,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -26384,6 +28690,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -26690,7 +28997,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -26702,6 +29009,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -27022,7 +29330,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -27034,6 +29342,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -27294,7 +29603,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -27306,6 +29615,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -27650,7 +29960,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -27662,6 +29972,1123 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'user_attribute_exists'
+              | 'report_public_id_taken'
+              | 'upsert_branch_changed'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready'
+              | 'oidc_token_config_exists'
+              | 'draft_version_conflict';
+          };
+        };
+      };
+      /** @description Payload Too Large: `body_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'body_too_large';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'unsupported_media_type';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
+          };
+        };
+      };
+    };
+  };
+  connectReportToWorkbook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        deploymentId: number;
+        reportId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          externalWorkbookId: string;
+          /** @description A sheet and range, `Sheet1!A1` or `'My sheet'!B2:D9` */
+          resultLocation: string;
+          placementId?: string | null;
+          workbookName?: string | null;
+          host?: ('GOOGLE_SHEETS' | 'EXCEL') | null;
+          sheetId?: string | null;
+          sheetName?: string | null;
+          anchorCell?: string | null;
+          endResultCell?: string | null;
+          resultChecksum?: {
+            v: number;
+            chunks: {
+              from: number;
+              hash: string;
+              to?: number | null;
+            }[];
+          } | null;
+          addressOnly?: boolean | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: number;
+            deploymentId: number;
+            publicId: string;
+            /** @enum {string} */
+            type: 'REPORT';
+            name: string;
+            title: string | null;
+            description: string | null;
+            sqlQuery: string | null;
+            jsonQuery: string | null;
+            spec: {
+              [key: string]: unknown;
+            } | null;
+            kind: string;
+            preferences: {
+              columnFormats: {
+                [key: string]: unknown;
+              } | null;
+            };
+            fillMissingRows: {
+              [key: string]: unknown;
+            } | null;
+            meta: {
+              [key: string]: unknown;
+            } | null;
+            folderId: number | null;
+            workbookId: number | null;
+            folderPath: {
+              id: number;
+              name: string;
+            }[];
+            version: number;
+            userId: number | null;
+            user: {
+              id: number;
+              email: string;
+              firstName: string | null;
+              picture: string | null;
+            } | null;
+            createdBy: number | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description The caller's own last view */
+            lastViewedAt: string | null;
+            canEdit: boolean;
+            canManage: boolean;
+            /** @description Hash of the report's query: a placement filled from another is stale */
+            currentQueryChecksum: string;
+            refreshedBy: number | null;
+            refreshedByUser: {
+              id: number;
+              email: string;
+              firstName: string | null;
+              picture: string | null;
+            } | null;
+            refreshedAt: string | null;
+            externalWorkbookPlacements: {
+              id: string;
+              /** @description The spreadsheet's own id (`externalWorkbookId`) */
+              workbookId: string;
+              workbookName: string | null;
+              host: ('GOOGLE_SHEETS' | 'EXCEL') | null;
+              sheetId: string | null;
+              sheetName: string | null;
+              anchorCell: string | null;
+              endResultCell: string | null;
+              resultLocation: string;
+              resultChecksum: unknown | null;
+              queryChecksum: string | null;
+              /**
+               * @description `CHANGED`: the report's query changed since this placement was filled; `UNKNOWN`: it never was
+               * @enum {unknown}
+               */
+              syncStatus: 'UP_TO_DATE' | 'CHANGED' | 'UNKNOWN';
+              /** Format: date-time */
+              placedAt: string;
+              placedByUserId: number | null;
+              refreshedAt: string | null;
+              refreshedByUserId: number | null;
+            }[];
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'malformed_body'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
+              | 'unknown_group'
+              | 'embed_group_name_unavailable'
+              | 'embed_group_not_empty';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired`, `embed_session_invalid`, `embed_session_redeemed`, `embed_session_expired`, `embed_session_revoked` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired'
+              | 'embed_session_invalid'
+              | 'embed_session_redeemed'
+              | 'embed_session_expired'
+              | 'embed_session_revoked';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_out_of_scope'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'data_download_restricted'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'embedding_disabled'
+              | 'embedding_not_allowed'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden'
+              | 'embed_chat_not_allowed'
+              | 'embed_creator_mode_required'
+              | 'comment_not_yours'
+              | 'embed_tenant_required';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'user_attribute_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'embed_tenant_not_found'
+              | 'embed_group_not_found'
+              | 'embed_user_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found'
+              | 'dashboard_version_not_found'
+              | 'comment_not_found'
+              | 'environment_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'demo_deployment'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'user_attribute_exists'
+              | 'report_public_id_taken'
+              | 'upsert_branch_changed'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready'
+              | 'oidc_token_config_exists'
+              | 'draft_version_conflict';
+          };
+        };
+      };
+      /** @description Payload Too Large: `body_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'body_too_large';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'unsupported_media_type';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
+          };
+        };
+      };
+    };
+  };
+  disconnectReportFromWorkbook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        deploymentId: number;
+        reportId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          placementId?: string | null;
+          externalWorkbookId?: string | null;
+          resultLocation?: string | null;
+          sheetId?: string | null;
+          sheetName?: string | null;
+          anchorCell?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: number;
+            deploymentId: number;
+            publicId: string;
+            /** @enum {string} */
+            type: 'REPORT';
+            name: string;
+            title: string | null;
+            description: string | null;
+            sqlQuery: string | null;
+            jsonQuery: string | null;
+            spec: {
+              [key: string]: unknown;
+            } | null;
+            kind: string;
+            preferences: {
+              columnFormats: {
+                [key: string]: unknown;
+              } | null;
+            };
+            fillMissingRows: {
+              [key: string]: unknown;
+            } | null;
+            meta: {
+              [key: string]: unknown;
+            } | null;
+            folderId: number | null;
+            workbookId: number | null;
+            folderPath: {
+              id: number;
+              name: string;
+            }[];
+            version: number;
+            userId: number | null;
+            user: {
+              id: number;
+              email: string;
+              firstName: string | null;
+              picture: string | null;
+            } | null;
+            createdBy: number | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description The caller's own last view */
+            lastViewedAt: string | null;
+            canEdit: boolean;
+            canManage: boolean;
+            /** @description Hash of the report's query: a placement filled from another is stale */
+            currentQueryChecksum: string;
+            refreshedBy: number | null;
+            refreshedByUser: {
+              id: number;
+              email: string;
+              firstName: string | null;
+              picture: string | null;
+            } | null;
+            refreshedAt: string | null;
+            externalWorkbookPlacements: {
+              id: string;
+              /** @description The spreadsheet's own id (`externalWorkbookId`) */
+              workbookId: string;
+              workbookName: string | null;
+              host: ('GOOGLE_SHEETS' | 'EXCEL') | null;
+              sheetId: string | null;
+              sheetName: string | null;
+              anchorCell: string | null;
+              endResultCell: string | null;
+              resultLocation: string;
+              resultChecksum: unknown | null;
+              queryChecksum: string | null;
+              /**
+               * @description `CHANGED`: the report's query changed since this placement was filled; `UNKNOWN`: it never was
+               * @enum {unknown}
+               */
+              syncStatus: 'UP_TO_DATE' | 'CHANGED' | 'UNKNOWN';
+              /** Format: date-time */
+              placedAt: string;
+              placedByUserId: number | null;
+              refreshedAt: string | null;
+              refreshedByUserId: number | null;
+            }[];
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'malformed_body'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
+              | 'unknown_group'
+              | 'embed_group_name_unavailable'
+              | 'embed_group_not_empty';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired`, `embed_session_invalid`, `embed_session_redeemed`, `embed_session_expired`, `embed_session_revoked` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired'
+              | 'embed_session_invalid'
+              | 'embed_session_redeemed'
+              | 'embed_session_expired'
+              | 'embed_session_revoked';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_out_of_scope'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'data_download_restricted'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'embedding_disabled'
+              | 'embedding_not_allowed'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden'
+              | 'embed_chat_not_allowed'
+              | 'embed_creator_mode_required'
+              | 'comment_not_yours'
+              | 'embed_tenant_required';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'user_attribute_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'embed_tenant_not_found'
+              | 'embed_group_not_found'
+              | 'embed_user_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found'
+              | 'dashboard_version_not_found'
+              | 'comment_not_found'
+              | 'environment_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'demo_deployment'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'user_attribute_exists'
+              | 'report_public_id_taken'
+              | 'upsert_branch_changed'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready'
+              | 'oidc_token_config_exists'
+              | 'draft_version_conflict';
+          };
+        };
+      };
+      /** @description Payload Too Large: `body_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'body_too_large';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'unsupported_media_type';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
+          };
+        };
+      };
+    };
+  };
+  refreshReport: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        deploymentId: number;
+        reportId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          placementId?: string | null;
+          externalWorkbookId?: string | null;
+          resultLocation?: string | null;
+          sheetId?: string | null;
+          sheetName?: string | null;
+          anchorCell?: string | null;
+          resultChecksum?: {
+            v: number;
+            chunks: {
+              from: number;
+              hash: string;
+              to?: number | null;
+            }[];
+          } | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: number;
+            deploymentId: number;
+            publicId: string;
+            /** @enum {string} */
+            type: 'REPORT';
+            name: string;
+            title: string | null;
+            description: string | null;
+            sqlQuery: string | null;
+            jsonQuery: string | null;
+            spec: {
+              [key: string]: unknown;
+            } | null;
+            kind: string;
+            preferences: {
+              columnFormats: {
+                [key: string]: unknown;
+              } | null;
+            };
+            fillMissingRows: {
+              [key: string]: unknown;
+            } | null;
+            meta: {
+              [key: string]: unknown;
+            } | null;
+            folderId: number | null;
+            workbookId: number | null;
+            folderPath: {
+              id: number;
+              name: string;
+            }[];
+            version: number;
+            userId: number | null;
+            user: {
+              id: number;
+              email: string;
+              firstName: string | null;
+              picture: string | null;
+            } | null;
+            createdBy: number | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description The caller's own last view */
+            lastViewedAt: string | null;
+            canEdit: boolean;
+            canManage: boolean;
+            /** @description Hash of the report's query: a placement filled from another is stale */
+            currentQueryChecksum: string;
+            refreshedBy: number | null;
+            refreshedByUser: {
+              id: number;
+              email: string;
+              firstName: string | null;
+              picture: string | null;
+            } | null;
+            refreshedAt: string | null;
+            externalWorkbookPlacements: {
+              id: string;
+              /** @description The spreadsheet's own id (`externalWorkbookId`) */
+              workbookId: string;
+              workbookName: string | null;
+              host: ('GOOGLE_SHEETS' | 'EXCEL') | null;
+              sheetId: string | null;
+              sheetName: string | null;
+              anchorCell: string | null;
+              endResultCell: string | null;
+              resultLocation: string;
+              resultChecksum: unknown | null;
+              queryChecksum: string | null;
+              /**
+               * @description `CHANGED`: the report's query changed since this placement was filled; `UNKNOWN`: it never was
+               * @enum {unknown}
+               */
+              syncStatus: 'UP_TO_DATE' | 'CHANGED' | 'UNKNOWN';
+              /** Format: date-time */
+              placedAt: string;
+              placedByUserId: number | null;
+              refreshedAt: string | null;
+              refreshedByUserId: number | null;
+            }[];
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'malformed_body'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
+              | 'unknown_group'
+              | 'embed_group_name_unavailable'
+              | 'embed_group_not_empty';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired`, `embed_session_invalid`, `embed_session_redeemed`, `embed_session_expired`, `embed_session_revoked` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired'
+              | 'embed_session_invalid'
+              | 'embed_session_redeemed'
+              | 'embed_session_expired'
+              | 'embed_session_revoked';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_out_of_scope'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'data_download_restricted'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'embedding_disabled'
+              | 'embedding_not_allowed'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden'
+              | 'embed_chat_not_allowed'
+              | 'embed_creator_mode_required'
+              | 'comment_not_yours'
+              | 'embed_tenant_required';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'user_attribute_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'embed_tenant_not_found'
+              | 'embed_group_not_found'
+              | 'embed_user_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found'
+              | 'dashboard_version_not_found'
+              | 'comment_not_found'
+              | 'environment_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -28011,7 +31438,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -28023,6 +31450,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -28363,7 +31791,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -28375,6 +31803,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -28691,7 +32120,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -28703,6 +32132,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -29056,7 +32486,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -29068,6 +32498,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -29335,7 +32766,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -29347,6 +32778,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -29626,7 +33058,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -29638,6 +33070,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -29906,7 +33339,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -29918,6 +33351,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -30178,7 +33612,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -30190,6 +33624,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -30459,7 +33894,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -30471,6 +33906,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -30741,7 +34177,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -30753,6 +34189,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -31002,7 +34439,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -31014,6 +34451,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -31256,7 +34694,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -31268,6 +34706,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -31523,7 +34962,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -31535,6 +34974,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -31785,7 +35225,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -31797,6 +35237,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -32061,7 +35502,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -32073,6 +35514,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -32310,7 +35752,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -32322,6 +35764,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -32562,7 +36005,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -32574,6 +36017,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -32857,7 +36301,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -32869,6 +36313,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -33093,7 +36538,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -33105,6 +36550,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -33351,7 +36797,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -33363,6 +36809,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -33626,7 +37073,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -33638,6 +37085,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -33879,7 +37327,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -33891,6 +37339,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -34156,7 +37605,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -34168,6 +37617,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -34386,7 +37836,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -34398,6 +37848,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -34638,7 +38089,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -34650,6 +38101,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -34872,7 +38324,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -34884,6 +38336,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -35128,7 +38581,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -35140,6 +38593,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -35433,7 +38887,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -35445,6 +38899,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -35690,7 +39145,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -35702,6 +39157,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -35971,7 +39427,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -35983,6 +39439,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -42976,7 +46433,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -42988,6 +46445,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -43298,7 +46756,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -43310,6 +46768,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -43623,7 +47082,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -43635,6 +47094,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -43900,7 +47360,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -43912,6 +47372,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -44243,7 +47704,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -44255,6 +47716,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -44630,7 +48092,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -44642,6 +48104,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -44906,7 +48369,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -44918,6 +48381,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -45188,7 +48652,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -45200,6 +48664,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -45442,7 +48907,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -45454,6 +48919,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -45715,7 +49181,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -45727,6 +49193,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -45961,7 +49428,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -45973,6 +49440,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -46236,7 +49704,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -46248,6 +49716,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -46480,7 +49949,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -46492,6 +49961,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -46742,7 +50212,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -46754,6 +50224,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -46985,7 +50456,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -46997,6 +50468,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -47271,7 +50743,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -47283,6 +50755,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -47529,7 +51002,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -47541,6 +51014,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -47803,7 +51277,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -47815,6 +51289,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -48047,7 +51522,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -48059,6 +51534,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -48328,7 +51804,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -48340,6 +51816,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -48618,7 +52095,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -48630,6 +52107,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -48892,7 +52370,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -48904,6 +52382,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -49169,7 +52648,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -49181,6 +52660,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -49460,7 +52940,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -49472,6 +52952,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -49737,7 +53218,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -49749,6 +53230,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -50027,7 +53509,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -50039,6 +53521,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -50311,7 +53794,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -50323,6 +53806,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -50581,7 +54065,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -50593,6 +54077,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -50955,7 +54440,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -50967,6 +54452,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -51244,7 +54730,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -51256,6 +54742,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -51510,7 +54997,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -51522,6 +55009,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -51796,7 +55284,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -51808,6 +55296,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -52043,7 +55532,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -52055,6 +55544,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -52333,7 +55823,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -52345,6 +55835,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -52639,7 +56130,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -52651,6 +56142,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -52939,7 +56431,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -52951,6 +56443,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -53192,7 +56685,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -53204,6 +56697,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -53465,7 +56959,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -53477,6 +56971,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -53699,7 +57194,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -53711,6 +57206,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -53976,7 +57472,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -53988,6 +57484,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -54269,7 +57766,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -54281,6 +57778,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -54616,7 +58114,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -54628,6 +58126,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -54988,7 +58487,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -55000,6 +58499,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -55317,7 +58817,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -55329,6 +58829,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -55687,7 +59188,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -55699,6 +59200,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -55940,7 +59442,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -55952,6 +59454,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -56224,7 +59727,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -56236,6 +59739,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -56538,7 +60042,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -56550,6 +60054,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -56803,7 +60308,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -56815,6 +60320,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -57097,7 +60603,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -57109,6 +60615,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -57357,7 +60864,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -57369,6 +60876,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -57689,7 +61197,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -57701,6 +61209,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -57949,7 +61458,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -57961,6 +61470,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -58183,7 +61693,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -58195,6 +61705,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -58445,7 +61956,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -58457,6 +61968,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -58704,7 +62216,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -58716,6 +62228,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -58967,7 +62480,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -58979,6 +62492,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -59195,7 +62709,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -59207,6 +62721,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -59491,7 +63006,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -59503,6 +63018,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -59761,7 +63277,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -59773,6 +63289,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -60019,7 +63536,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -60031,6 +63548,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -60311,7 +63829,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -60323,6 +63841,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -60581,7 +64100,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -60593,6 +64112,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -60856,7 +64376,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -60868,6 +64388,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -61116,7 +64637,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -61128,6 +64649,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -61405,7 +64927,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -61417,6 +64939,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -61663,7 +65186,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -61675,6 +65198,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -61927,7 +65451,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -61939,6 +65463,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -62157,7 +65682,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -62169,6 +65694,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -62393,7 +65919,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -62405,6 +65931,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -62658,7 +66185,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -62670,6 +66197,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -63010,7 +66538,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -63022,6 +66550,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -63258,7 +66787,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -63270,6 +66799,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -63515,7 +67045,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -63527,6 +67057,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -63777,7 +67308,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -63789,6 +67320,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -64035,7 +67567,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -64047,6 +67579,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -64300,7 +67833,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -64312,6 +67845,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'

@@ -125,6 +125,7 @@ export const errorCatalogue = {
   workbook_not_found: { status: 404, title: 'Workbook not found', on: 'management' },
   branch_exists: { status: 409, title: 'Branch exists', on: 'management' },
   main_branch: { status: 409, title: 'Main branch', on: 'management' },
+  demo_deployment: { status: 409, title: 'Demo deployment', on: 'management' },
   file_exists: { status: 409, title: 'File exists', on: 'management' },
   upload_finished: { status: 409, title: 'Upload finished', on: 'management' },
   upload_too_large: { status: 409, title: 'Upload too large', on: 'management' },
