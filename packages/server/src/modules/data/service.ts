@@ -36,7 +36,7 @@ export interface DataServiceDeps {
   shared?: SharedResults;
   /** Account users' OAuth tokens, for data sources that query with them (issue 22 item 6). */
   viewerTokens?: ViewerTokens;
-  /** Issue 25 item 5: each tenant's Usage Analytics deployment, at `builtInId` in the URL. */
+  /** Issue 25 item 5: each tenant's Usage Analytics deployment, at `id` in the URL. */
   builtIn?: { id: number; deployments: BuiltInDeployments };
 }
 
