@@ -26,5 +26,10 @@ export interface EmbedShares {
  * `record` returns at once; the write runs behind the response.
  */
 export interface DashboardViews {
-  record(view: { tenantId: number; dashboardId: number; userId: number | null; embedUserId: number | null }): void;
+  record(view: {
+    tenantId: number;
+    dashboardId: number;
+    userId: number | null;
+    embedUserId: number | null;
+  }): void;
 }

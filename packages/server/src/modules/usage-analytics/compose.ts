@@ -15,7 +15,11 @@ import { DashboardViewLog } from './view-log.ts';
 export function composeUsageAnalytics(
   db: Db,
   deps: Omit<UsageAnalyticsDeps, 'repository'>,
-): ComposedModule<{ usageAnalytics: UsageAnalyticsService; usageSource: UsageSource; dashboardViews: DashboardViewLog }> {
+): ComposedModule<{
+  usageAnalytics: UsageAnalyticsService;
+  usageSource: UsageSource;
+  dashboardViews: DashboardViewLog;
+}> {
   const repository = new UsageAnalyticsRepository(db);
   const usageAnalytics = new UsageAnalyticsService({ ...deps, repository });
   const usageSource = new UsageSource(repository);

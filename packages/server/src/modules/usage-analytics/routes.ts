@@ -21,7 +21,7 @@ export const usageAnalyticsRoutes: FastifyPluginAsyncTypebox<{ usage: UsageAnaly
           'cubes `queries` (SQL editor runs: count, average, p95 and longest duration, by user, deployment, day), ' +
           '`dashboard_views` (opens of published dashboards, by dashboard, viewer, day), `dashboards` (each with ' +
           'its last view; segment `unused`: no view in 30 days) and `activity` (active users by day). Query it at ' +
-          '`apiUrl` (`/load`, `/meta`, `/cubesql`, ...) like any deployment. It reads only this account\'s usage.',
+          "`apiUrl` (`/load`, `/meta`, `/cubesql`, ...) like any deployment. It reads only this account's usage.",
         response: { 200: UsageAnalyticsTokenResponse },
       },
       config: { access: { role: 'admin' } },

@@ -12,10 +12,12 @@ export const UsageAnalyticsTokenResponse = Type.Object(
         "Base URL of the Usage Analytics deployment's data API (`{server}/data/0/cubejs-api/v1`): `load`, `meta`, `sql`, `dry-run`, `cubesql`.",
     }),
     deploymentId: Type.Integer({
-      description: 'Id of the Usage Analytics deployment the token was issued for: always 0, on each account.',
+      description:
+        'Id of the Usage Analytics deployment the token was issued for: always 0, on each account.',
     }),
     expiresAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
-      description: 'When the token expires (ISO-8601). Issue a new one before then: issuing is idempotent and cheap.',
+      description:
+        'When the token expires (ISO-8601). Issue a new one before then: issuing is idempotent and cheap.',
     }),
   },
   { title: 'UsageAnalyticsTokenResponse' },

@@ -44,7 +44,9 @@ export class UsageSource {
   }
 
   owns(deployment: Pick<DeploymentRow, 'id' | 'data_source'>): boolean {
-    return deployment.id < 0 && (deployment.data_source as { usageAnalytics?: unknown }).usageAnalytics === true;
+    return (
+      deployment.id < 0 && (deployment.data_source as { usageAnalytics?: unknown }).usageAnalytics === true
+    );
   }
 
   /** The model cache's files: the built-in model for a usage deployment, the stored ones otherwise. */
@@ -59,7 +61,9 @@ export class UsageSource {
   drivers(registry: Pick<DriverRegistry, 'get'>): Pick<DriverRegistry, 'get'> {
     return {
       get: (deployment, viewer) =>
-        this.owns(deployment) ? Promise.resolve(this.driver(-deployment.id)) : registry.get(deployment, viewer),
+        this.owns(deployment)
+          ? Promise.resolve(this.driver(-deployment.id))
+          : registry.get(deployment, viewer),
     };
   }
 
@@ -68,7 +72,11 @@ export class UsageSource {
       dialect: 'postgres',
       query: async (sql, params, options) => {
         if (options?.signal?.aborted) throw new QueryCancelledError('The query was cancelled');
-        return this.repository.readAsTenant(tenantId, CompiledQuery.raw(sql, [...params]), statementTimeoutMs);
+        return this.repository.readAsTenant(
+          tenantId,
+          CompiledQuery.raw(sql, [...params]),
+          statementTimeoutMs,
+        );
       },
       close: async () => undefined,
     };

@@ -6,6 +6,7 @@ import { generateApiKey } from '../../auth/credentials.ts';
 
 interface Answer {
   status: number;
+  // biome-ignore lint/suspicious/noExplicitAny: a JSON answer the assertions walk
   body: any;
 }
 
@@ -25,7 +26,13 @@ describe('usage analytics', () => {
   let secondAdmin: Awaited<ReturnType<typeof userWithKey>>;
 
   /** A request over the loopback, with the Host header that selects the account. */
-  const send = (host: string, method: string, path: string, headers: Record<string, string>, body?: unknown) =>
+  const send = (
+    host: string,
+    method: string,
+    path: string,
+    headers: Record<string, string>,
+    body?: unknown,
+  ) =>
     new Promise<Answer>((resolve, reject) => {
       const payload = body === undefined ? undefined : JSON.stringify(body);
       const req = http.request(
@@ -109,7 +116,11 @@ describe('usage analytics', () => {
     // A second account with an admin key of its own, as `tessera create-tenant` makes it.
     const repos = server.services.repositories;
     const other = await repos.tenants.create({ name: 'other', displayName: 'Other', customDomain: null });
-    const admin = await repos.users.insert(other.id, { email: 'admin@other', username: 'admin@other', role: 'admin' });
+    const admin = await repos.users.insert(other.id, {
+      email: 'admin@other',
+      username: 'admin@other',
+      role: 'admin',
+    });
     const generated = generateApiKey();
     await repos.apiKeys.insert({
       tenantId: other.id,
@@ -225,19 +236,39 @@ describe('usage analytics', () => {
       dimensions: ['dashboards.title'],
     });
     expect(views).toEqual([{ 'dashboards.title': 'Foreign board', 'dashboard_views.count': '7' }]);
-    const [q] = await load(away, away1.body.token, { measures: ['queries.count', 'queries.max_duration_ms'] });
+    const [q] = await load(away, away1.body.token, {
+      measures: ['queries.count', 'queries.max_duration_ms'],
+    });
     expect(q).toEqual({ 'queries.count': '1', 'queries.max_duration_ms': '99999' });
 
     // Another account's token on this account's host: signed with another secret, refused.
-    const crossed = await send(home, 'POST', '/data/0/cubejs-api/v1/load', { authorization: away1.body.token }, {
-      query: { measures: ['queries.count'] },
-    });
+    const crossed = await send(
+      home,
+      'POST',
+      '/data/0/cubejs-api/v1/load',
+      { authorization: away1.body.token },
+      {
+        query: { measures: ['queries.count'] },
+      },
+    );
     expect(crossed.status).toBe(403);
     // A deployment's own data-API token does not open the usage model either.
-    const own = await api(home, server.adminKey, 'POST', `/api/v1/deployments/${server.demoDeploymentId}/token`, {});
-    const denied = await send(home, 'POST', '/data/0/cubejs-api/v1/load', { authorization: own.body.serviceApiToken }, {
-      query: { measures: ['queries.count'] },
-    });
+    const own = await api(
+      home,
+      server.adminKey,
+      'POST',
+      `/api/v1/deployments/${server.demoDeploymentId}/token`,
+      {},
+    );
+    const denied = await send(
+      home,
+      'POST',
+      '/data/0/cubejs-api/v1/load',
+      { authorization: own.body.serviceApiToken },
+      {
+        query: { measures: ['queries.count'] },
+      },
+    );
     expect(denied.status).toBe(403);
     // ...and the usage token opens no other deployment.
     const home1 = await mint(home, server.adminKey);
@@ -265,9 +296,15 @@ describe('usage analytics', () => {
 
   it('answers a bad usage query 400 naming the member, and the usage model in /meta', async () => {
     const { token } = (await mint(home, server.adminKey)).body;
-    const bad = await send(home, 'POST', '/data/0/cubejs-api/v1/load', { authorization: token }, {
-      query: { measures: ['queries.no_such_measure'] },
-    });
+    const bad = await send(
+      home,
+      'POST',
+      '/data/0/cubejs-api/v1/load',
+      { authorization: token },
+      {
+        query: { measures: ['queries.no_such_measure'] },
+      },
+    );
     expect(bad.status).toBe(400);
     expect(JSON.stringify(bad.body)).toContain('queries.no_such_measure');
     const meta = await send(home, 'GET', '/data/0/cubejs-api/v1/meta', { authorization: token });
