@@ -137,7 +137,7 @@ describeInBrowser('settings: usage', () => {
           await row.waitFor();
           return row.locator('td').nth(2).textContent();
         },
-        { timeout: 15_000, intervals: [1_000] },
+        { timeout: 15_000, interval: 1_000 },
       )
       .toBe('2');
     await page.getByRole('table', { name: 'Slowest queries' }).getByRole('row').nth(1).waitFor();

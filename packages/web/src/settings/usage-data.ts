@@ -43,7 +43,8 @@ export function useUsageApi() {
 export function useUsageTable(api: DataApi | undefined, name: string, query: Record<string, unknown>) {
   return useQuery<Table>({
     queryKey: ['usage-analytics', name, query],
-    queryFn: async () => tableFromLoad(await api!.load(query)),
+    // Days and times in the viewer's own time zone, as the date ranges above are.
+    queryFn: async () => tableFromLoad(await api!.load({ timezone: viewerTimeZone(), ...query })),
     enabled: api !== undefined,
     retry: false,
   });
@@ -54,4 +55,8 @@ export function dayBefore(days: number, now = new Date()): string {
   const d = new Date(now.getFullYear(), now.getMonth(), now.getDate() - days);
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+}
+
+function viewerTimeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 }

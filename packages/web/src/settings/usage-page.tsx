@@ -144,6 +144,7 @@ function SlowestQueries({ api }: { api: Api }) {
       title="Slowest queries"
       note="SQL editor runs, last 30 days"
       result={result}
+      wide
     >
       {(table) => (
         <UsageTable
