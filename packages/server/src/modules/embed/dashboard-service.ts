@@ -96,23 +96,23 @@ export class EmbedDashboardsService implements EmbedDashboardGate {
     return viewer.embed.securityContext;
   }
 
-  /** Reference `GET /embed/dashboard/{publicId}`, for an embed token or an account user with view access. */
   /**
-   * `get`, as the viewer (web app or embed page) opens the dashboard: the open is recorded for
-   * Usage Analytics (issue 25 item 5) once access is granted, without waiting for the write.
+   * Reference `GET /embed/dashboard/{publicId}`, as the viewer (web app or embed page) opens the
+   * dashboard: the open is recorded for Usage Analytics (issue 25 item 5) once access is granted,
+   * without waiting for the write.
    */
-  async open(principal: Principal, publicId: string) {
-    const view = await this.get(principal, publicId, (dashboardId) =>
+  open(principal: Principal, publicId: string) {
+    return this.get(principal, publicId, (dashboardId) =>
       this.deps.views?.record({
         tenantId: principal.tenantId,
         dashboardId,
-        userId: principal.embed ? null : principal.userId > 0 ? principal.userId : null,
+        userId: principal.embed || principal.userId <= 0 ? null : principal.userId,
         embedUserId: principal.embed?.embedUserId ?? null,
       }),
     );
-    return view;
   }
 
+  /** The published dashboard, for an embed token or an account user with view access; `opened` hears of its id. */
   async get(principal: Principal, publicId: string, opened?: (dashboardId: number) => void) {
     const dashboard = await this.require(principal.tenantId, publicId);
     if (principal.embed) await this.check(principal.embed, dashboard, principal);
