@@ -93,6 +93,8 @@ import { TenantsRepository } from './modules/tenants/repository.ts';
 import { TenantResolver } from './modules/tenants/resolver.ts';
 import { composeTokens } from './modules/tokens/compose.ts';
 import { composeEnvironmentTokens } from './modules/tokens/environment-compose.ts';
+import { composeUsageAnalytics } from './modules/usage-analytics/compose.ts';
+import { usageDeploymentId } from './modules/usage-analytics/source.ts';
 import { composeUserAttributes } from './modules/user-attributes/compose.ts';
 import { UserAttributesRepository } from './modules/user-attributes/repository.ts';
 import { composeUsers } from './modules/users/compose.ts';
@@ -280,6 +282,11 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
   // Issue 25 item 1: tokens bound to an environment's model branch.
   const environmentTokensModule = composeEnvironmentTokens({ db, deployments, secrets });
 
+  // Issue 25 item 5: Usage Analytics, each tenant's built-in deployment over its own usage, and
+  // the dashboard view log it reads.
+  const usageAnalyticsModule = composeUsageAnalytics(db, { secrets, publicUrl: () => publicUrl(config) });
+  const { usageSource, dashboardViews } = usageAnalyticsModule.services;
+
   // Workspace content: every content check is answered by one access resolver (permissions/access.ts).
   const access = new AccessResolver({ deployments, folders: repos.folders, permissions: repos.permissions });
   const dashboardsModule = composeDashboards({
@@ -383,6 +390,7 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
       workbooks: repos.workbooks,
       shares: repos.embedAccess,
       access,
+      views: dashboardViews,
     },
     sessions: {
       db,
@@ -413,7 +421,7 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
   // through them) hold connections: `close` releases them.
   // REDIS_URL: replicas share query results and run each query once between them (shared-cache.ts).
   const shared = redis?.shared;
-  const models = new ModelCache(repos.modelFiles, bus, deploymentLogs);
+  const models = new ModelCache(usageSource.modelFiles(repos.modelFiles), bus, deploymentLogs);
   // Rollups (issue 15 item 5): built in the background, one replica at a time, matched to queries.
   const preAggregations = new PreAggregationRefresher({
     repository: new PreAggregationRepository(db),
@@ -427,7 +435,8 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     tenants: tenantResolver,
     secrets,
     models,
-    drivers,
+    drivers: usageSource.drivers(drivers),
+    builtIn: { id: usageDeploymentId, deployments: usageSource },
     executor: new QueryExecutor(dataSettings, shared),
     shared,
     settings: dataSettings,
@@ -556,6 +565,7 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     regionsModule,
     tokensModule,
     environmentTokensModule,
+    usageAnalyticsModule,
     {
       services: {},
       routes: routesWith(scimRoutes, { prefix: scimPrefix, users: scimUsers, groups: scimGroups }),

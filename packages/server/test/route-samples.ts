@@ -861,6 +861,8 @@ export const routeSamples: Record<string, SampleFactory> = {
     url: `${await environmentPath(f)}/tokens-for-meta-sync`,
     payload: { security_context: {}, expires_in: 60, scopes: ['meta'] },
   }),
+  // Issue 25 item 5: a Usage Analytics token (no body; the reference takes none).
+  'POST /api/v1/usage-analytics/token': () => ({ url: '/api/v1/usage-analytics/token' }),
   // Issue 25 item 4: bulk moves and deletes, upserts by slug and by publicId.
   'POST /api/v1/deployments/:deploymentId/workspace/bulk-move': async (f) => ({
     url: `${ws(f)}/workspace/bulk-move`,

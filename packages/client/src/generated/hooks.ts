@@ -2129,6 +2129,19 @@ export function useCreateDeploymentEnvironmentTokenForMetaSync(
 }
 
 /**
+ * Issue a data-API token for Usage Analytics
+ *
+ * `POST /api/v1/usage-analytics/token`
+ *
+ * Invalidates no cached read.
+ */
+export function useCreateUsageAnalyticsToken(
+  options?: MutationHookOptions<'/api/v1/usage-analytics/token', 'post'>,
+) {
+  return useApiMutation('post', '/api/v1/usage-analytics/token', [], options);
+}
+
+/**
  * SCIM service provider configuration
  *
  * `GET /api/scim/v2/ServiceProviderConfig`

@@ -1051,3 +1051,25 @@ export interface Database {
 }
 
 export type ReportPlacementRow = Selectable<ReportPlacementsTable>;
+
+/* Usage Analytics (migration 0035, modules/usage-analytics): dashboard opens and usage secrets. */
+export interface DashboardViewsTable {
+  id: Generated<string>;
+  tenant_id: number;
+  dashboard_id: number;
+  user_id: number | null;
+  embed_user_id: number | null;
+  viewed_at: CreatedAt;
+}
+
+export interface UsageAnalyticsSecretsTable {
+  tenant_id: number;
+  /** SecretBox-sealed data-API secret of the tenant's built-in usage deployment. */
+  api_secret_enc: string;
+  created_at: CreatedAt;
+}
+
+export interface Database {
+  dashboard_views: DashboardViewsTable;
+  usage_analytics_secrets: UsageAnalyticsSecretsTable;
+}

@@ -3,6 +3,7 @@ import { ApiKeysPage } from './api-keys-page.tsx';
 import { GroupsPage } from './groups-page.tsx';
 import { ProfilePage } from './profile-page.tsx';
 import { RolesPage } from './roles-page.tsx';
+import { UsagePage } from './usage-page.tsx';
 import { UsersPage } from './users-page.tsx';
 import './settings-pages.css';
 import { AuditLogPage } from './audit-log-page.tsx';
@@ -69,6 +70,7 @@ export const settingsPages: SettingsPage[] = [
     group: 'administration',
     element: <UserAttributeValuesPage />,
   },
+  { path: 'usage', label: 'Usage', adminOnly: true, group: 'administration', element: <UsagePage /> },
   {
     path: 'audit-log',
     label: 'Audit log',

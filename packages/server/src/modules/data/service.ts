@@ -15,7 +15,7 @@ import type { QueryExecutor } from './executor.ts';
 import type { ModelCache } from './model-cache.ts';
 import type { DataOperation } from './operations.ts';
 import type { Outcome } from './outcome.ts';
-import type { DataLog } from './ports.ts';
+import type { BuiltInDeployments, DataLog } from './ports.ts';
 import type { PreAggregationMatcher } from './pre-aggregations/matcher.ts';
 import { logQuery, logRefusal } from './query-log.ts';
 import { type LoadResult, runLoad, runSqlApi, type SqlApiResult, type ViewerTokens } from './run.ts';
@@ -34,7 +34,7 @@ export interface DataServiceDeps {
   tenants: TenantResolver;
   secrets: SecretBox;
   models: ModelCache;
-  drivers: DriverRegistry;
+  drivers: Pick<DriverRegistry, 'get'>;
   executor: QueryExecutor;
   settings: DataSettings;
   /** Serves queries from built rollups (issue 15 item 5); absent: every query runs raw. */
@@ -45,6 +45,8 @@ export interface DataServiceDeps {
   viewerTokens?: ViewerTokens;
   /** Issue 25 item 1: the deployment's logs, where each query run or refused is written. */
   log?: DataLog;
+  /** Issue 25 item 5: each tenant's Usage Analytics deployment, at `id` in the URL. */
+  builtIn?: { id: number; deployments: BuiltInDeployments };
 }
 
 /**
@@ -63,10 +65,15 @@ export class DataService {
   /** The tenant's deployment by id (404 `{error}` when it is not there). */
   async deployment(host: string | undefined, deploymentId: string): Promise<DeploymentRow> {
     const id = Number(deploymentId);
-    if (!Number.isInteger(id) || id < 1 || id > 2_147_483_647) throw notFound('Deployment not found');
+    const builtIn = this.deps.builtIn && deploymentId === String(this.deps.builtIn.id);
+    if (!builtIn && (!Number.isInteger(id) || id < 1 || id > 2_147_483_647))
+      throw notFound('Deployment not found');
     try {
       const tenant = await this.deps.tenants.resolve(host);
-      return await this.deps.deployments.require(tenant.id, id);
+      if (!builtIn) return await this.deps.deployments.require(tenant.id, id);
+      const found = await this.deps.builtIn!.deployments.deployment(tenant.id);
+      if (!found) throw notFound('Deployment not found');
+      return found;
     } catch (error) {
       if (error instanceof DomainError && error.status === 404) throw notFound('Deployment not found');
       throw error;

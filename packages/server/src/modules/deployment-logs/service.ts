@@ -58,6 +58,8 @@ export class DeploymentLogs {
 
   /** Buffers a line; the next flush writes it. Never throws, never waits. */
   write(line: LogLine): void {
+    // A built-in deployment (each tenant's Usage Analytics, a negative id) has no row to log against.
+    if (line.deploymentId <= 0) return;
     this.buffer.push({
       ...line,
       source: line.branch === defaultBranch ? 'production' : 'dev',

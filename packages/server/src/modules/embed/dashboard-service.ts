@@ -12,7 +12,7 @@ import { type AccessSubject, dashboardSubject } from '../permissions/access.ts';
 import { tenantSeesOwner } from '../permissions/owner-privacy.ts';
 import type { AccessResolver } from '../permissions/resolver.ts';
 import type { EmbedDashboardsRepository, EmbeddableRow } from './dashboards-repository.ts';
-import type { EmbeddableDashboards, EmbedShares, WorkbookLookup } from './ports.ts';
+import type { DashboardViews, EmbeddableDashboards, EmbedShares, WorkbookLookup } from './ports.ts';
 import type { EmbeddableDashboard } from './schemas.ts';
 
 /** Who would read a dashboard through embedding: a token's grant, or a session being generated. */
@@ -28,6 +28,8 @@ export interface EmbedDashboardsDeps {
   workbooks: WorkbookLookup;
   shares: EmbedShares;
   access: AccessResolver;
+  /** Issue 25 item 5: the view log that `open` writes to; absent, opens are not recorded. */
+  views?: DashboardViews;
 }
 
 /**
@@ -94,13 +96,30 @@ export class EmbedDashboardsService implements EmbedDashboardGate {
     return viewer.embed.securityContext;
   }
 
-  /** Reference `GET /embed/dashboard/{publicId}`, for an embed token or an account user with view access. */
-  async get(principal: Principal, publicId: string) {
+  /**
+   * Reference `GET /embed/dashboard/{publicId}`, as the viewer (web app or embed page) opens the
+   * dashboard: the open is recorded for Usage Analytics (issue 25 item 5) once access is granted,
+   * without waiting for the write.
+   */
+  open(principal: Principal, publicId: string) {
+    return this.get(principal, publicId, (dashboardId) =>
+      this.deps.views?.record({
+        tenantId: principal.tenantId,
+        dashboardId,
+        userId: principal.embed || principal.userId <= 0 ? null : principal.userId,
+        embedUserId: principal.embed?.embedUserId ?? null,
+      }),
+    );
+  }
+
+  /** The published dashboard, for an embed token or an account user with view access; `opened` hears of its id. */
+  async get(principal: Principal, publicId: string, opened?: (dashboardId: number) => void) {
     const dashboard = await this.require(principal.tenantId, publicId);
     if (principal.embed) await this.check(principal.embed, dashboard, principal);
     else await this.requireContent(principal, dashboard, 'view');
     const published = await this.deps.dashboards.current(dashboard.workbook_id);
     if (!published) throw new NotFoundError(`Dashboard ${publicId}`, 'dashboard_not_found');
+    opened?.(dashboard.id);
     const view = publishedView(published);
     if (!principal.embed) return view;
     // The publisher is an owner identity: an embed user sees it only within its tenant's space.

@@ -20,3 +20,16 @@ export interface EmbedShares {
   /** Whether the dashboard is shared with the embed tenant, or with every embed user. */
   isShared(dashboard: DashboardRow, embedTenantId: number | null): Promise<boolean>;
 }
+
+/**
+ * Issue 25 item 5: where an opened dashboard is recorded (modules/usage-analytics view-log.ts).
+ * `record` returns at once; the write runs behind the response.
+ */
+export interface DashboardViews {
+  record(view: {
+    tenantId: number;
+    dashboardId: number;
+    userId: number | null;
+    embedUserId: number | null;
+  }): void;
+}

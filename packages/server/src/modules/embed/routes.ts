@@ -135,7 +135,7 @@ export const embedRoutes: FastifyPluginAsyncTypebox<EmbedRoutesOptions> = async 
       },
       config: { access: { role: 'viewer', embed: 'read', scopedKeys: 'service' } },
     },
-    (r) => dashboards.get(principalOf(r), r.params.publicId),
+    (r) => dashboards.open(principalOf(r), r.params.publicId),
   );
   app.patch(
     '/api/v1/embed/dashboard/:publicId',
