@@ -22,8 +22,14 @@ export function composeDbtSync(deps: {
   return {
     services: { dbtSync, dbtSyncRunner: runner },
     routes: async (app) => {
+      dbtSync.setLogger(app.log);
       await app.register(dbtSyncRoutes, { dbtSync });
-      await app.register(dbtSyncSweeperPlugin, { runner, enabled: background });
+      // Orphans are looked for at the scheduler's cadence (TESSERA_SCHEDULER_INTERVAL_MS).
+      await app.register(dbtSyncSweeperPlugin, {
+        runner,
+        enabled: background,
+        intervalMs: deps.config.scheduler.intervalMs,
+      });
     },
   };
 }

@@ -37,8 +37,9 @@ describe('dbt sync', () => {
   beforeAll(async () => {
     server = await startTestServer();
     const defaults = loadConfig({});
+    // Its sweep never fires during the file: the tests below drive the sweep (`work`) themselves.
     worker = await startReplica(server, {
-      config: { scheduler: { ...defaults.scheduler, disabled: false } },
+      config: { scheduler: { ...defaults.scheduler, disabled: false, intervalMs: 3_600_000 } },
     });
     // The warehouse the dbt project built: its DuckDB catalog is named after the file, `shop`.
     const dir = path.join(server.config.dataDir, 'warehouses');
@@ -247,6 +248,23 @@ describe('dbt sync', () => {
     // A finished job's record is removed by a second DELETE; then it is gone.
     expect((await api('DELETE', `/${cancelled.syncJobId}`)).json().message).toMatch(/removed/);
     expect((await api('GET', `/${cancelled.syncJobId}`)).statusCode).toBe(404);
+  });
+
+  it('takes over a job whose runner died once its lease passed, and not before', async () => {
+    const { syncJobId } = (await api('POST', '', { manifest: shopManifest('shop'), output: 'files' })).json();
+    // A runner claimed it and died: its lease still holds, so no sweep touches it.
+    const lease = (until: Date) =>
+      server.store.db
+        .updateTable('dbt_sync_jobs')
+        .set({ claim_token: 'dead-runner', lease_until: until })
+        .where('sync_job_id', '=', syncJobId)
+        .execute();
+    await lease(new Date(Date.now() + 60_000));
+    expect(await worker.services.dbtSyncRunner.work()).toBe(0);
+    expect((await statusOf(syncJobId)).status).toBe('INITIALIZING');
+    await lease(new Date(Date.now() - 1_000));
+    expect(await worker.services.dbtSyncRunner.work()).toBe(1);
+    expect((await statusOf(syncJobId)).status).toBe('COMPLETED');
   });
 
   it('refuses bad manifests with a 400 naming the field, and makes no job', async () => {

@@ -12,7 +12,6 @@ export const dbtSyncSweeperPlugin: FastifyPluginAsync<{
   enabled: boolean;
   intervalMs?: number;
 }> = async (app, { runner, enabled, intervalMs = 30_000 }) => {
-  runner.setLogger(app.log);
   if (!enabled) return;
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<unknown> | null = null;
