@@ -36,6 +36,7 @@ import { composeDataModel } from './modules/data-model/compose.ts';
 import { modelDirPlugin } from './modules/data-model/model-dir-plugin.ts';
 import { DataModelRepository } from './modules/data-model/repository.ts';
 import { UploadRepository } from './modules/data-model/upload-repository.ts';
+import { composeDbtSync } from './modules/dbt-sync/compose.ts';
 import { composeDeploymentLogs } from './modules/deployment-logs/compose.ts';
 import { composeDeployments } from './modules/deployments/compose.ts';
 import { DeploymentsRepository } from './modules/deployments/repository.ts';
@@ -268,6 +269,8 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     deployments,
     audit: auditLog,
   });
+  // Issue 25 item 3: dbt manifests synced into cubes on a model branch, through the data model's service.
+  const dbtSyncModule = composeDbtSync({ config, db, target: dataModelModule.services.dataModel });
   // The SQL editor's history of runs, each user's own (issue 21 item 2).
   const queryHistoryModule = composeQueryHistory(repos.queryHistory, deployments);
   const tokensModule = composeTokens({
@@ -545,6 +548,7 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     deploymentsModule,
     deploymentLogsModule,
     dataModelModule,
+    dbtSyncModule,
     apiKeysModule,
     usersModule,
     signInModule,

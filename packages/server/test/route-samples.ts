@@ -1,5 +1,6 @@
 import { SecretBox } from '../src/crypto/secrets.ts';
 import { fileHash } from '../src/modules/data-model/hashes.ts';
+import { shopManifest } from '../src/modules/dbt-sync/test-support.ts';
 import { publishSimpleBoard } from '../src/modules/embed/test-support.ts';
 import type { TestServer } from './harness.ts';
 import { bearer, createKey } from './harness.ts';
@@ -863,6 +864,36 @@ export const routeSamples: Record<string, SampleFactory> = {
   }),
   // Issue 25 item 5: a Usage Analytics token (no body; the reference takes none).
   'POST /api/v1/usage-analytics/token': () => ({ url: '/api/v1/usage-analytics/token' }),
+  // dbt sync (issue 25 item 3): each sample makes its own job; `completed` ones are run first.
+  'GET /api/v1/deployments/:deploymentId/dbt-sync': async (f) => {
+    await dbtSync(f, true);
+    return { url: `${ws(f)}/dbt-sync?first=5&status=COMPLETED&trigger=api` };
+  },
+  'POST /api/v1/deployments/:deploymentId/dbt-sync': (f) => ({
+    url: `${ws(f)}/dbt-sync`,
+    payload: {
+      manifest: shopManifest('sample'),
+      branchName: `dbt/${unique()}`,
+      output: 'branch',
+      ref: 'main',
+      source: 'manifest',
+    },
+  }),
+  'GET /api/v1/deployments/:deploymentId/dbt-sync/:syncJobId': async (f) => ({
+    url: await dbtSync(f, false),
+  }),
+  'DELETE /api/v1/deployments/:deploymentId/dbt-sync/:syncJobId': async (f) => ({
+    url: await dbtSync(f, false),
+  }),
+  'GET /api/v1/deployments/:deploymentId/dbt-sync/:syncJobId/generated-files': async (f) => ({
+    url: `${await dbtSync(f, true)}/generated-files?first=2`,
+  }),
+  'GET /api/v1/deployments/:deploymentId/dbt-sync/:syncJobId/logs': async (f) => ({
+    url: `${await dbtSync(f, false)}/logs`,
+  }),
+  'GET /api/v1/deployments/:deploymentId/dbt-sync/:syncJobId/result': async (f) => ({
+    url: `${await dbtSync(f, true)}/result`,
+  }),
   // Issue 25 item 4: bulk moves and deletes, upserts by slug and by publicId.
   'POST /api/v1/deployments/:deploymentId/workspace/bulk-move': async (f) => ({
     url: `${ws(f)}/workspace/bulk-move`,
@@ -919,6 +950,16 @@ export const routeSamples: Record<string, SampleFactory> = {
     payload: {},
   }),
 };
+
+/** A fresh dbt sync job's path, run to completion first when `completed` (modules/dbt-sync). */
+async function dbtSync(f: Fixtures, completed: boolean) {
+  const { syncJobId } = (await post(f, `${ws(f)}/dbt-sync`, {
+    manifest: shopManifest('sample'),
+    output: 'files',
+  })) as unknown as { syncJobId: string };
+  if (completed) await f.server.services.dbtSyncRunner.process(syncJobId);
+  return `${ws(f)}/dbt-sync/${syncJobId}`;
+}
 
 /** The target deployment's production environment, as its environments list names it. */
 async function environmentPath(f: Fixtures) {

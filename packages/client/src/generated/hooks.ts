@@ -66,6 +66,11 @@ export function useGetDeployment(
  * - `/api/v1/deployments/{deploymentId}/data-source/tables`
  * - `/api/v1/deployments/{deploymentId}/logs`
  * - `/api/v1/deployments/{deploymentId}/versions`
+ * - `/api/v1/deployments/{deploymentId}/dbt-sync`
+ * - `/api/v1/deployments/{deploymentId}/dbt-sync/{syncJobId}`
+ * - `/api/v1/deployments/{deploymentId}/dbt-sync/{syncJobId}/generated-files`
+ * - `/api/v1/deployments/{deploymentId}/dbt-sync/{syncJobId}/logs`
+ * - `/api/v1/deployments/{deploymentId}/dbt-sync/{syncJobId}/result`
  * - `/api/v1/deployments/{deploymentId}/folders`
  * - `/api/v1/deployments/{deploymentId}/folders/{folderId}/ancestors`
  * - `/api/v1/deployments/{deploymentId}/workbooks`
@@ -109,6 +114,11 @@ export function useUpdateDeployment(
       '/api/v1/deployments/{deploymentId}/data-source/tables',
       '/api/v1/deployments/{deploymentId}/logs',
       '/api/v1/deployments/{deploymentId}/versions',
+      '/api/v1/deployments/{deploymentId}/dbt-sync',
+      '/api/v1/deployments/{deploymentId}/dbt-sync/{syncJobId}',
+      '/api/v1/deployments/{deploymentId}/dbt-sync/{syncJobId}/generated-files',
+      '/api/v1/deployments/{deploymentId}/dbt-sync/{syncJobId}/logs',
+      '/api/v1/deployments/{deploymentId}/dbt-sync/{syncJobId}/result',
       '/api/v1/deployments/{deploymentId}/folders',
       '/api/v1/deployments/{deploymentId}/folders/{folderId}/ancestors',
       '/api/v1/deployments/{deploymentId}/workbooks',
@@ -155,6 +165,11 @@ export function useUpdateDeployment(
  * - `/api/v1/deployments/{deploymentId}/data-source/tables`
  * - `/api/v1/deployments/{deploymentId}/logs`
  * - `/api/v1/deployments/{deploymentId}/versions`
+ * - `/api/v1/deployments/{deploymentId}/dbt-sync`
+ * - `/api/v1/deployments/{deploymentId}/dbt-sync/{syncJobId}`
+ * - `/api/v1/deployments/{deploymentId}/dbt-sync/{syncJobId}/generated-files`
+ * - `/api/v1/deployments/{deploymentId}/dbt-sync/{syncJobId}/logs`
+ * - `/api/v1/deployments/{deploymentId}/dbt-sync/{syncJobId}/result`
  * - `/api/v1/deployments/{deploymentId}/folders`
  * - `/api/v1/deployments/{deploymentId}/folders/{folderId}/ancestors`
  * - `/api/v1/deployments/{deploymentId}/workbooks`
@@ -198,6 +213,11 @@ export function useDeleteDeployment(
       '/api/v1/deployments/{deploymentId}/data-source/tables',
       '/api/v1/deployments/{deploymentId}/logs',
       '/api/v1/deployments/{deploymentId}/versions',
+      '/api/v1/deployments/{deploymentId}/dbt-sync',
+      '/api/v1/deployments/{deploymentId}/dbt-sync/{syncJobId}',
+      '/api/v1/deployments/{deploymentId}/dbt-sync/{syncJobId}/generated-files',
+      '/api/v1/deployments/{deploymentId}/dbt-sync/{syncJobId}/logs',
+      '/api/v1/deployments/{deploymentId}/dbt-sync/{syncJobId}/result',
       '/api/v1/deployments/{deploymentId}/folders',
       '/api/v1/deployments/{deploymentId}/folders/{folderId}/ancestors',
       '/api/v1/deployments/{deploymentId}/workbooks',
@@ -652,6 +672,122 @@ export function useListDeploymentVersions(
   options?: QueryHookOptions<'/api/v1/deployments/{deploymentId}/versions', 'get'>,
 ) {
   return useApiQuery('get', '/api/v1/deployments/{deploymentId}/versions', init, options);
+}
+
+/**
+ * List dbt syncs for a deployment
+ *
+ * `GET /api/v1/deployments/{deploymentId}/dbt-sync`
+ */
+export function useListDbtSyncs(
+  init: QueryHookInit<'/api/v1/deployments/{deploymentId}/dbt-sync', 'get'>,
+  options?: QueryHookOptions<'/api/v1/deployments/{deploymentId}/dbt-sync', 'get'>,
+) {
+  return useApiQuery('get', '/api/v1/deployments/{deploymentId}/dbt-sync', init, options);
+}
+
+/**
+ * Start a dbt sync for a deployment
+ *
+ * `POST /api/v1/deployments/{deploymentId}/dbt-sync`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/deployments/{deploymentId}/dbt-sync`
+ */
+export function useStartDbtSync(
+  options?: MutationHookOptions<'/api/v1/deployments/{deploymentId}/dbt-sync', 'post'>,
+) {
+  return useApiMutation(
+    'post',
+    '/api/v1/deployments/{deploymentId}/dbt-sync',
+    ['/api/v1/deployments/{deploymentId}/dbt-sync'],
+    options,
+  );
+}
+
+/**
+ * Get the status of a dbt sync
+ *
+ * `GET /api/v1/deployments/{deploymentId}/dbt-sync/{syncJobId}`
+ */
+export function useGetDbtSyncStatus(
+  init: QueryHookInit<'/api/v1/deployments/{deploymentId}/dbt-sync/{syncJobId}', 'get'>,
+  options?: QueryHookOptions<'/api/v1/deployments/{deploymentId}/dbt-sync/{syncJobId}', 'get'>,
+) {
+  return useApiQuery('get', '/api/v1/deployments/{deploymentId}/dbt-sync/{syncJobId}', init, options);
+}
+
+/**
+ * Cancel a running dbt sync
+ *
+ * `DELETE /api/v1/deployments/{deploymentId}/dbt-sync/{syncJobId}`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/deployments/{deploymentId}/dbt-sync`
+ * - `/api/v1/deployments/{deploymentId}/dbt-sync/{syncJobId}`
+ * - `/api/v1/deployments/{deploymentId}/dbt-sync/{syncJobId}/generated-files`
+ * - `/api/v1/deployments/{deploymentId}/dbt-sync/{syncJobId}/logs`
+ * - `/api/v1/deployments/{deploymentId}/dbt-sync/{syncJobId}/result`
+ */
+export function useCancelDbtSync(
+  options?: MutationHookOptions<'/api/v1/deployments/{deploymentId}/dbt-sync/{syncJobId}', 'delete'>,
+) {
+  return useApiMutation(
+    'delete',
+    '/api/v1/deployments/{deploymentId}/dbt-sync/{syncJobId}',
+    [
+      '/api/v1/deployments/{deploymentId}/dbt-sync',
+      '/api/v1/deployments/{deploymentId}/dbt-sync/{syncJobId}',
+      '/api/v1/deployments/{deploymentId}/dbt-sync/{syncJobId}/generated-files',
+      '/api/v1/deployments/{deploymentId}/dbt-sync/{syncJobId}/logs',
+      '/api/v1/deployments/{deploymentId}/dbt-sync/{syncJobId}/result',
+    ],
+    options,
+  );
+}
+
+/**
+ * Get the files generated by a dbt sync
+ *
+ * `GET /api/v1/deployments/{deploymentId}/dbt-sync/{syncJobId}/generated-files`
+ */
+export function useGetDbtSyncGeneratedFiles(
+  init: QueryHookInit<'/api/v1/deployments/{deploymentId}/dbt-sync/{syncJobId}/generated-files', 'get'>,
+  options?: QueryHookOptions<
+    '/api/v1/deployments/{deploymentId}/dbt-sync/{syncJobId}/generated-files',
+    'get'
+  >,
+) {
+  return useApiQuery(
+    'get',
+    '/api/v1/deployments/{deploymentId}/dbt-sync/{syncJobId}/generated-files',
+    init,
+    options,
+  );
+}
+
+/**
+ * Get the log of a dbt sync
+ *
+ * `GET /api/v1/deployments/{deploymentId}/dbt-sync/{syncJobId}/logs`
+ */
+export function useGetDbtSyncLogs(
+  init: QueryHookInit<'/api/v1/deployments/{deploymentId}/dbt-sync/{syncJobId}/logs', 'get'>,
+  options?: QueryHookOptions<'/api/v1/deployments/{deploymentId}/dbt-sync/{syncJobId}/logs', 'get'>,
+) {
+  return useApiQuery('get', '/api/v1/deployments/{deploymentId}/dbt-sync/{syncJobId}/logs', init, options);
+}
+
+/**
+ * Get the result of a completed dbt sync
+ *
+ * `GET /api/v1/deployments/{deploymentId}/dbt-sync/{syncJobId}/result`
+ */
+export function useGetDbtSyncResult(
+  init: QueryHookInit<'/api/v1/deployments/{deploymentId}/dbt-sync/{syncJobId}/result', 'get'>,
+  options?: QueryHookOptions<'/api/v1/deployments/{deploymentId}/dbt-sync/{syncJobId}/result', 'get'>,
+) {
+  return useApiQuery('get', '/api/v1/deployments/{deploymentId}/dbt-sync/{syncJobId}/result', init, options);
 }
 
 /**

@@ -27,6 +27,7 @@ import * as groupRoles from './migrations/0027-group-roles.ts';
 import * as dashboardDraftVersion from './migrations/0028-dashboard-draft-version.ts';
 import * as commentsAndTokens from './migrations/0030-comments-and-tokens.ts';
 import * as deploymentLogsVersionsPlacements from './migrations/0031-deployment-logs-versions-placements.ts';
+import * as dbtSync from './migrations/0032-dbt-sync.ts';
 import * as usageAnalytics from './migrations/0035-usage-analytics.ts';
 
 /** Migrations are listed in code (not read from disk) so that they work the same from any cwd. */
@@ -60,6 +61,7 @@ const migrations: Record<string, Migration> = {
   '0028-dashboard-draft-version': dashboardDraftVersion,
   '0031-deployment-logs-versions-placements': deploymentLogsVersionsPlacements,
   '0035-usage-analytics': usageAnalytics,
+  '0032-dbt-sync': dbtSync,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -1073,3 +1073,44 @@ export interface Database {
   dashboard_views: DashboardViewsTable;
   usage_analytics_secrets: UsageAnalyticsSecretsTable;
 }
+
+/* dbt sync jobs (migration 0032, modules/dbt-sync). */
+export const dbtSyncRunStatuses = ['RUNNING', 'COMPLETED', 'FAILED', 'CANCELLED', 'UNKNOWN'] as const;
+export type DbtSyncRunStatus = (typeof dbtSyncRunStatuses)[number];
+
+export interface DbtSyncJobsTable {
+  seq: Generated<number>;
+  sync_job_id: string;
+  tenant_id: number;
+  deployment_id: number;
+  user_id: number | null;
+  /** Who started the job, as audit entries of its writes name them (a Principal's identity fields). */
+  actor: Json<Record<string, unknown>>;
+  trigger: string;
+  source: string;
+  output: 'branch' | 'files';
+  branch_name: string;
+  git_ref: string | null;
+  status: ColumnType<DbtSyncRunStatus, DbtSyncRunStatus | undefined, DbtSyncRunStatus>;
+  stage: ColumnType<string, string | undefined, string>;
+  /** The uploaded manifest, until the job ends. */
+  manifest: JsonOrNull<Record<string, unknown>>;
+  logs: ColumnType<unknown[], string | undefined, string>;
+  generated_files: ColumnType<{ path: string; content: string }[], string | undefined, string>;
+  stats: JsonOrNull<Record<string, unknown>>;
+  phases: JsonOrNull<unknown[]>;
+  error: string | null;
+  failed_phase: string | null;
+  claim_token: string | null;
+  lease_until: Date | null;
+  started_at: CreatedAt;
+  updated_at: UpdatedAt;
+  completed_at: Date | null;
+  duration_ms: number | null;
+}
+
+export interface Database {
+  dbt_sync_jobs: DbtSyncJobsTable;
+}
+
+export type DbtSyncJobRow = Selectable<DbtSyncJobsTable>;

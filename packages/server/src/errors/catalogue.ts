@@ -189,6 +189,10 @@ export const errorCatalogue = {
   export_failed: { status: 422, title: 'Dashboard export failed', on: 'management' },
   exports_in_flight: { status: 429, title: 'Too many dashboard exports in flight', on: 'management' },
 
+  // dbt sync (issue 25 item 3, modules/dbt-sync).
+  dbt_sync_not_found: { status: 404, title: 'dbt sync not found', on: 'management' },
+  dbt_sync_not_ready: { status: 409, title: 'dbt sync has no result', on: 'management' },
+
   // OAuth integrations and users' tokens (spec 4.1, modules/oauth); OpenID Connect (modules/oidc).
   oauth_integration_not_found: { status: 404, title: 'OAuth integration not found', on: 'management' },
   oauth_token_not_found: { status: 404, title: 'No OAuth token for this integration', on: 'management' },

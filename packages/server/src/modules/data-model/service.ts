@@ -1,11 +1,12 @@
 import { compileModelAsync, type ModelError } from '@tessera/semantic';
 import type { Principal } from '../../auth/principal.ts';
+import type { Db } from '../../db/database.ts';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../errors/domain-errors.ts';
 import type { AuditChange, AuditLog } from '../audit-log/service.ts';
 import type { DeploymentsService } from '../deployments/service.ts';
 import { generateModel } from './generate-model.ts';
 import { checkModelFiles } from './model-check.ts';
-import type { DataModelRepository } from './repository.ts';
+import { DataModelRepository } from './repository.ts';
 import type { ModelVersions } from './versions.ts';
 
 /** The production branch: what queries read when they name no branch (modules/data). */
@@ -171,6 +172,39 @@ export class DataModelService {
       return table;
     });
     return { files: generateModel(chosen) };
+  }
+
+  /**
+   * Generated files onto a development branch, in the caller's transaction (dbt sync, issue 25
+   * item 3, commits them with its job's end): a new branch starts as a copy of main, as
+   * `createBranch` does, and files at the same paths are replaced. A development branch takes any
+   * file (`updateFiles`): the answer is the errors its model has afterwards, each with file and line.
+   */
+  async writeGenerated(
+    trx: Db,
+    p: Principal,
+    id: number,
+    branch: string,
+    files: readonly { path: string; content: string }[],
+  ): Promise<ErrorView[]> {
+    if (branch === MAIN_BRANCH)
+      throw new ConflictError('Generated files go onto a branch other than main', 'main_branch');
+    const repo = new DataModelRepository(trx);
+    const existing = new Set((await repo.files(id, branch)).map((f) => f.path));
+    await this.copyIfEmpty(repo, id, MAIN_BRANCH, branch);
+    if (files.length > 0) await repo.upsert(id, branch, files);
+    const paths = files.map((f) => f.path);
+    await this.audit.record(
+      trx,
+      p,
+      modelChange('data_model.write_files', id, branch, {
+        before: { files: paths.filter((path) => existing.has(path)) },
+        after: { files: paths, generatedBy: 'dbt_sync' },
+      }),
+    );
+    const all = await repo.files(id, branch);
+    const { errors } = await compileModelAsync(all.map((f) => ({ path: f.path, content: f.content })));
+    return errors.map(errorView);
   }
 
   private async errorsWith(id: number, branch: string, files: readonly { path: string; content: string }[]) {
@@ -360,7 +394,7 @@ function branchChange(
   return { action, targetType: 'data_model_branch', targetId: `${deploymentId}/${branch}`, ...change };
 }
 
-interface ErrorView {
+export interface ErrorView {
   fileName: string | null;
   line: number | null;
   message: string;
