@@ -57,8 +57,17 @@ export class NotificationsService {
     return this.get(principal, deploymentId, id);
   }
 
-  /** `create`'s checks and writes in the caller's transaction (also content apply, modules/content). */
-  async createWithin(principal: Principal, deploymentId: number, body: Create, trx: Db): Promise<number> {
+  /**
+   * `create`'s checks and writes in the caller's transaction; content apply (modules/content) gives
+   * the key its file names the notification by (migration 0033).
+   */
+  async createWithin(
+    principal: Principal,
+    deploymentId: number,
+    body: Create,
+    trx: Db,
+    contentKey: string | null = null,
+  ): Promise<number> {
     const problems: FieldProblem[] = [];
     const built = buildSchedule(body);
     if (!built.ok) problems.push(...built.errors);
@@ -111,6 +120,7 @@ export class NotificationsService {
         member_switchers: json(body.memberSwitchers),
         last_fire_at: now,
         next_fire_at: enabled ? nextFire(built.schedule, now) : null,
+        content_key: contentKey,
       },
       trx,
     );

@@ -302,7 +302,7 @@ export class ReportsService {
     }
   }
 
-  private async require(
+  async require(
     deploymentId: number,
     id: number,
     viewerId: number,
