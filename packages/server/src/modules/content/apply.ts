@@ -201,7 +201,7 @@ export async function applyWithin(
       );
   }
   const toIds = (config: Record<string, unknown> | null) =>
-    mapReportIds(config, (ref) => reportIds.get(ref as string));
+    mapReportIds(config, (ref) => (typeof ref === 'string' ? reportIds.get(ref) : ref));
   for (const w of workbooks) {
     const id = workbookIds.get(w.id)!;
     const before = was('workbook', w.id)?.body.dashboard ?? { draft: null, published: null };

@@ -251,7 +251,10 @@ describe('content as code: export, plan and apply over HTTP', () => {
       for (const call of [plan, apply]) {
         const res = await call(source, bad);
         expect(res.status, JSON.stringify(res.body)).toBe(400);
-        expect(res.body.errors.map((e: { field: string }) => e.field), JSON.stringify(res.body)).toContain(field);
+        expect(
+          res.body.errors.map((e: { field: string }) => e.field),
+          JSON.stringify(res.body),
+        ).toContain(field);
       }
     }
     // A problem found only while applying (an invalid published dashboard, spec 2.2) rolls back

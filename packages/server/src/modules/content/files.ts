@@ -195,7 +195,17 @@ export function parseFiles(files: Record<string, string>): {
       });
       continue;
     }
-    const body = doc.toJS() as unknown;
+    let body: unknown;
+    try {
+      body = doc.toJS({ maxAliasCount: 100 });
+    } catch (error) {
+      // Aliases expanding past the limit (a "billion laughs" file) and the like: the file's fault.
+      problems.push({
+        field: fileField(file),
+        message: `cannot be read: ${(error as Error).message.split('\n')[0]}`,
+      });
+      continue;
+    }
     const schema = schemas[where.kind];
     if (!Value.Check(schema, body)) {
       problems.push(...schemaProblems(file, schema, body));
@@ -307,7 +317,9 @@ function crossChecks(items: ContentItem[]): FieldProblem[] {
       for (const part of ['draft', 'published'] as const) {
         const config = part === 'draft' ? item.body.dashboard.draft : item.body.dashboard.published?.config;
         widgetReports(config).forEach((ref, index) => {
-          if (ref !== undefined && (typeof ref !== 'string' || !reports.has(ref)))
+          // A number is a report id the export could not name (its report was deleted since): it
+          // is kept as it is, for the dashboards service to judge as it judges any dangling id.
+          if (ref !== undefined && typeof ref !== 'number' && (typeof ref !== 'string' || !reports.has(ref)))
             problems.push({
               field: fileField(
                 item.file,

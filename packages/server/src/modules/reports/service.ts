@@ -302,12 +302,7 @@ export class ReportsService {
     }
   }
 
-  async require(
-    deploymentId: number,
-    id: number,
-    viewerId: number,
-    db?: Db,
-  ): Promise<ReportWithOwner> {
+  async require(deploymentId: number, id: number, viewerId: number, db?: Db): Promise<ReportWithOwner> {
     const row = await this.deps.reports.find(deploymentId, id, viewerId, db);
     if (!row) throw new NotFoundError(`Report ${id}`, 'report_not_found');
     return row;
