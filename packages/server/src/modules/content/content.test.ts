@@ -116,7 +116,7 @@ describe('content as code: export, plan and apply over HTTP', () => {
     expect(board).toMatch(/^kind: workbook\nslug: revenue-board\nname: Revenue board\n/);
     // The widgets name their report by publicId, never by a database id.
     expect(board).toContain(`reportId: ${reportPublicId}`);
-    expect(board).not.toMatch(/reportId: \d+/);
+    expect(board).not.toMatch(/reportId: \d+$/m);
     expect(files['workspace/sales-marketing/_folder.yaml']).toContain('group: Analysts');
     expect(files['workspace/sales-marketing/emea/revenue-by-month.report.yaml']).toContain(
       'workbook: revenue-board',
