@@ -244,6 +244,11 @@ describe('content as code: export, plan and apply over HTTP', () => {
         `files[${folderFile}]/grants/1/group`,
       ],
       [{ ...files, 'workspace/notes.txt': 'hello' }, 'files[workspace/notes.txt]'],
+      // A folder renamed in its file but not its directory: the directory is the folder's identity.
+      [
+        { ...files, [folderFile]: files[folderFile]!.replace('name: Sales & Marketing', 'name: Marketing') },
+        `files[${folderFile}]/name`,
+      ],
     ];
     const before = await exportOf(source);
     const audits = await auditCount();

@@ -285,6 +285,7 @@ function crossChecks(items: ContentItem[]): FieldProblem[] {
       });
     else seen.set(key, item.file);
   }
+  problems.push(...folderDirectoryChecks(items));
   const folders = new Set(items.filter((i) => i.kind === 'folder').map((i) => i.id));
   const workbooks = new Map(items.filter((i) => i.kind === 'workbook').map((i) => [i.id, i]));
   const reports = new Set(items.filter((i) => i.kind === 'report').map((i) => i.id));
@@ -329,6 +330,36 @@ function crossChecks(items: ContentItem[]): FieldProblem[] {
             });
         });
       }
+    }
+  }
+  return problems;
+}
+
+/**
+ * A folder's directory is its identity, and an export names it after the folder (state.ts): its
+ * name slugified, `-2`, `-3` for siblings that share one, in position then name order. A directory
+ * named otherwise would be a different folder on the next export, and a second apply would not
+ * find the first one's: so a renamed folder is renamed directory and all (a new folder).
+ */
+function folderDirectoryChecks(items: ContentItem[]): FieldProblem[] {
+  const folders = items.filter((i): i is Extract<ContentItem, { kind: 'folder' }> => i.kind === 'folder');
+  const byParent = new Map<string, typeof folders>();
+  for (const f of folders) byParent.set(f.folder, [...(byParent.get(f.folder) ?? []), f]);
+  const problems: FieldProblem[] = [];
+  for (const siblings of byParent.values()) {
+    const taken = new Set<string>();
+    const ordered = [...siblings].sort(
+      (a, b) =>
+        a.body.position - b.body.position || a.body.name.localeCompare(b.body.name) || (a.id < b.id ? -1 : 1),
+    );
+    for (const f of ordered) {
+      const expected = uniqueName(slugify(f.body.name, 'folder'), taken);
+      const dir = f.id.split('/').pop();
+      if (dir !== expected)
+        problems.push({
+          field: fileField(f.file, '/name'),
+          message: `a folder of this name sits in a directory named ${expected}: rename the directory with the folder`,
+        });
     }
   }
   return problems;
