@@ -16,6 +16,8 @@ import { composeChat } from './modules/chat/compose.ts';
 import { LiveRuns } from './modules/chat/live-runs.ts';
 import { ChatRepository } from './modules/chat/repository.ts';
 import { composeComments } from './modules/comments/compose.ts';
+import { composeContent } from './modules/content/compose.ts';
+import { ContentRepository } from './modules/content/repository.ts';
 import { composeDashboardData } from './modules/dashboard-data/compose.ts';
 import { DashboardDataRepository } from './modules/dashboard-data/repository.ts';
 import { composeDashboards } from './modules/dashboards/compose.ts';
@@ -512,6 +514,21 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     audit: auditLog,
   });
 
+  // Content kept as code (issue 25 item 6): export, plan and apply through the services above.
+  const contentModule = composeContent({
+    db,
+    repository: new ContentRepository(db),
+    deployments,
+    access,
+    treeLock: repos.folders,
+    folders: foldersModule.services.folders,
+    workbooks,
+    reports: reportsModule.services.reports,
+    dashboards,
+    notifications: notificationsModule.services.notifications.notifications,
+    permissions: permissionsModule.services.permissions,
+  });
+
   // OAuth integrations and users' connections through them (spec 4.1; modules/oauth).
   const oauthModule = composeOAuth({ db, secrets });
 
@@ -582,6 +599,7 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     embedTenantsModule,
     commentsModule,
     notificationsModule,
+    contentModule,
     { services: {}, routes: routesWith(preAggregationRefresherPlugin, { refresher: preAggregations }) },
     chatModule,
     oauthModule,

@@ -949,6 +949,24 @@ export const routeSamples: Record<string, SampleFactory> = {
     url: `${ws(f)}/reports/${(await report(f)).id}/refresh`,
     payload: {},
   }),
+  'GET /api/v1/deployments/:deploymentId/content': (f) => ({ url: `${ws(f)}/content` }),
+  'POST /api/v1/deployments/:deploymentId/content/plan': (f) => ({
+    url: `${ws(f)}/content/plan`,
+    payload: {
+      files: { 'workspace/planned/_folder.yaml': 'kind: folder\nname: Planned\nposition: 0\ngrants: []\n' },
+    },
+  }),
+  // The deployment's own content and one folder more: applying it changes nothing else there.
+  'POST /api/v1/deployments/:deploymentId/content/apply': async (f) => {
+    const res = await f.server.app.inject({ url: `${ws(f)}/content`, headers: bearer(f.server.adminKey) });
+    if (res.statusCode !== 200) throw new Error(`fixture content: ${res.statusCode} ${res.body}`);
+    const name = `sample-${unique()}`;
+    const folder = `kind: folder\nname: ${name}\nposition: 0\ngrants: []\n`;
+    return {
+      url: `${ws(f)}/content/apply`,
+      payload: { files: { ...res.json().files, [`workspace/${name}/_folder.yaml`]: folder } },
+    };
+  },
 };
 
 /** A fresh dbt sync job's path, run to completion first when `completed` (modules/dbt-sync). */

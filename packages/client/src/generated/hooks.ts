@@ -98,6 +98,7 @@ export function useGetDeployment(
  * - `/api/v1/deployments/{deploymentId}/notifications/{id}/runs`
  * - `/api/v1/deployments/{deploymentId}/dashboard-exports/{jobId}`
  * - `/api/v1/deployments/{deploymentId}/dashboard-exports/{jobId}/download`
+ * - `/api/v1/deployments/{deploymentId}/content`
  */
 export function useUpdateDeployment(
   options?: MutationHookOptions<'/api/v1/deployments/{deploymentId}', 'put'>,
@@ -146,6 +147,7 @@ export function useUpdateDeployment(
       '/api/v1/deployments/{deploymentId}/notifications/{id}/runs',
       '/api/v1/deployments/{deploymentId}/dashboard-exports/{jobId}',
       '/api/v1/deployments/{deploymentId}/dashboard-exports/{jobId}/download',
+      '/api/v1/deployments/{deploymentId}/content',
     ],
     options,
   );
@@ -197,6 +199,7 @@ export function useUpdateDeployment(
  * - `/api/v1/deployments/{deploymentId}/notifications/{id}/runs`
  * - `/api/v1/deployments/{deploymentId}/dashboard-exports/{jobId}`
  * - `/api/v1/deployments/{deploymentId}/dashboard-exports/{jobId}/download`
+ * - `/api/v1/deployments/{deploymentId}/content`
  */
 export function useDeleteDeployment(
   options?: MutationHookOptions<'/api/v1/deployments/{deploymentId}', 'delete'>,
@@ -245,6 +248,7 @@ export function useDeleteDeployment(
       '/api/v1/deployments/{deploymentId}/notifications/{id}/runs',
       '/api/v1/deployments/{deploymentId}/dashboard-exports/{jobId}',
       '/api/v1/deployments/{deploymentId}/dashboard-exports/{jobId}/download',
+      '/api/v1/deployments/{deploymentId}/content',
     ],
     options,
   );
@@ -3502,6 +3506,56 @@ export function useDownloadExport(
     'get',
     '/api/v1/deployments/{deploymentId}/dashboard-exports/{jobId}/download',
     init,
+    options,
+  );
+}
+
+/**
+ * Export the deployment's folders, workbooks, dashboards, reports, notifications and grants as YAML files
+ *
+ * `GET /api/v1/deployments/{deploymentId}/content`
+ */
+export function useExportContent(
+  init: QueryHookInit<'/api/v1/deployments/{deploymentId}/content', 'get'>,
+  options?: QueryHookOptions<'/api/v1/deployments/{deploymentId}/content', 'get'>,
+) {
+  return useApiQuery('get', '/api/v1/deployments/{deploymentId}/content', init, options);
+}
+
+/**
+ * What applying these files would create, change and delete, per item and field
+ *
+ * `POST /api/v1/deployments/{deploymentId}/content/plan`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/deployments/{deploymentId}/content`
+ */
+export function usePlanContent(
+  options?: MutationHookOptions<'/api/v1/deployments/{deploymentId}/content/plan', 'post'>,
+) {
+  return useApiMutation(
+    'post',
+    '/api/v1/deployments/{deploymentId}/content/plan',
+    ['/api/v1/deployments/{deploymentId}/content'],
+    options,
+  );
+}
+
+/**
+ * Make the deployment's content what these files describe, in one transaction
+ *
+ * `POST /api/v1/deployments/{deploymentId}/content/apply`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/deployments/{deploymentId}/content`
+ */
+export function useApplyContent(
+  options?: MutationHookOptions<'/api/v1/deployments/{deploymentId}/content/apply', 'post'>,
+) {
+  return useApiMutation(
+    'post',
+    '/api/v1/deployments/{deploymentId}/content/apply',
+    ['/api/v1/deployments/{deploymentId}/content'],
     options,
   );
 }

@@ -2953,6 +2953,66 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/deployments/{deploymentId}/content': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Export the deployment's folders, workbooks, dashboards, reports, notifications and grants as YAML files
+     * @description Tessera's own operation (the reference has none): content kept as code for CI pipelines, the same as `tessera content export|plan|apply`. Files are keyed by path; ids are the stable ones (slugs, publicIds, folder directories), never database ids; no secret is included.
+     */
+    get: operations['exportContent'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/deployments/{deploymentId}/content/plan': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * What applying these files would create, change and delete, per item and field
+     * @description Tessera's own operation (the reference has none): content kept as code for CI pipelines, the same as `tessera content export|plan|apply`. Nothing is changed. A bad file is a 400 naming it and its field (`files[<path>]/<field>`).
+     */
+    post: operations['planContent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/deployments/{deploymentId}/content/apply': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Make the deployment's content what these files describe, in one transaction
+     * @description Tessera's own operation (the reference has none): content kept as code for CI pipelines, the same as `tessera content export|plan|apply`. Idempotent: a second apply of the same files changes nothing. Every change goes through the same checks and audit entries as the API; a bad file is a 400 naming it and its field, and nothing changes.
+     */
+    post: operations['applyContent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/agents': {
     parameters: {
       query?: never;
@@ -64276,6 +64336,819 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
+          };
+        };
+      };
+    };
+  };
+  exportContent: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        deploymentId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Path (workspace/<folder>/_folder.yaml, workspace/**\/<slug>.workbook.yaml, workspace/**\/<name>.report.yaml, notifications/<key>.notification.yaml) -> YAML text */
+            files: {
+              [key: string]: string;
+            };
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_out_of_scope'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'data_download_restricted'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `dbt_sync_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'user_attribute_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found'
+              | 'dbt_sync_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found'
+              | 'dashboard_version_not_found'
+              | 'comment_not_found'
+              | 'environment_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'demo_deployment'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'user_attribute_exists'
+              | 'report_public_id_taken'
+              | 'upsert_branch_changed'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready'
+              | 'dbt_sync_not_ready'
+              | 'oidc_token_config_exists'
+              | 'draft_version_conflict';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
+          };
+        };
+      };
+    };
+  };
+  planContent: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        deploymentId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description Path (workspace/<folder>/_folder.yaml, workspace/**\/<slug>.workbook.yaml, workspace/**\/<name>.report.yaml, notifications/<key>.notification.yaml) -> YAML text */
+          files: {
+            [key: string]: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            changes: {
+              /** @enum {unknown} */
+              action: 'create' | 'update' | 'delete';
+              /** @enum {unknown} */
+              kind: 'folder' | 'workbook' | 'report' | 'notification';
+              /** @description The stable id: a folder's directory, a slug, a publicId or a notification key */
+              id: string;
+              file: string;
+              fields: {
+                /** @description The changed field, as a path in the file (grants/user <email>) */
+                field: string;
+                before?: unknown;
+                after?: unknown;
+              }[];
+            }[];
+            summary: {
+              create: number;
+              update: number;
+              delete: number;
+            };
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'malformed_body'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_out_of_scope'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'data_download_restricted'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `dbt_sync_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'user_attribute_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found'
+              | 'dbt_sync_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found'
+              | 'dashboard_version_not_found'
+              | 'comment_not_found'
+              | 'environment_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'demo_deployment'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'user_attribute_exists'
+              | 'report_public_id_taken'
+              | 'upsert_branch_changed'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready'
+              | 'dbt_sync_not_ready'
+              | 'oidc_token_config_exists'
+              | 'draft_version_conflict';
+          };
+        };
+      };
+      /** @description Payload Too Large: `body_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'body_too_large';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'unsupported_media_type';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
+          };
+        };
+      };
+    };
+  };
+  applyContent: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        deploymentId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description Path (workspace/<folder>/_folder.yaml, workspace/**\/<slug>.workbook.yaml, workspace/**\/<name>.report.yaml, notifications/<key>.notification.yaml) -> YAML text */
+          files: {
+            [key: string]: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            changes: {
+              /** @enum {unknown} */
+              action: 'create' | 'update' | 'delete';
+              /** @enum {unknown} */
+              kind: 'folder' | 'workbook' | 'report' | 'notification';
+              /** @description The stable id: a folder's directory, a slug, a publicId or a notification key */
+              id: string;
+              file: string;
+              fields: {
+                /** @description The changed field, as a path in the file (grants/user <email>) */
+                field: string;
+                before?: unknown;
+                after?: unknown;
+              }[];
+            }[];
+            summary: {
+              create: number;
+              update: number;
+              delete: number;
+            };
+            /** @description false: the deployment already matched the files; nothing changed */
+            applied: boolean;
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'malformed_body'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_out_of_scope'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'data_download_restricted'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `dbt_sync_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'user_attribute_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found'
+              | 'dbt_sync_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found'
+              | 'dashboard_version_not_found'
+              | 'comment_not_found'
+              | 'environment_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'demo_deployment'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'user_attribute_exists'
+              | 'report_public_id_taken'
+              | 'upsert_branch_changed'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready'
+              | 'dbt_sync_not_ready'
+              | 'oidc_token_config_exists'
+              | 'draft_version_conflict';
+          };
+        };
+      };
+      /** @description Payload Too Large: `body_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'body_too_large';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'unsupported_media_type';
           };
         };
       };

@@ -25,13 +25,23 @@ Commands:
                                 Give a user a new generated password (printed once); ends their sessions
   create-tenant --name N [--domain D] [--email E] [--json]
                                 Add an account with its admin and an admin API key
+  content export --deployment ID --out DIR [--email E] [--json]
+                                Write the deployment's folders, workbooks, dashboards, reports,
+                                notifications and grants as YAML files (content kept as code)
+  content plan --deployment ID --dir DIR [--email E] [--json]
+                                Show what applying DIR would create, change and delete
+  content apply --deployment ID --dir DIR [--email E] [--json]
+                                Make the deployment's content what DIR describes, in one transaction
   openapi [--write | --check]   Print, write or check packages/server/openapi.json
 `;
 
 const committedOpenApi = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../openapi.json');
 
 async function main(argv: string[]): Promise<number> {
-  const [command, ...rest] = argv;
+  const [command, ...afterCommand] = argv;
+  // `content` has a subcommand (export, plan, apply) before its options.
+  const sub = command === 'content' ? afterCommand[0] : undefined;
+  const rest = command === 'content' ? afterCommand.slice(1) : afterCommand;
   const { values } = parseArgs({
     args: rest,
     options: {
@@ -46,6 +56,9 @@ async function main(argv: string[]): Promise<number> {
       domain: { type: 'string' },
       write: { type: 'boolean', default: false },
       check: { type: 'boolean', default: false },
+      deployment: { type: 'string' },
+      out: { type: 'string' },
+      dir: { type: 'string' },
     },
     strict: true,
   });
@@ -104,6 +117,14 @@ async function main(argv: string[]): Promise<number> {
         tenant,
       );
       return 0;
+    }
+    case 'content': {
+      // The application loads for this command only (a chunk of its own, as for `start`).
+      const { contentCommand } = await import('./content.ts');
+      const result = await contentCommand(loadConfig(), sub, values);
+      const write = result.exitCode === 0 ? console.log : console.error;
+      write(values.json ? JSON.stringify(result.data) : result.text);
+      return result.exitCode;
     }
     case 'openapi': {
       const [{ buildApp }, { openApiText }] = await Promise.all([

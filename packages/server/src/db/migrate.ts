@@ -28,6 +28,7 @@ import * as dashboardDraftVersion from './migrations/0028-dashboard-draft-versio
 import * as commentsAndTokens from './migrations/0030-comments-and-tokens.ts';
 import * as deploymentLogsVersionsPlacements from './migrations/0031-deployment-logs-versions-placements.ts';
 import * as dbtSync from './migrations/0032-dbt-sync.ts';
+import * as contentKeys from './migrations/0033-content-keys.ts';
 import * as usageAnalytics from './migrations/0035-usage-analytics.ts';
 
 /** Migrations are listed in code (not read from disk) so that they work the same from any cwd. */
@@ -60,8 +61,9 @@ const migrations: Record<string, Migration> = {
   '0026-audit-log-settings': auditLogSettings,
   '0028-dashboard-draft-version': dashboardDraftVersion,
   '0031-deployment-logs-versions-placements': deploymentLogsVersionsPlacements,
-  '0035-usage-analytics': usageAnalytics,
   '0032-dbt-sync': dbtSync,
+  '0033-content-keys': contentKeys,
+  '0035-usage-analytics': usageAnalytics,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

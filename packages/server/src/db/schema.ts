@@ -557,6 +557,8 @@ export interface NotificationsTable {
   next_fire_at: Date | null;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
+  /** Migration 0033: the key a content file names it by (modules/content); null when made by the API. */
+  content_key: Generated<string | null>;
 }
 
 export interface NotificationRecipientsTable {

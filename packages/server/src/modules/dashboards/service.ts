@@ -218,26 +218,41 @@ export class DashboardsService {
       );
     }
     const field = body.config ? 'body/config' : 'workbook/dashboardDraft';
-    return this.deps.db.transaction().execute(async (trx) => {
-      const before = await this.deps.dashboards.current(workbookId, trx);
-      const published = await this.publishConfig(ctx, workbook, config, { ...body, field }, trx);
-      const shape = (p: typeof published) => ({
-        deploymentId,
-        workbookId,
-        dashboardId: p.id,
-        versionNumber: p.versionNumber,
-        title: p.title,
-        allowEmbed: p.allowEmbed,
-      });
-      await this.deps.audit.record(trx, principal, {
-        action: 'dashboard.publish',
-        targetType: 'dashboard',
-        targetId: published.id,
-        before: before ? shape(publishedView(before)) : null,
-        after: shape(published),
-      });
-      return published;
+    return this.deps.db
+      .transaction()
+      .execute((trx) => this.publishWithin(principal, ctx, workbook, config, { ...body, field }, trx));
+  }
+
+  /** `publishConfig` with the audit entry of a publish, in the caller's transaction (also content apply). */
+  async publishWithin(
+    principal: Principal,
+    ctx: AccessContext,
+    workbook: WorkbookWithOwner,
+    config: Record<string, unknown>,
+    options: PublishOptions,
+    trx: Db,
+  ) {
+    const deploymentId = ctx.deploymentId;
+    const workbookId = workbook.id;
+    ctx.require(ctx.item('WORKBOOK', workbook), 'edit', contentSubject('WORKBOOK', workbookId));
+    const before = await this.deps.dashboards.current(workbookId, trx);
+    const published = await this.publishConfig(ctx, workbook, config, options, trx);
+    const shape = (p: typeof published) => ({
+      deploymentId,
+      workbookId,
+      dashboardId: p.id,
+      versionNumber: p.versionNumber,
+      title: p.title,
+      allowEmbed: p.allowEmbed,
     });
+    await this.deps.audit.record(trx, principal, {
+      action: 'dashboard.publish',
+      targetType: 'dashboard',
+      targetId: published.id,
+      before: before ? shape(publishedView(before)) : null,
+      after: shape(published),
+    });
+    return published;
   }
 
   /**

@@ -60,28 +60,61 @@ export class FoldersService {
       ctx.require(ctx.folder(parentId), 'edit', contentSubject('FOLDER', parentId));
       if (ctx.tree.depth(parentId) + 1 > maxFolderDepth) throw tooDeep();
     }
-    const id = await this.deps.db.transaction().execute(async (trx) => {
-      const created = await this.deps.folders.insert(
-        { deploymentId, parentId, name: input.name, position: input.position ?? 0, userId: principal.userId },
-        trx,
+    const id = await this.deps.db
+      .transaction()
+      .execute((trx) =>
+        this.insertWithin(
+          principal,
+          deploymentId,
+          { parentId, name: input.name, position: input.position ?? 0 },
+          trx,
+        ),
       );
-      // Creators manage what they create.
-      await this.deps.permissions.upsert(
-        deploymentId,
-        { type: 'FOLDER', id: created },
-        { userId: principal.userId },
-        'manage',
-        trx,
-      );
-      await this.deps.audit.record(trx, principal, {
-        action: 'folder.create',
-        targetType: 'folder',
-        targetId: created,
-        after: { deploymentId, parentId, name: input.name, position: input.position ?? 0 },
-      });
-      return created;
-    });
     return folderView(await this.require(deploymentId, id), ctx.tree);
+  }
+
+  /**
+   * `create`'s checks and writes in the caller's transaction, for content kept as code (modules/content):
+   * `ctx` must have been resolved in that transaction, so that folders it created are in its tree.
+   */
+  async createWithin(
+    ctx: AccessContext,
+    principal: Principal,
+    input: { parentId: number | null; name: string; position: number },
+    trx: Db,
+  ): Promise<number> {
+    if (input.parentId === null) {
+      if (!ctx.canWriteRoot()) ctx.require(null, 'edit', 'The workspace root');
+    } else {
+      if (!ctx.tree.get(input.parentId)) throw notAFolder('body/parentId', input.parentId);
+      ctx.require(ctx.folder(input.parentId), 'edit', contentSubject('FOLDER', input.parentId));
+      if (ctx.tree.depth(input.parentId) + 1 > maxFolderDepth) throw tooDeep();
+    }
+    return this.insertWithin(principal, ctx.deploymentId, input, trx);
+  }
+
+  private async insertWithin(
+    principal: Principal,
+    deploymentId: number,
+    input: { parentId: number | null; name: string; position: number },
+    trx: Db,
+  ): Promise<number> {
+    const created = await this.deps.folders.insert({ deploymentId, ...input, userId: principal.userId }, trx);
+    // Creators manage what they create.
+    await this.deps.permissions.upsert(
+      deploymentId,
+      { type: 'FOLDER', id: created },
+      { userId: principal.userId },
+      'manage',
+      trx,
+    );
+    await this.deps.audit.record(trx, principal, {
+      action: 'folder.create',
+      targetType: 'folder',
+      targetId: created,
+      after: { deploymentId, ...input },
+    });
+    return created;
   }
 
   async update(
@@ -91,24 +124,43 @@ export class FoldersService {
     input: Static<typeof UpdateFolderBody>,
   ) {
     const ctx = await this.deps.access.resolve(principal, deploymentId);
-    const before = await this.require(deploymentId, folderId);
-    ctx.require(ctx.folder(folderId), 'edit', contentSubject('FOLDER', folderId));
-    await this.deps.db.transaction().execute(async (trx) => {
-      const changes = { name: input.name ?? undefined, position: input.position ?? undefined };
-      await this.deps.folders.update(folderId, { ...changes, userId: principal.userId }, trx);
-      await this.deps.audit.record(trx, principal, {
-        action: 'folder.update',
-        targetType: 'folder',
-        targetId: folderId,
-        before: { deploymentId, name: before.name, position: before.position },
-        after: {
-          deploymentId,
-          name: changes.name ?? before.name,
-          position: changes.position ?? before.position,
-        },
-      });
-    });
+    await this.deps.db
+      .transaction()
+      .execute((trx) =>
+        this.updateWithin(
+          ctx,
+          principal,
+          folderId,
+          { name: input.name ?? undefined, position: input.position ?? undefined },
+          trx,
+        ),
+      );
     return folderView(await this.require(deploymentId, folderId), ctx.tree);
+  }
+
+  /** `update`'s checks and writes in the caller's transaction (also content apply). */
+  async updateWithin(
+    ctx: AccessContext,
+    principal: Principal,
+    folderId: number,
+    changes: { name?: string; position?: number },
+    trx: Db,
+  ): Promise<void> {
+    const deploymentId = ctx.deploymentId;
+    const before = await this.require(deploymentId, folderId, trx);
+    ctx.require(ctx.folder(folderId), 'edit', contentSubject('FOLDER', folderId));
+    await this.deps.folders.update(folderId, { ...changes, userId: principal.userId }, trx);
+    await this.deps.audit.record(trx, principal, {
+      action: 'folder.update',
+      targetType: 'folder',
+      targetId: folderId,
+      before: { deploymentId, name: before.name, position: before.position },
+      after: {
+        deploymentId,
+        name: changes.name ?? before.name,
+        position: changes.position ?? before.position,
+      },
+    });
   }
 
   /**
@@ -149,8 +201,8 @@ export class FoldersService {
     if (!ctx.tree.get(folderId)) throw new NotFoundError(`Folder ${folderId}`, 'folder_not_found');
   }
 
-  private async require(deploymentId: number, folderId: number): Promise<FolderWithOwner> {
-    const row = await this.deps.folders.find(deploymentId, folderId);
+  private async require(deploymentId: number, folderId: number, db?: Db): Promise<FolderWithOwner> {
+    const row = await this.deps.folders.find(deploymentId, folderId, db);
     if (!row) throw new NotFoundError(`Folder ${folderId}`, 'folder_not_found');
     return row;
   }

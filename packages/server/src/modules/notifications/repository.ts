@@ -190,8 +190,8 @@ export class NotificationsRepository {
 
   /* What the service resolves names with. */
 
-  dashboardById(deploymentId: number, id: number) {
-    return this.db
+  dashboardById(deploymentId: number, id: number, db: Db = this.db) {
+    return db
       .selectFrom('dashboards')
       .selectAll()
       .where('deployment_id', '=', deploymentId)
@@ -199,8 +199,8 @@ export class NotificationsRepository {
       .executeTakeFirst();
   }
 
-  dashboardByPublicId(deploymentId: number, publicId: string) {
-    return this.db
+  dashboardByPublicId(deploymentId: number, publicId: string, db: Db = this.db) {
+    return db
       .selectFrom('dashboards')
       .selectAll()
       .where('deployment_id', '=', deploymentId)

@@ -51,6 +51,23 @@ export class NotificationsService {
 
   async create(principal: Principal, deploymentId: number, body: Create): Promise<View> {
     await this.deps.deployments.require(principal.tenantId, deploymentId);
+    const id = await this.deps.db
+      .transaction()
+      .execute((trx) => this.createWithin(principal, deploymentId, body, trx));
+    return this.get(principal, deploymentId, id);
+  }
+
+  /**
+   * `create`'s checks and writes in the caller's transaction; content apply (modules/content) gives
+   * the key its file names the notification by (migration 0033).
+   */
+  async createWithin(
+    principal: Principal,
+    deploymentId: number,
+    body: Create,
+    trx: Db,
+    contentKey: string | null = null,
+  ): Promise<number> {
     const problems: FieldProblem[] = [];
     const built = buildSchedule(body);
     if (!built.ok) problems.push(...built.errors);
@@ -65,8 +82,12 @@ export class NotificationsService {
     if (problems.length > 0 || !built.ok) throw invalid(problems);
 
     const dashboard = hasId
-      ? await this.deps.notifications.dashboardById(deploymentId, body.dashboardId as number)
-      : await this.deps.notifications.dashboardByPublicId(deploymentId, body.dashboardPublicId as string);
+      ? await this.deps.notifications.dashboardById(deploymentId, body.dashboardId as number, trx)
+      : await this.deps.notifications.dashboardByPublicId(
+          deploymentId,
+          body.dashboardPublicId as string,
+          trx,
+        );
     // Spec 4.5 and 7: the dashboard must belong to this deployment.
     if (!dashboard)
       throw new NotFoundError(
@@ -76,43 +97,41 @@ export class NotificationsService {
 
     const now = this.now();
     const enabled = (body.isEnabled ?? true) && (body.notificationEnabled ?? true);
-    const id = await this.deps.db.transaction().execute(async (trx) => {
-      const created = await this.deps.notifications.insert(
-        {
-          tenant_id: principal.tenantId,
-          deployment_id: deploymentId,
-          dashboard_id: dashboard.id,
-          owner_id: principal.userId || null,
-          schedule_type: body.scheduleType,
-          minute: body.minute ?? null,
-          hour: body.hour ?? null,
-          day_of_week: body.dayOfWeek ?? null,
-          day_of_month: body.dayOfMonth ?? null,
-          custom_cron: body.scheduleType === 'CUSTOM' ? (body.customCron ?? null) : null,
-          cron_expression: built.schedule.cronExpression,
-          timezone: built.schedule.timezone,
-          is_enabled: body.isEnabled ?? true,
-          notification_enabled: body.notificationEnabled ?? true,
-          notification_format: body.notificationFormat ?? 'png',
-          notification_ai_summary: false,
-          filters: json(body.filters),
-          time_grains: json(body.timeGrains),
-          member_switchers: json(body.memberSwitchers),
-          last_fire_at: now,
-          next_fire_at: enabled ? nextFire(built.schedule, now) : null,
-        },
-        trx,
-      );
-      const row = await this.deps.notifications.lock(deploymentId, created, trx);
-      await this.deps.audit.record(trx, principal, {
-        action: 'notification.create',
-        targetType: 'notification',
-        targetId: created,
-        after: row ? notificationAudit(row) : null,
-      });
-      return created;
+    const created = await this.deps.notifications.insert(
+      {
+        tenant_id: principal.tenantId,
+        deployment_id: deploymentId,
+        dashboard_id: dashboard.id,
+        owner_id: principal.userId || null,
+        schedule_type: body.scheduleType,
+        minute: body.minute ?? null,
+        hour: body.hour ?? null,
+        day_of_week: body.dayOfWeek ?? null,
+        day_of_month: body.dayOfMonth ?? null,
+        custom_cron: body.scheduleType === 'CUSTOM' ? (body.customCron ?? null) : null,
+        cron_expression: built.schedule.cronExpression,
+        timezone: built.schedule.timezone,
+        is_enabled: body.isEnabled ?? true,
+        notification_enabled: body.notificationEnabled ?? true,
+        notification_format: body.notificationFormat ?? 'png',
+        notification_ai_summary: false,
+        filters: json(body.filters),
+        time_grains: json(body.timeGrains),
+        member_switchers: json(body.memberSwitchers),
+        last_fire_at: now,
+        next_fire_at: enabled ? nextFire(built.schedule, now) : null,
+        content_key: contentKey,
+      },
+      trx,
+    );
+    const row = await this.deps.notifications.lock(deploymentId, created, trx);
+    await this.deps.audit.record(trx, principal, {
+      action: 'notification.create',
+      targetType: 'notification',
+      targetId: created,
+      after: row ? notificationAudit(row) : null,
     });
-    return this.get(principal, deploymentId, id);
+    return created;
   }
 
   async get(principal: Principal, deploymentId: number, id: number): Promise<View> {
@@ -180,79 +199,87 @@ export class NotificationsService {
 
   async update(principal: Principal, deploymentId: number, id: number, body: Update): Promise<View> {
     await this.deps.deployments.require(principal.tenantId, deploymentId);
+    await this.deps.db
+      .transaction()
+      .execute((trx) => this.updateWithin(principal, deploymentId, id, body, trx));
+    return this.get(principal, deploymentId, id);
+  }
+
+  /** `update`'s checks and writes in the caller's transaction (also content apply). */
+  async updateWithin(principal: Principal, deploymentId: number, id: number, body: Update, trx: Db) {
     const problems = unsupported(body);
     if (problems.length > 0) throw invalid(problems);
-    await this.deps.db.transaction().execute(async (trx) => {
-      // The row lock orders this update with a scheduler pass planning the same notification.
-      const row = await this.deps.notifications.lock(deploymentId, id, trx);
-      if (!row) throw new NotFoundError(`Notification ${id}`, 'notification_not_found');
-      const merged: ScheduleInput = {
-        scheduleType: body.scheduleType ?? row.schedule_type,
-        minute: body.minute ?? row.minute,
-        hour: body.hour ?? row.hour,
-        dayOfWeek: body.dayOfWeek ?? row.day_of_week,
-        dayOfMonth: body.dayOfMonth ?? row.day_of_month,
-        customCron: body.customCron ?? row.custom_cron,
-        timezone: body.timezone ?? row.timezone,
-      };
-      const built = buildSchedule(merged);
-      if (!built.ok) throw invalid(built.errors);
-      const schedule = built.schedule;
-      const isEnabled = body.isEnabled ?? row.is_enabled;
-      const notificationEnabled = body.notificationEnabled ?? row.notification_enabled;
-      const enabled = isEnabled && notificationEnabled;
-      const wasEnabled = row.is_enabled && row.notification_enabled;
-      const cadenceChanged =
-        schedule.cronExpression !== row.cron_expression || schedule.timezone !== row.timezone;
-      const now = this.now();
-      // (Re)starting counts from now: no catch-up for the time it was paused or on another cadence.
-      const restart = enabled && (!wasEnabled || cadenceChanged);
-      await this.deps.notifications.update(
-        id,
-        {
-          schedule_type: merged.scheduleType,
-          minute: merged.minute ?? null,
-          hour: merged.hour ?? null,
-          day_of_week: merged.dayOfWeek ?? null,
-          day_of_month: merged.dayOfMonth ?? null,
-          custom_cron: merged.scheduleType === 'CUSTOM' ? (merged.customCron ?? null) : null,
-          cron_expression: schedule.cronExpression,
-          timezone: schedule.timezone,
-          is_enabled: isEnabled,
-          notification_enabled: notificationEnabled,
-          ...(body.notificationFormat != null ? { notification_format: body.notificationFormat } : {}),
-          ...(body.filters !== undefined ? { filters: json(body.filters) } : {}),
-          ...(body.timeGrains !== undefined ? { time_grains: json(body.timeGrains) } : {}),
-          ...(body.memberSwitchers !== undefined ? { member_switchers: json(body.memberSwitchers) } : {}),
-          ...(restart ? { last_fire_at: now, next_fire_at: nextFire(schedule, now) } : {}),
-          ...(!enabled ? { next_fire_at: null } : {}),
-        },
-        trx,
-      );
-      const after = await this.deps.notifications.lock(deploymentId, id, trx);
-      await this.deps.audit.record(trx, principal, {
-        action: 'notification.update',
-        targetType: 'notification',
-        targetId: id,
-        before: notificationAudit(row),
-        after: after ? notificationAudit(after) : null,
-      });
+    // The row lock orders this update with a scheduler pass planning the same notification.
+    const row = await this.deps.notifications.lock(deploymentId, id, trx);
+    if (!row) throw new NotFoundError(`Notification ${id}`, 'notification_not_found');
+    const merged: ScheduleInput = {
+      scheduleType: body.scheduleType ?? row.schedule_type,
+      minute: body.minute ?? row.minute,
+      hour: body.hour ?? row.hour,
+      dayOfWeek: body.dayOfWeek ?? row.day_of_week,
+      dayOfMonth: body.dayOfMonth ?? row.day_of_month,
+      customCron: body.customCron ?? row.custom_cron,
+      timezone: body.timezone ?? row.timezone,
+    };
+    const built = buildSchedule(merged);
+    if (!built.ok) throw invalid(built.errors);
+    const schedule = built.schedule;
+    const isEnabled = body.isEnabled ?? row.is_enabled;
+    const notificationEnabled = body.notificationEnabled ?? row.notification_enabled;
+    const enabled = isEnabled && notificationEnabled;
+    const wasEnabled = row.is_enabled && row.notification_enabled;
+    const cadenceChanged =
+      schedule.cronExpression !== row.cron_expression || schedule.timezone !== row.timezone;
+    const now = this.now();
+    // (Re)starting counts from now: no catch-up for the time it was paused or on another cadence.
+    const restart = enabled && (!wasEnabled || cadenceChanged);
+    await this.deps.notifications.update(
+      id,
+      {
+        schedule_type: merged.scheduleType,
+        minute: merged.minute ?? null,
+        hour: merged.hour ?? null,
+        day_of_week: merged.dayOfWeek ?? null,
+        day_of_month: merged.dayOfMonth ?? null,
+        custom_cron: merged.scheduleType === 'CUSTOM' ? (merged.customCron ?? null) : null,
+        cron_expression: schedule.cronExpression,
+        timezone: schedule.timezone,
+        is_enabled: isEnabled,
+        notification_enabled: notificationEnabled,
+        ...(body.notificationFormat != null ? { notification_format: body.notificationFormat } : {}),
+        ...(body.filters !== undefined ? { filters: json(body.filters) } : {}),
+        ...(body.timeGrains !== undefined ? { time_grains: json(body.timeGrains) } : {}),
+        ...(body.memberSwitchers !== undefined ? { member_switchers: json(body.memberSwitchers) } : {}),
+        ...(restart ? { last_fire_at: now, next_fire_at: nextFire(schedule, now) } : {}),
+        ...(!enabled ? { next_fire_at: null } : {}),
+      },
+      trx,
+    );
+    const after = await this.deps.notifications.lock(deploymentId, id, trx);
+    await this.deps.audit.record(trx, principal, {
+      action: 'notification.update',
+      targetType: 'notification',
+      targetId: id,
+      before: notificationAudit(row),
+      after: after ? notificationAudit(after) : null,
     });
-    return this.get(principal, deploymentId, id);
   }
 
   async delete(principal: Principal, deploymentId: number, id: number): Promise<void> {
     await this.deps.deployments.require(principal.tenantId, deploymentId);
-    await this.deps.db.transaction().execute(async (trx) => {
-      const row = await this.deps.notifications.lock(deploymentId, id, trx);
-      if (!row || !(await this.deps.notifications.delete(deploymentId, id, trx)))
-        throw new NotFoundError(`Notification ${id}`, 'notification_not_found');
-      await this.deps.audit.record(trx, principal, {
-        action: 'notification.delete',
-        targetType: 'notification',
-        targetId: id,
-        before: notificationAudit(row),
-      });
+    await this.deps.db.transaction().execute((trx) => this.deleteWithin(principal, deploymentId, id, trx));
+  }
+
+  /** `delete`'s writes in the caller's transaction (also content apply). */
+  async deleteWithin(principal: Principal, deploymentId: number, id: number, trx: Db): Promise<void> {
+    const row = await this.deps.notifications.lock(deploymentId, id, trx);
+    if (!row || !(await this.deps.notifications.delete(deploymentId, id, trx)))
+      throw new NotFoundError(`Notification ${id}`, 'notification_not_found');
+    await this.deps.audit.record(trx, principal, {
+      action: 'notification.delete',
+      targetType: 'notification',
+      targetId: id,
+      before: notificationAudit(row),
     });
   }
 }

@@ -99,21 +99,59 @@ export class PermissionsService {
     return { success: true };
   }
 
+  /**
+   * A grant to an account user or group in the caller's transaction (content kept as code,
+   * modules/content): manage access on the item, a grantee of the account, its audit entry.
+   */
+  async grantWithin(
+    ctx: AccessContext,
+    principal: Principal,
+    target: ContentTarget,
+    grantee: { userId: number } | { groupId: number },
+    level: ContentLevel,
+    trx: Db,
+  ) {
+    const { level: mine } = await this.placeOf(ctx, target, trx);
+    ctx.require(mine, 'manage', contentSubject(target.type, target.id));
+    await this.checkGrantee(principal.tenantId, grantee, trx);
+    const row = await this.deps.permissions.upsert(ctx.deploymentId, target, grantee, level, trx);
+    await this.deps.audit.record(trx, principal, {
+      action: 'permission.grant',
+      targetType: 'permission',
+      targetId: row.id,
+      after: { deploymentId: ctx.deploymentId, ...permissionView(row) },
+    });
+  }
+
+  /** `revoke` of a grant read in the caller's transaction (content apply). */
+  async revokeWithin(ctx: AccessContext, principal: Principal, row: ContentPermissionRow, trx: Db) {
+    const view = permissionView(row);
+    const { level } = await this.placeOf(ctx, { type: view.type, id: view.objectId }, trx);
+    ctx.require(level, 'manage', contentSubject(view.type, view.objectId));
+    await this.deps.permissions.delete(ctx.deploymentId, row.id, trx);
+    await this.deps.audit.record(trx, principal, {
+      action: 'permission.revoke',
+      targetType: 'permission',
+      targetId: row.id,
+      before: { deploymentId: ctx.deploymentId, ...view },
+    });
+  }
+
   /** The caller's level on an item; 404 when the item is not in this deployment. */
   private async levelOn(ctx: AccessContext, target: ContentTarget): Promise<ContentLevel | null> {
     return (await this.placeOf(ctx, target)).level;
   }
 
   /** The caller's level on an item and the embed tenant space it lives in (null: none). */
-  private async placeOf(ctx: AccessContext, target: ContentTarget) {
+  private async placeOf(ctx: AccessContext, target: ContentTarget, db?: Db) {
     if (target.type === 'FOLDER') {
       if (!ctx.tree.get(target.id)) throw contentSubject('FOLDER', target.id).missing();
       return { level: ctx.folder(target.id), space: null };
     }
     const row =
       target.type === 'WORKBOOK'
-        ? await this.deps.workbooks.find(ctx.deploymentId, target.id)
-        : await this.deps.reports.find(ctx.deploymentId, target.id, ctx.principal.userId);
+        ? await this.deps.workbooks.find(ctx.deploymentId, target.id, db)
+        : await this.deps.reports.find(ctx.deploymentId, target.id, ctx.principal.userId, db);
     if (!row) throw contentSubject(target.type, target.id).missing();
     return { level: ctx.item(target.type, row), space: row.embed_tenant_id };
   }
@@ -132,12 +170,12 @@ export class PermissionsService {
   }
 
   /** The grantee must be a user or a global group of the caller's account. */
-  private async checkGrantee(tenantId: number, input: { userId?: number; groupId?: number }) {
+  private async checkGrantee(tenantId: number, input: { userId?: number; groupId?: number }, db?: Db) {
     const isUser = input.userId !== undefined;
     const id = input.userId ?? input.groupId!;
     const found = isUser
-      ? await this.deps.users.find(tenantId, id)
-      : await this.deps.groups.find(tenantId, id);
+      ? await this.deps.users.find(tenantId, id, db)
+      : await this.deps.groups.find(tenantId, id, db);
     if (!found) {
       throw new ValidationError(`Unknown ${isUser ? 'user' : 'group'} ${id}`, [
         { field: isUser ? 'body/userId' : 'body/groupId', message: 'is not a user or group of this account' },

@@ -99,6 +99,28 @@ export class ReportsService {
     return reportView(await this.require(deploymentId, id, principal.userId), ctx);
   }
 
+  /**
+   * `create` (with a publicId) in the caller's transaction, for content kept as code
+   * (modules/content); `ctx` is resolved in that transaction.
+   */
+  async createWithin(ctx: AccessContext, principal: Principal, input: Input, trx: Db): Promise<number> {
+    checkDestination(ctx, input.folderId ?? null, 'body/folderId');
+    await this.checkWorkbook(ctx, input.workbookId ?? null, trx);
+    return this.insertWithin(ctx, principal, input, trx);
+  }
+
+  /** `update`'s checks and writes in the caller's transaction (content apply). */
+  async updateWithin(
+    ctx: AccessContext,
+    principal: Principal,
+    row: ReportWithOwner,
+    input: Input,
+    trx: Db,
+  ): Promise<void> {
+    await this.checkUpdate(ctx, row, input, trx);
+    await this.writeUpdate(ctx, principal, row, input, trx);
+  }
+
   /** A report owned by the caller, who gets manage on it, with its audit entry. */
   private async insertWithin(ctx: AccessContext, principal: Principal, input: Input, trx: Db) {
     const deploymentId = ctx.deploymentId;
@@ -280,12 +302,7 @@ export class ReportsService {
     }
   }
 
-  private async require(
-    deploymentId: number,
-    id: number,
-    viewerId: number,
-    db?: Db,
-  ): Promise<ReportWithOwner> {
+  async require(deploymentId: number, id: number, viewerId: number, db?: Db): Promise<ReportWithOwner> {
     const row = await this.deps.reports.find(deploymentId, id, viewerId, db);
     if (!row) throw new NotFoundError(`Report ${id}`, 'report_not_found');
     return row;

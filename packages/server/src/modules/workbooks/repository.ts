@@ -104,6 +104,8 @@ export class WorkbooksRepository {
     changes: {
       name?: string;
       meta?: Record<string, unknown>;
+      /** Content apply (modules/content) sets them; the API's update does not (the reference). */
+      calculatedFields?: Record<string, unknown>;
       slug?: string | null;
       folderId?: number | null;
       dashboardDraft?: Record<string, unknown> | null;
@@ -117,6 +119,9 @@ export class WorkbooksRepository {
       .set({
         ...(changes.name !== undefined ? { name: changes.name } : {}),
         ...(changes.meta !== undefined ? { meta: JSON.stringify(changes.meta) } : {}),
+        ...(changes.calculatedFields !== undefined
+          ? { calculated_fields: JSON.stringify(changes.calculatedFields) }
+          : {}),
         ...(changes.slug !== undefined ? { slug: changes.slug } : {}),
         ...(changes.folderId !== undefined ? { folder_id: changes.folderId } : {}),
         ...(changes.dashboardDraft !== undefined

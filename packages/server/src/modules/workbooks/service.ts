@@ -29,6 +29,9 @@ export interface WorkbooksServiceDeps {
 
 type Draft = Record<string, unknown> | null;
 
+/** What an update may change: the API's fields, and calculated fields for content apply. */
+type WorkbookChanges = Static<typeof UpdateWorkbookBody> & { calculatedFields?: Record<string, unknown> };
+
 /** Workbooks; duplicating is duplicate.ts, moving also workspace/move-service.ts. */
 export class WorkbooksService {
   constructor(private readonly deps: WorkbooksServiceDeps) {}
@@ -186,6 +189,46 @@ export class WorkbooksService {
     return this.fullView(await this.require(deploymentId, id), ctx);
   }
 
+  /**
+   * `create` in the caller's transaction with a slug (content kept as code, modules/content): the
+   * same placement check, owner grant and audit entry. `ctx` is resolved in that transaction.
+   */
+  async createWithin(
+    ctx: AccessContext,
+    principal: Principal,
+    input: {
+      folderId: number | null;
+      name: string;
+      slug: string;
+      meta: Record<string, unknown>;
+      calculatedFields: Record<string, unknown>;
+      dashboardDraft: Draft;
+    },
+    trx: Db,
+  ): Promise<number> {
+    checkDestination(ctx, input.folderId, 'body/folderId');
+    const created = await this.insertOwned(ctx, input, trx);
+    await this.deps.audit.record(trx, principal, {
+      action: 'workbook.create',
+      targetType: 'workbook',
+      targetId: created,
+      after: { deploymentId: ctx.deploymentId, name: input.name, folderId: input.folderId, slug: input.slug },
+    });
+    return created;
+  }
+
+  /** `update`'s checks and writes in the caller's transaction (content apply). */
+  async updateWithin(
+    ctx: AccessContext,
+    principal: Principal,
+    row: WorkbookWithOwner,
+    input: WorkbookChanges,
+    trx: Db,
+  ): Promise<void> {
+    this.checkUpdate(ctx, row, input);
+    await this.writeUpdate(ctx, principal, row, input, trx);
+  }
+
   /** Edit access; a request with `folderId` is a move and needs manage plus edit on the destination (spec 4.2). */
   private checkUpdate(
     ctx: AccessContext,
@@ -204,7 +247,7 @@ export class WorkbooksService {
     ctx: AccessContext,
     principal: Principal,
     row: WorkbookWithOwner,
-    input: Static<typeof UpdateWorkbookBody>,
+    input: WorkbookChanges,
     trx: Db,
   ) {
     const { id } = row;
@@ -212,6 +255,7 @@ export class WorkbooksService {
     const changes = {
       name: input.name ?? undefined,
       meta: input.meta ?? undefined,
+      calculatedFields: input.calculatedFields,
       slug: input.slug,
       folderId: input.folderId,
       dashboardDraft: input.dashboardDraft as Draft | undefined,
@@ -235,6 +279,7 @@ export class WorkbooksService {
           folderId: changes.folderId === undefined ? row.folder_id : changes.folderId,
         }),
         ...(changes.meta !== undefined ? { metaChanged: true } : {}),
+        ...(changes.calculatedFields !== undefined ? { calculatedFieldsChanged: true } : {}),
         ...(changes.dashboardDraft !== undefined ? { draftChanged: true } : {}),
       },
     });
