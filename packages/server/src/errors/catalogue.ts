@@ -186,6 +186,7 @@ export const errorCatalogue = {
   export_not_ready: { status: 409, title: 'Dashboard export still rendering', on: 'management' },
   export_failed: { status: 422, title: 'Dashboard export failed', on: 'management' },
   exports_in_flight: { status: 429, title: 'Too many dashboard exports in flight', on: 'management' },
+  alert_not_found: { status: 404, title: 'Alert not found', on: 'management' },
 
   // OAuth integrations and users' tokens (spec 4.1, modules/oauth); OpenID Connect (modules/oidc).
   oauth_integration_not_found: { status: 404, title: 'OAuth integration not found', on: 'management' },
