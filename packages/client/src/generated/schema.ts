@@ -2624,6 +2624,98 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/deployments/{deploymentId}/alerts': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List alerts on measures
+     * @description Newest first, cursor-paginated (spec 2.4). Tessera's own: the reference has no alerts. Admin only: the credential must belong to a user with the admin role.
+     */
+    get: operations['getAlerts'];
+    put?: never;
+    /**
+     * Create an alert on a measure
+     * @description Watches one measure (with filters, and a time dimension whose latest period is the value) and mails the recipients when the condition starts to hold: `above`/`below` a `threshold`, or `changeBy` more than `percent` against the previous period (needs the time dimension). Once per crossing: nothing more is sent while the condition keeps holding, and the next mail comes after it stopped and holds again. Checked on the schedule of the notifications' fields (`scheduleType`, time fields or `customCron`, IANA `timezone`). `securityContext` `owner` (default) reads the measure as the creator; `recipient` as each recipient, whose row-level policies apply, with the state kept per recipient. Tessera's own: the reference has no alerts. Admin only: the credential must belong to a user with the admin role.
+     */
+    post: operations['createAlert'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/deployments/{deploymentId}/alerts/{alertId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get an alert
+     * @description Tessera's own: the reference has no alerts. Admin only: the credential must belong to a user with the admin role. 404 when the alert is not part of this deployment.
+     */
+    get: operations['getAlert'];
+    /**
+     * Update an alert
+     * @description Any subset of the fields; `recipients` replaces the list. Changing what is watched (query, condition, security context, recipients) forgets whether the condition held, so the next check finding it holding mails again. Changing the cadence restarts the schedule from now. Tessera's own: the reference has no alerts. Admin only: the credential must belong to a user with the admin role. 404 when the alert is not part of this deployment.
+     */
+    put: operations['updateAlert'];
+    post?: never;
+    /**
+     * Delete an alert, with its state and run log
+     * @description 204 on success. Tessera's own: the reference has no alerts. Admin only: the credential must belong to a user with the admin role. 404 when the alert is not part of this deployment.
+     */
+    delete: operations['deleteAlert'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/deployments/{deploymentId}/alerts/{alertId}/check': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Check an alert now
+     * @description Reads the measure now, outside the schedule, and mails whoever the condition has just started to hold for, as a scheduled check would. Answers the check's run-log entry. Tessera's own: the reference has no alerts. Admin only: the credential must belong to a user with the admin role. 404 when the alert is not part of this deployment.
+     */
+    post: operations['checkAlert'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/deployments/{deploymentId}/alerts/{alertId}/checks': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The alert's run log: each check with each recipient's value and delivery
+     * @description Newest first. Per recipient: the value read (and the previous period’s for `changeBy`), whether the condition held, whether it fired (it had not held at the check before), and the mail’s outcome (`none`, `sending`, `sent`, `failed` with its error). Tessera's own: the reference has no alerts. Admin only: the credential must belong to a user with the admin role. 404 when the alert is not part of this deployment.
+     */
+    get: operations['getAlertChecks'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/agents': {
     parameters: {
       query?: never;
@@ -3043,6 +3135,7 @@ export interface components {
         | 'export_not_ready'
         | 'export_failed'
         | 'exports_in_flight'
+        | 'alert_not_found'
         | 'oauth_integration_not_found'
         | 'oauth_token_not_found'
         | 'oauth_provider_error'
@@ -3209,7 +3302,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3239,6 +3332,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -3600,7 +3694,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3630,6 +3724,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -3932,7 +4027,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3962,6 +4057,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -4238,7 +4334,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -4268,6 +4364,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -4584,7 +4681,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -4614,6 +4711,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -4839,7 +4937,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -4869,6 +4967,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -5144,7 +5243,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -5174,6 +5273,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -5438,7 +5538,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -5468,6 +5568,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -5749,7 +5850,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -5779,6 +5880,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -6022,7 +6124,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -6052,6 +6154,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -6261,7 +6364,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -6291,6 +6394,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -6510,7 +6614,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -6540,6 +6644,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -6774,7 +6879,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -6804,6 +6909,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -7039,7 +7145,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -7069,6 +7175,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -7305,7 +7412,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -7335,6 +7442,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -7554,7 +7662,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -7584,6 +7692,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -7817,7 +7926,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -7847,6 +7956,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -8072,7 +8182,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -8102,6 +8212,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -8340,7 +8451,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -8370,6 +8481,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -8581,7 +8693,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -8611,6 +8723,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -8838,7 +8951,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -8868,6 +8981,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -9102,7 +9216,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -9132,6 +9246,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -9369,7 +9484,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -9399,6 +9514,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -9629,7 +9745,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -9659,6 +9775,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -9867,7 +9984,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -9897,6 +10014,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -10135,7 +10253,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -10165,6 +10283,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -10411,7 +10530,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -10441,6 +10560,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -10689,7 +10809,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -10719,6 +10839,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -10937,7 +11058,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -10967,6 +11088,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -11191,7 +11313,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -11221,6 +11343,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -11434,7 +11557,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -11464,6 +11587,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -11725,7 +11849,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -11755,6 +11879,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -12002,7 +12127,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -12032,6 +12157,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -12267,7 +12393,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -12297,6 +12423,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -12521,7 +12648,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -12551,6 +12678,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -12805,7 +12933,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -12835,6 +12963,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -13063,7 +13192,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -13093,6 +13222,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -13331,7 +13461,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -13361,6 +13491,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -13621,7 +13752,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -13651,6 +13782,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -13876,7 +14008,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -13906,6 +14038,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -14158,7 +14291,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -14188,6 +14321,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -14625,7 +14759,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -14655,6 +14789,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -14871,7 +15006,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -14901,6 +15036,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -15139,7 +15275,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -15169,6 +15305,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -15366,7 +15503,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -15396,6 +15533,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -15611,7 +15749,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -15641,6 +15779,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -15852,7 +15991,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -15882,6 +16021,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -16107,7 +16247,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -16137,6 +16277,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -16363,7 +16504,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -16393,6 +16534,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -16602,7 +16744,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -16632,6 +16774,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -16860,7 +17003,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -16890,6 +17033,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -17200,7 +17344,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -17230,6 +17374,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -17571,7 +17716,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -17601,6 +17746,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -17888,7 +18034,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -17918,6 +18064,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -18273,7 +18420,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -18303,6 +18450,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -18524,7 +18672,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -18554,6 +18702,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -18776,7 +18925,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -18806,6 +18955,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -19028,7 +19178,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -19058,6 +19208,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -19280,7 +19431,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -19310,6 +19461,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -19532,7 +19684,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -19562,6 +19714,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -19857,7 +20010,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -19887,6 +20040,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -20118,7 +20272,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -20148,6 +20302,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -20403,7 +20558,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -20433,6 +20588,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -20655,7 +20811,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -20685,6 +20841,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -20932,7 +21089,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -20962,6 +21119,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -21379,7 +21537,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -21412,6 +21570,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -21864,7 +22023,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -21897,6 +22056,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -22223,7 +22383,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -22256,6 +22416,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -22707,7 +22868,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -22740,6 +22901,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -22978,7 +23140,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -23011,6 +23173,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -23344,7 +23507,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -23377,6 +23540,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -23854,7 +24018,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -23887,6 +24051,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -24282,7 +24447,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -24315,6 +24480,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -24606,7 +24772,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -24639,6 +24805,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -24901,7 +25068,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -24934,6 +25101,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -25169,7 +25337,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -25202,6 +25370,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -25502,7 +25671,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -25535,6 +25704,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -25900,7 +26070,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -25933,6 +26103,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -26230,7 +26401,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -26263,6 +26434,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -26547,7 +26719,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -26580,6 +26752,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -26878,7 +27051,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -26911,6 +27084,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -27149,7 +27323,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -27182,6 +27356,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -27504,7 +27679,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -27537,6 +27712,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -27867,7 +28043,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -27897,6 +28073,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -28215,7 +28392,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -28248,6 +28425,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -28545,7 +28723,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -28575,6 +28753,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -28909,7 +29088,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -28939,6 +29118,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -29187,7 +29367,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -29217,6 +29397,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -29474,7 +29655,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -29507,6 +29688,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -29753,7 +29935,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -29786,6 +29968,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -30024,7 +30207,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -30057,6 +30240,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -30307,7 +30491,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -30337,6 +30521,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -30588,7 +30773,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -30618,6 +30803,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -30848,7 +31034,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -30878,6 +31064,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -31101,7 +31288,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -31131,6 +31318,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -31367,7 +31555,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -31397,6 +31585,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -31628,7 +31817,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -31658,6 +31847,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -31903,7 +32093,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -31933,6 +32123,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -32151,7 +32342,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -32181,6 +32372,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -32402,7 +32594,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -32432,6 +32624,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -32696,7 +32889,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -32726,6 +32919,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -32931,7 +33125,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -32961,6 +33155,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -33188,7 +33383,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -33218,6 +33413,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -33462,7 +33658,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -33492,6 +33688,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -33714,7 +33911,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -33744,6 +33941,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -33990,7 +34188,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -34020,6 +34218,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -34219,7 +34418,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -34249,6 +34448,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -34470,7 +34670,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -34500,6 +34700,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -34703,7 +34904,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -34733,6 +34934,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -34958,7 +35160,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -34988,6 +35190,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -35262,7 +35465,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -35292,6 +35495,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -35518,7 +35722,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -35548,6 +35752,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -35798,7 +36003,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -35828,6 +36033,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -42798,7 +43004,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -42831,6 +43037,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -43122,7 +43329,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -43155,6 +43362,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -43401,7 +43609,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -43431,6 +43639,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -43740,7 +43949,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -43773,6 +43982,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -44126,7 +44336,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -44159,6 +44369,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -44401,7 +44612,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -44434,6 +44645,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -44682,7 +44894,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -44715,6 +44927,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -44935,7 +45148,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -44968,6 +45181,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -45207,7 +45421,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -45240,6 +45454,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -45452,7 +45667,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -45485,6 +45700,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -45726,7 +45942,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -45759,6 +45975,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -45969,7 +46186,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -46002,6 +46219,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -46230,7 +46448,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -46263,6 +46481,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -46472,7 +46691,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -46505,6 +46724,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -46757,7 +46977,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -46790,6 +47010,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -47014,7 +47235,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -47047,6 +47268,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -47287,7 +47509,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -47320,6 +47542,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -47530,7 +47753,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -47563,6 +47786,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -47810,7 +48034,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -47843,6 +48067,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -48099,7 +48324,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -48132,6 +48357,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -48372,7 +48598,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -48405,6 +48631,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -48648,7 +48875,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -48681,6 +48908,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -48938,7 +49166,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -48971,6 +49199,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -49214,7 +49443,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -49247,6 +49476,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -49503,7 +49733,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -49536,6 +49766,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -49786,7 +50017,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -49819,6 +50050,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -50055,7 +50287,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -50088,6 +50320,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -50428,7 +50661,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -50461,6 +50694,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -50716,7 +50950,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -50749,6 +50983,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -50981,7 +51216,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -51014,6 +51249,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -51266,7 +51502,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -51299,6 +51535,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -51512,7 +51749,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -51545,6 +51782,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -51801,7 +52039,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -51834,6 +52072,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -52106,7 +52345,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -52139,6 +52378,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -52408,7 +52648,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -52438,6 +52678,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -52660,7 +52901,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -52690,6 +52931,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -52932,7 +53174,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -52962,6 +53204,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -53165,7 +53408,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -53195,6 +53438,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -53441,7 +53685,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -53471,6 +53715,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -53733,7 +53978,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -53763,6 +54008,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -54079,7 +54325,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -54109,6 +54355,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -54450,7 +54697,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -54480,6 +54727,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -54778,7 +55026,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -54808,6 +55056,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -55147,7 +55396,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -55177,6 +55426,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -55399,7 +55649,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -55429,6 +55679,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -55682,7 +55933,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -55712,6 +55963,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -55995,7 +56247,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -56025,6 +56277,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -56259,7 +56512,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -56289,6 +56542,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -56552,7 +56806,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -56582,6 +56836,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -56811,7 +57066,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -56841,6 +57096,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -57142,7 +57398,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -57172,6 +57428,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -57401,7 +57658,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -57431,6 +57688,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -57634,7 +57892,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -57664,6 +57922,2223 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found'
+              | 'dashboard_version_not_found'
+              | 'comment_not_found'
+              | 'environment_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'user_attribute_exists'
+              | 'report_public_id_taken'
+              | 'upsert_branch_changed'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready'
+              | 'oidc_token_config_exists'
+              | 'draft_version_conflict';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
+          };
+        };
+      };
+    };
+  };
+  getAlerts: {
+    parameters: {
+      query?: {
+        /** @description Page size for cursor pagination */
+        first?: number;
+        /** @description Opaque cursor: the `endCursor` of the previous page */
+        after?: string;
+      };
+      header?: never;
+      path: {
+        deploymentId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: {
+              id: number;
+              deploymentId: number;
+              name: string;
+              /** @description With a time dimension, the value is that of the latest period the query returns */
+              query: {
+                /** @description The measure watched, `cube.measure` */
+                measure: string;
+                filters?: {
+                  /** @description A member, `cube.member` */
+                  member: string;
+                  /** @enum {unknown} */
+                  operator:
+                    | 'equals'
+                    | 'notEquals'
+                    | 'contains'
+                    | 'notContains'
+                    | 'startsWith'
+                    | 'notStartsWith'
+                    | 'endsWith'
+                    | 'notEndsWith'
+                    | 'in'
+                    | 'notIn'
+                    | 'gt'
+                    | 'gte'
+                    | 'lt'
+                    | 'lte'
+                    | 'set'
+                    | 'notSet'
+                    | 'inDateRange'
+                    | 'notInDateRange'
+                    | 'beforeDate'
+                    | 'beforeOrOnDate'
+                    | 'afterDate'
+                    | 'afterOrOnDate';
+                  values?: string[];
+                }[];
+                timeDimension?: {
+                  /** @description A member, `cube.member` */
+                  dimension: string;
+                  /** @enum {unknown} */
+                  granularity: 'second' | 'minute' | 'hour' | 'day' | 'week' | 'month' | 'quarter' | 'year';
+                  dateRange?: (string | string[]) | null;
+                } | null;
+              };
+              condition: {
+                /** @enum {unknown} */
+                type: 'above' | 'below' | 'changeBy';
+                threshold?: number | null;
+                percent?: number | null;
+              };
+              /** @enum {unknown} */
+              securityContext: 'owner' | 'recipient';
+              /** @enum {unknown} */
+              scheduleType: 'HOURLY' | 'DAILY' | 'WEEKLY' | 'MONTHLY' | 'CUSTOM';
+              minute: number | null;
+              hour: number | null;
+              dayOfWeek: number | null;
+              dayOfMonth: number | null;
+              customCron: string | null;
+              cronExpression: string;
+              humanReadableSchedule: string;
+              timezone: string;
+              isEnabled: boolean;
+              recipients: {
+                userId: number | null;
+                email: string | null;
+              }[];
+              ownerId: number | null;
+              nextCheckAt: string | null;
+              /** Format: date-time */
+              createdAt: string;
+              /** Format: date-time */
+              updatedAt: string;
+            }[];
+            pageInfo: {
+              hasNextPage: boolean;
+              hasPreviousPage: boolean;
+              startCursor: string | null;
+              endCursor: string | null;
+            };
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_out_of_scope'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'user_attribute_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found'
+              | 'alert_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found'
+              | 'dashboard_version_not_found'
+              | 'comment_not_found'
+              | 'environment_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'user_attribute_exists'
+              | 'report_public_id_taken'
+              | 'upsert_branch_changed'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready'
+              | 'oidc_token_config_exists'
+              | 'draft_version_conflict';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
+          };
+        };
+      };
+    };
+  };
+  createAlert: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        deploymentId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          name: string;
+          /** @description With a time dimension, the value is that of the latest period the query returns */
+          query: {
+            /** @description The measure watched, `cube.measure` */
+            measure: string;
+            filters?: {
+              /** @description A member, `cube.member` */
+              member: string;
+              /** @enum {unknown} */
+              operator:
+                | 'equals'
+                | 'notEquals'
+                | 'contains'
+                | 'notContains'
+                | 'startsWith'
+                | 'notStartsWith'
+                | 'endsWith'
+                | 'notEndsWith'
+                | 'in'
+                | 'notIn'
+                | 'gt'
+                | 'gte'
+                | 'lt'
+                | 'lte'
+                | 'set'
+                | 'notSet'
+                | 'inDateRange'
+                | 'notInDateRange'
+                | 'beforeDate'
+                | 'beforeOrOnDate'
+                | 'afterDate'
+                | 'afterOrOnDate';
+              values?: string[];
+            }[];
+            timeDimension?: {
+              /** @description A member, `cube.member` */
+              dimension: string;
+              /** @enum {unknown} */
+              granularity: 'second' | 'minute' | 'hour' | 'day' | 'week' | 'month' | 'quarter' | 'year';
+              dateRange?: (string | string[]) | null;
+            } | null;
+          };
+          condition: {
+            /** @enum {unknown} */
+            type: 'above' | 'below' | 'changeBy';
+            threshold?: number | null;
+            percent?: number | null;
+          };
+          /** @enum {unknown} */
+          scheduleType: 'HOURLY' | 'DAILY' | 'WEEKLY' | 'MONTHLY' | 'CUSTOM';
+          customCron?: string | null;
+          minute?: number | null;
+          hour?: number | null;
+          dayOfWeek?: number | null;
+          dayOfMonth?: number | null;
+          timezone?: string | null;
+          recipients: {
+            userId?: number | null;
+            email?: string | null;
+          }[];
+          securityContext?: ('owner' | 'recipient') | null;
+          isEnabled?: boolean | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: number;
+            deploymentId: number;
+            name: string;
+            /** @description With a time dimension, the value is that of the latest period the query returns */
+            query: {
+              /** @description The measure watched, `cube.measure` */
+              measure: string;
+              filters?: {
+                /** @description A member, `cube.member` */
+                member: string;
+                /** @enum {unknown} */
+                operator:
+                  | 'equals'
+                  | 'notEquals'
+                  | 'contains'
+                  | 'notContains'
+                  | 'startsWith'
+                  | 'notStartsWith'
+                  | 'endsWith'
+                  | 'notEndsWith'
+                  | 'in'
+                  | 'notIn'
+                  | 'gt'
+                  | 'gte'
+                  | 'lt'
+                  | 'lte'
+                  | 'set'
+                  | 'notSet'
+                  | 'inDateRange'
+                  | 'notInDateRange'
+                  | 'beforeDate'
+                  | 'beforeOrOnDate'
+                  | 'afterDate'
+                  | 'afterOrOnDate';
+                values?: string[];
+              }[];
+              timeDimension?: {
+                /** @description A member, `cube.member` */
+                dimension: string;
+                /** @enum {unknown} */
+                granularity: 'second' | 'minute' | 'hour' | 'day' | 'week' | 'month' | 'quarter' | 'year';
+                dateRange?: (string | string[]) | null;
+              } | null;
+            };
+            condition: {
+              /** @enum {unknown} */
+              type: 'above' | 'below' | 'changeBy';
+              threshold?: number | null;
+              percent?: number | null;
+            };
+            /** @enum {unknown} */
+            securityContext: 'owner' | 'recipient';
+            /** @enum {unknown} */
+            scheduleType: 'HOURLY' | 'DAILY' | 'WEEKLY' | 'MONTHLY' | 'CUSTOM';
+            minute: number | null;
+            hour: number | null;
+            dayOfWeek: number | null;
+            dayOfMonth: number | null;
+            customCron: string | null;
+            cronExpression: string;
+            humanReadableSchedule: string;
+            timezone: string;
+            isEnabled: boolean;
+            recipients: {
+              userId: number | null;
+              email: string | null;
+            }[];
+            ownerId: number | null;
+            nextCheckAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'malformed_body'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_out_of_scope'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'user_attribute_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found'
+              | 'alert_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found'
+              | 'dashboard_version_not_found'
+              | 'comment_not_found'
+              | 'environment_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'user_attribute_exists'
+              | 'report_public_id_taken'
+              | 'upsert_branch_changed'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready'
+              | 'oidc_token_config_exists'
+              | 'draft_version_conflict';
+          };
+        };
+      };
+      /** @description Payload Too Large: `body_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'body_too_large';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'unsupported_media_type';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
+          };
+        };
+      };
+    };
+  };
+  getAlert: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        deploymentId: number;
+        alertId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: number;
+            deploymentId: number;
+            name: string;
+            /** @description With a time dimension, the value is that of the latest period the query returns */
+            query: {
+              /** @description The measure watched, `cube.measure` */
+              measure: string;
+              filters?: {
+                /** @description A member, `cube.member` */
+                member: string;
+                /** @enum {unknown} */
+                operator:
+                  | 'equals'
+                  | 'notEquals'
+                  | 'contains'
+                  | 'notContains'
+                  | 'startsWith'
+                  | 'notStartsWith'
+                  | 'endsWith'
+                  | 'notEndsWith'
+                  | 'in'
+                  | 'notIn'
+                  | 'gt'
+                  | 'gte'
+                  | 'lt'
+                  | 'lte'
+                  | 'set'
+                  | 'notSet'
+                  | 'inDateRange'
+                  | 'notInDateRange'
+                  | 'beforeDate'
+                  | 'beforeOrOnDate'
+                  | 'afterDate'
+                  | 'afterOrOnDate';
+                values?: string[];
+              }[];
+              timeDimension?: {
+                /** @description A member, `cube.member` */
+                dimension: string;
+                /** @enum {unknown} */
+                granularity: 'second' | 'minute' | 'hour' | 'day' | 'week' | 'month' | 'quarter' | 'year';
+                dateRange?: (string | string[]) | null;
+              } | null;
+            };
+            condition: {
+              /** @enum {unknown} */
+              type: 'above' | 'below' | 'changeBy';
+              threshold?: number | null;
+              percent?: number | null;
+            };
+            /** @enum {unknown} */
+            securityContext: 'owner' | 'recipient';
+            /** @enum {unknown} */
+            scheduleType: 'HOURLY' | 'DAILY' | 'WEEKLY' | 'MONTHLY' | 'CUSTOM';
+            minute: number | null;
+            hour: number | null;
+            dayOfWeek: number | null;
+            dayOfMonth: number | null;
+            customCron: string | null;
+            cronExpression: string;
+            humanReadableSchedule: string;
+            timezone: string;
+            isEnabled: boolean;
+            recipients: {
+              userId: number | null;
+              email: string | null;
+            }[];
+            ownerId: number | null;
+            nextCheckAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_out_of_scope'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'user_attribute_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found'
+              | 'alert_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found'
+              | 'dashboard_version_not_found'
+              | 'comment_not_found'
+              | 'environment_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'user_attribute_exists'
+              | 'report_public_id_taken'
+              | 'upsert_branch_changed'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready'
+              | 'oidc_token_config_exists'
+              | 'draft_version_conflict';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
+          };
+        };
+      };
+    };
+  };
+  updateAlert: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        deploymentId: number;
+        alertId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          name?: string;
+          /** @description With a time dimension, the value is that of the latest period the query returns */
+          query?: {
+            /** @description The measure watched, `cube.measure` */
+            measure: string;
+            filters?: {
+              /** @description A member, `cube.member` */
+              member: string;
+              /** @enum {unknown} */
+              operator:
+                | 'equals'
+                | 'notEquals'
+                | 'contains'
+                | 'notContains'
+                | 'startsWith'
+                | 'notStartsWith'
+                | 'endsWith'
+                | 'notEndsWith'
+                | 'in'
+                | 'notIn'
+                | 'gt'
+                | 'gte'
+                | 'lt'
+                | 'lte'
+                | 'set'
+                | 'notSet'
+                | 'inDateRange'
+                | 'notInDateRange'
+                | 'beforeDate'
+                | 'beforeOrOnDate'
+                | 'afterDate'
+                | 'afterOrOnDate';
+              values?: string[];
+            }[];
+            timeDimension?: {
+              /** @description A member, `cube.member` */
+              dimension: string;
+              /** @enum {unknown} */
+              granularity: 'second' | 'minute' | 'hour' | 'day' | 'week' | 'month' | 'quarter' | 'year';
+              dateRange?: (string | string[]) | null;
+            } | null;
+          };
+          condition?: {
+            /** @enum {unknown} */
+            type: 'above' | 'below' | 'changeBy';
+            threshold?: number | null;
+            percent?: number | null;
+          };
+          /** @enum {unknown} */
+          scheduleType?: 'HOURLY' | 'DAILY' | 'WEEKLY' | 'MONTHLY' | 'CUSTOM';
+          customCron?: string | null;
+          minute?: number | null;
+          hour?: number | null;
+          dayOfWeek?: number | null;
+          dayOfMonth?: number | null;
+          timezone?: string | null;
+          recipients?: {
+            userId?: number | null;
+            email?: string | null;
+          }[];
+          securityContext?: ('owner' | 'recipient') | null;
+          isEnabled?: boolean | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: number;
+            deploymentId: number;
+            name: string;
+            /** @description With a time dimension, the value is that of the latest period the query returns */
+            query: {
+              /** @description The measure watched, `cube.measure` */
+              measure: string;
+              filters?: {
+                /** @description A member, `cube.member` */
+                member: string;
+                /** @enum {unknown} */
+                operator:
+                  | 'equals'
+                  | 'notEquals'
+                  | 'contains'
+                  | 'notContains'
+                  | 'startsWith'
+                  | 'notStartsWith'
+                  | 'endsWith'
+                  | 'notEndsWith'
+                  | 'in'
+                  | 'notIn'
+                  | 'gt'
+                  | 'gte'
+                  | 'lt'
+                  | 'lte'
+                  | 'set'
+                  | 'notSet'
+                  | 'inDateRange'
+                  | 'notInDateRange'
+                  | 'beforeDate'
+                  | 'beforeOrOnDate'
+                  | 'afterDate'
+                  | 'afterOrOnDate';
+                values?: string[];
+              }[];
+              timeDimension?: {
+                /** @description A member, `cube.member` */
+                dimension: string;
+                /** @enum {unknown} */
+                granularity: 'second' | 'minute' | 'hour' | 'day' | 'week' | 'month' | 'quarter' | 'year';
+                dateRange?: (string | string[]) | null;
+              } | null;
+            };
+            condition: {
+              /** @enum {unknown} */
+              type: 'above' | 'below' | 'changeBy';
+              threshold?: number | null;
+              percent?: number | null;
+            };
+            /** @enum {unknown} */
+            securityContext: 'owner' | 'recipient';
+            /** @enum {unknown} */
+            scheduleType: 'HOURLY' | 'DAILY' | 'WEEKLY' | 'MONTHLY' | 'CUSTOM';
+            minute: number | null;
+            hour: number | null;
+            dayOfWeek: number | null;
+            dayOfMonth: number | null;
+            customCron: string | null;
+            cronExpression: string;
+            humanReadableSchedule: string;
+            timezone: string;
+            isEnabled: boolean;
+            recipients: {
+              userId: number | null;
+              email: string | null;
+            }[];
+            ownerId: number | null;
+            nextCheckAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'malformed_body'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_out_of_scope'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'user_attribute_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found'
+              | 'alert_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found'
+              | 'dashboard_version_not_found'
+              | 'comment_not_found'
+              | 'environment_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'user_attribute_exists'
+              | 'report_public_id_taken'
+              | 'upsert_branch_changed'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready'
+              | 'oidc_token_config_exists'
+              | 'draft_version_conflict';
+          };
+        };
+      };
+      /** @description Payload Too Large: `body_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'body_too_large';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'unsupported_media_type';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
+          };
+        };
+      };
+    };
+  };
+  deleteAlert: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        deploymentId: number;
+        alertId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'malformed_body'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_out_of_scope'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'user_attribute_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found'
+              | 'alert_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found'
+              | 'dashboard_version_not_found'
+              | 'comment_not_found'
+              | 'environment_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'user_attribute_exists'
+              | 'report_public_id_taken'
+              | 'upsert_branch_changed'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready'
+              | 'oidc_token_config_exists'
+              | 'draft_version_conflict';
+          };
+        };
+      };
+      /** @description Payload Too Large: `body_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'body_too_large';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'unsupported_media_type';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
+          };
+        };
+      };
+    };
+  };
+  checkAlert: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        deploymentId: number;
+        alertId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: number;
+            alertId: number;
+            /** @enum {unknown} */
+            trigger: 'schedule' | 'manual';
+            fireTime: string | null;
+            /** @enum {unknown} */
+            state: 'pending' | 'running' | 'done' | 'failed';
+            error: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            finishedAt: string | null;
+            results: {
+              recipient: {
+                userId: number | null;
+                email: string | null;
+              };
+              value: number | null;
+              previousValue: number | null;
+              conditionMet: boolean | null;
+              /** @description The condition started to hold at this check: a mail was due */
+              fired: boolean;
+              /** @enum {unknown} */
+              delivery: 'none' | 'sending' | 'sent' | 'failed';
+              error: string | null;
+              sentAt: string | null;
+            }[];
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'malformed_body'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_out_of_scope'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'user_attribute_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found'
+              | 'alert_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found'
+              | 'dashboard_version_not_found'
+              | 'comment_not_found'
+              | 'environment_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'user_attribute_exists'
+              | 'report_public_id_taken'
+              | 'upsert_branch_changed'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready'
+              | 'oidc_token_config_exists'
+              | 'draft_version_conflict';
+          };
+        };
+      };
+      /** @description Payload Too Large: `body_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'body_too_large';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'unsupported_media_type';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
+          };
+        };
+      };
+    };
+  };
+  getAlertChecks: {
+    parameters: {
+      query?: {
+        /** @description Page size for cursor pagination */
+        first?: number;
+        /** @description Opaque cursor: the `endCursor` of the previous page */
+        after?: string;
+      };
+      header?: never;
+      path: {
+        deploymentId: number;
+        alertId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: {
+              id: number;
+              alertId: number;
+              /** @enum {unknown} */
+              trigger: 'schedule' | 'manual';
+              fireTime: string | null;
+              /** @enum {unknown} */
+              state: 'pending' | 'running' | 'done' | 'failed';
+              error: string | null;
+              /** Format: date-time */
+              createdAt: string;
+              finishedAt: string | null;
+              results: {
+                recipient: {
+                  userId: number | null;
+                  email: string | null;
+                };
+                value: number | null;
+                previousValue: number | null;
+                conditionMet: boolean | null;
+                /** @description The condition started to hold at this check: a mail was due */
+                fired: boolean;
+                /** @enum {unknown} */
+                delivery: 'none' | 'sending' | 'sent' | 'failed';
+                error: string | null;
+                sentAt: string | null;
+              }[];
+            }[];
+            pageInfo: {
+              hasNextPage: boolean;
+              hasPreviousPage: boolean;
+              startCursor: string | null;
+              endCursor: string | null;
+            };
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_out_of_scope'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'user_attribute_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -57895,7 +60370,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -57925,6 +60400,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -58153,7 +60629,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -58183,6 +60659,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -58415,7 +60892,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -58445,6 +60922,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -58642,7 +61120,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -58672,6 +61150,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -58937,7 +61416,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -58967,6 +61446,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -59203,7 +61683,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -59236,6 +61716,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -59460,7 +61941,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -59493,6 +61974,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -59751,7 +62233,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -59784,6 +62266,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -60023,7 +62506,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -60053,6 +62536,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -60297,7 +62781,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -60327,6 +62811,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -60556,7 +63041,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -60586,6 +63071,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -60844,7 +63330,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -60874,6 +63360,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -61101,7 +63588,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -61131,6 +63618,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -61364,7 +63852,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -61394,6 +63882,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -61593,7 +64082,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -61623,6 +64112,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -61828,7 +64318,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -61858,6 +64348,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -62092,7 +64583,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -62122,6 +64613,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -62443,7 +64935,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -62473,6 +64965,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -62690,7 +65183,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -62720,6 +65213,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -62946,7 +65440,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -62976,6 +65470,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -63207,7 +65702,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -63237,6 +65732,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -63464,7 +65960,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -63494,6 +65990,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
@@ -63728,7 +66225,7 @@ export interface operations {
           };
         };
       };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -63758,6 +66255,7 @@ export interface operations {
               | 'chat_not_found'
               | 'notification_not_found'
               | 'export_not_found'
+              | 'alert_not_found'
               | 'oauth_integration_not_found'
               | 'oauth_token_not_found'
               | 'oidc_token_config_not_found'
