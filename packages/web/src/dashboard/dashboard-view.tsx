@@ -35,6 +35,8 @@ export interface DashboardViewProps {
   hideControls?: boolean;
   /** Where a tile's query opens in Explore (its menu's "Open in Explore"); none in an embed. */
   exploreHref?: WidgetTileProps['exploreHref'];
+  /** "Create alert" in each tile's menu (issue 23 item 6); none in an embed. */
+  createAlert?: WidgetTileProps['createAlert'];
   /** Drawn above the controls, on the dashboard's themed background (a title, a description). */
   header?: ReactNode;
   className?: string;
@@ -66,6 +68,7 @@ function Dashboard({
   header,
   className,
   exploreHref,
+  createAlert,
 }: DashboardViewProps) {
   const config = useMemo(() => dashboardConfig(dashboard), [dashboard]);
   const models = useMemo(() => widgetModels(dashboard), [dashboard]);
@@ -150,6 +153,7 @@ function Dashboard({
                   allowDownload={!dashboard.restrictDataDownload}
                   chartConfig={charts}
                   exploreHref={exploreHref}
+                  createAlert={createAlert}
                   crossFilter={crossFilter}
                   {...source}
                 />

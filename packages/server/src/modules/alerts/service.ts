@@ -293,13 +293,12 @@ export class AlertsService {
         continue;
       }
       const email = (r.email as string).trim().toLowerCase();
-      if (!emailShape.test(email)) {
-        problems.push({ field: `${field}/email`, message: 'is not an email address' });
-        continue;
-      }
+      // An account user's address is theirs whatever its shape (`admin@localhost`); others must look like one.
       const user = await this.deps.users.findByEmail(tenantId, email);
       if (user)
         out.set(`user:${user.id}`, { recipient_key: `user:${user.id}`, user_id: user.id, email: null });
+      else if (!emailShape.test(email))
+        problems.push({ field: `${field}/email`, message: 'is not an email address' });
       else if (mode === 'recipient')
         problems.push({
           field: `${field}/email`,
