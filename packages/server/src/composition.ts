@@ -4,6 +4,7 @@ import type { Config } from './config/config.ts';
 import type { SecretBox } from './crypto/secrets.ts';
 import { DriverRegistry } from './datasources/registry.ts';
 import type { Db } from './db/database.ts';
+import { composeAlerts } from './modules/alerts/compose.ts';
 import { composeApiKeys } from './modules/api-keys/compose.ts';
 import { ApiKeysRepository, type CredentialLookup } from './modules/api-keys/repository.ts';
 import { composeAppConfig } from './modules/app-config/compose.ts';
@@ -529,6 +530,19 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     permissions: permissionsModule.services.permissions,
   });
 
+  // Issue 23 item 6: alerts on measures, read through the data API under the owner's or each
+  // recipient's viewer, mailed through the notifications' SMTP settings (modules/alerts).
+  const alertsModule = composeAlerts({
+    config,
+    db,
+    deployments,
+    data,
+    users: repos.users,
+    viewers,
+    publicUrl: () => publicUrl(config),
+    audit: auditLog,
+  });
+
   // OAuth integrations and users' connections through them (spec 4.1; modules/oauth).
   const oauthModule = composeOAuth({ db, secrets });
 
@@ -600,6 +614,7 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     commentsModule,
     notificationsModule,
     contentModule,
+    alertsModule,
     { services: {}, routes: routesWith(preAggregationRefresherPlugin, { refresher: preAggregations }) },
     chatModule,
     oauthModule,

@@ -94,6 +94,20 @@ async function publishedWorkbook(f: Fixtures): Promise<{ id: number }> {
   return wb;
 }
 
+/** An alert on the target deployment's orders (modules/alerts). */
+const alertBody = () => ({
+  name: `alert ${unique()}`,
+  query: {
+    measure: 'orders.count',
+    filters: [{ member: 'orders.status', operator: 'equals', values: ['completed'] }],
+  },
+  condition: { type: 'above', threshold: 1000 },
+  scheduleType: 'DAILY',
+  hour: 7,
+  recipients: [{ email: 'alerts@example.com' }],
+});
+const alert = (f: Fixtures) => post(f, `${ws(f)}/alerts`, alertBody());
+
 /** A daily notification of a fresh published dashboard. */
 async function notification(f: Fixtures) {
   const { publicId } = await publishSimpleBoard(f.server, f.deploymentId, false);
@@ -659,6 +673,25 @@ export const routeSamples: Record<string, SampleFactory> = {
   'POST /api/v1/deployments/:deploymentId/notifications/:id/runs': async (f) => ({
     url: `${ws(f)}/notifications/${(await notification(f)).id}/runs`,
   }),
+  // Alerts on measures (modules/alerts): each sample makes its own.
+  'GET /api/v1/deployments/:deploymentId/alerts': (f) => ({ url: `${ws(f)}/alerts?first=5` }),
+  'POST /api/v1/deployments/:deploymentId/alerts': (f) => ({ url: `${ws(f)}/alerts`, payload: alertBody() }),
+  'GET /api/v1/deployments/:deploymentId/alerts/:alertId': async (f) => ({
+    url: `${ws(f)}/alerts/${(await alert(f)).id}`,
+  }),
+  'PUT /api/v1/deployments/:deploymentId/alerts/:alertId': async (f) => ({
+    url: `${ws(f)}/alerts/${(await alert(f)).id}`,
+    payload: { condition: { type: 'below', threshold: 5 }, isEnabled: false },
+  }),
+  'DELETE /api/v1/deployments/:deploymentId/alerts/:alertId': async (f) => ({
+    url: `${ws(f)}/alerts/${(await alert(f)).id}`,
+  }),
+  'POST /api/v1/deployments/:deploymentId/alerts/:alertId/check': async (f) => ({
+    url: `${ws(f)}/alerts/${(await alert(f)).id}/check`,
+  }),
+  'GET /api/v1/deployments/:deploymentId/alerts/:alertId/checks': async (f) => ({
+    url: `${ws(f)}/alerts/${(await alert(f)).id}/checks?first=5`,
+  }),
   'POST /api/v1/deployments/:deploymentId/dashboard-exports': async (f) => ({
     url: `${ws(f)}/dashboard-exports`,
     payload: {
@@ -1021,6 +1054,18 @@ export async function createFixtures(server: TestServer): Promise<Fixtures> {
   const f = { server } as Fixtures;
   f.deploymentId = (await post(f, '/api/v1/deployments', { name: 'matrix target' })).id;
   f.otherDeploymentId = (await post(f, '/api/v1/deployments', { name: 'matrix other' })).id;
+  // The demo model on the target, before anything reads its model: samples that name members
+  // (alerts on `orders.count`) are checked against it.
+  const demoFiles = await server.store.db
+    .selectFrom('model_files')
+    .select(['path', 'content', 'branch'])
+    .where('deployment_id', '=', server.demoDeploymentId)
+    .where('branch', '=', 'main')
+    .execute();
+  await server.store.db
+    .insertInto('model_files')
+    .values(demoFiles.map((file) => ({ ...file, deployment_id: f.deploymentId })))
+    .execute();
   const email = `fixture-${unique()}@example.com`;
   f.userId = (await post(f, '/api/v1/users', { email, username: email, role: 'developer' })).id;
   f.groupId = (await post(f, '/api/v1/groups', { name: `fixture ${unique()}` })).id;

@@ -615,6 +615,42 @@ describeInBrowser('dashboard viewer in the browser', () => {
     await expect.poll(() => tile.getByRole('link', { name: 'Open in Explore' }).count()).toBe(0);
   });
 
+  it("creates an alert on a tile's measure from its menu, with the server's problem beside its field (issue 23 item 6)", async () => {
+    const { page } = browser;
+    const tile = page.locator('[data-widget-id="orders-by-status"]');
+    await tile.getByRole('button', { name: /^More for/ }).click();
+    await tile.getByRole('button', { name: 'Create alert' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Create alert' });
+    await expect.poll(() => dialog.isVisible()).toBe(true);
+    expect(await dialog.getByLabel('Measure').inputValue()).toBe('orders.count');
+    // No threshold: the server's 400 names condition/threshold, shown under that field.
+    await dialog.getByRole('button', { name: 'Create alert' }).click();
+    const threshold = dialog.getByLabel('Threshold');
+    await expect.poll(() => threshold.getAttribute('aria-invalid')).toBe('true');
+    // The signed-in admin's own address is the default recipient, and is accepted.
+    expect(await dialog.locator('.field-error').allTextContents()).toEqual([
+      'is required when type is above',
+    ]);
+    await threshold.fill('25');
+    await dialog.getByLabel('Email to').fill('watcher@example.com');
+    await dialog.getByRole('button', { name: 'Create alert' }).click();
+    await expect
+      .poll(() => dialog.getByRole('status').textContent())
+      .toMatch(/^Alert “.+” created: At 12:00 AM\.$/);
+    await browser.screenshot('dashboard-12-create-alert');
+    const alerts = await api('GET', `/api/v1/deployments/${deploymentId}/alerts?first=10`);
+    expect(alerts.items).toEqual([
+      expect.objectContaining({
+        query: { measure: 'orders.count' },
+        condition: { type: 'above', threshold: 25 },
+        scheduleType: 'DAILY',
+        recipients: [{ userId: null, email: 'watcher@example.com' }],
+      }),
+    ]);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(() => dialog.count()).toBe(0);
+  });
+
   it('cross-filters the whole dashboard by a clicked bar, shown as a chip and kept in the link (issue 23 item 3)', async () => {
     const { page } = browser;
     await page.goto(dashboardUrl(demo.publicId));

@@ -99,6 +99,9 @@ export function useGetDeployment(
  * - `/api/v1/deployments/{deploymentId}/dashboard-exports/{jobId}`
  * - `/api/v1/deployments/{deploymentId}/dashboard-exports/{jobId}/download`
  * - `/api/v1/deployments/{deploymentId}/content`
+ * - `/api/v1/deployments/{deploymentId}/alerts`
+ * - `/api/v1/deployments/{deploymentId}/alerts/{alertId}`
+ * - `/api/v1/deployments/{deploymentId}/alerts/{alertId}/checks`
  */
 export function useUpdateDeployment(
   options?: MutationHookOptions<'/api/v1/deployments/{deploymentId}', 'put'>,
@@ -148,6 +151,9 @@ export function useUpdateDeployment(
       '/api/v1/deployments/{deploymentId}/dashboard-exports/{jobId}',
       '/api/v1/deployments/{deploymentId}/dashboard-exports/{jobId}/download',
       '/api/v1/deployments/{deploymentId}/content',
+      '/api/v1/deployments/{deploymentId}/alerts',
+      '/api/v1/deployments/{deploymentId}/alerts/{alertId}',
+      '/api/v1/deployments/{deploymentId}/alerts/{alertId}/checks',
     ],
     options,
   );
@@ -200,6 +206,9 @@ export function useUpdateDeployment(
  * - `/api/v1/deployments/{deploymentId}/dashboard-exports/{jobId}`
  * - `/api/v1/deployments/{deploymentId}/dashboard-exports/{jobId}/download`
  * - `/api/v1/deployments/{deploymentId}/content`
+ * - `/api/v1/deployments/{deploymentId}/alerts`
+ * - `/api/v1/deployments/{deploymentId}/alerts/{alertId}`
+ * - `/api/v1/deployments/{deploymentId}/alerts/{alertId}/checks`
  */
 export function useDeleteDeployment(
   options?: MutationHookOptions<'/api/v1/deployments/{deploymentId}', 'delete'>,
@@ -249,6 +258,9 @@ export function useDeleteDeployment(
       '/api/v1/deployments/{deploymentId}/dashboard-exports/{jobId}',
       '/api/v1/deployments/{deploymentId}/dashboard-exports/{jobId}/download',
       '/api/v1/deployments/{deploymentId}/content',
+      '/api/v1/deployments/{deploymentId}/alerts',
+      '/api/v1/deployments/{deploymentId}/alerts/{alertId}',
+      '/api/v1/deployments/{deploymentId}/alerts/{alertId}/checks',
     ],
     options,
   );
@@ -3558,6 +3570,131 @@ export function useApplyContent(
     ['/api/v1/deployments/{deploymentId}/content'],
     options,
   );
+}
+
+/**
+ * List alerts on measures
+ *
+ * `GET /api/v1/deployments/{deploymentId}/alerts`
+ */
+export function useGetAlerts(
+  init: QueryHookInit<'/api/v1/deployments/{deploymentId}/alerts', 'get'>,
+  options?: QueryHookOptions<'/api/v1/deployments/{deploymentId}/alerts', 'get'>,
+) {
+  return useApiQuery('get', '/api/v1/deployments/{deploymentId}/alerts', init, options);
+}
+
+/**
+ * Create an alert on a measure
+ *
+ * `POST /api/v1/deployments/{deploymentId}/alerts`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/deployments/{deploymentId}/alerts`
+ */
+export function useCreateAlert(
+  options?: MutationHookOptions<'/api/v1/deployments/{deploymentId}/alerts', 'post'>,
+) {
+  return useApiMutation(
+    'post',
+    '/api/v1/deployments/{deploymentId}/alerts',
+    ['/api/v1/deployments/{deploymentId}/alerts'],
+    options,
+  );
+}
+
+/**
+ * Get an alert
+ *
+ * `GET /api/v1/deployments/{deploymentId}/alerts/{alertId}`
+ */
+export function useGetAlert(
+  init: QueryHookInit<'/api/v1/deployments/{deploymentId}/alerts/{alertId}', 'get'>,
+  options?: QueryHookOptions<'/api/v1/deployments/{deploymentId}/alerts/{alertId}', 'get'>,
+) {
+  return useApiQuery('get', '/api/v1/deployments/{deploymentId}/alerts/{alertId}', init, options);
+}
+
+/**
+ * Update an alert
+ *
+ * `PUT /api/v1/deployments/{deploymentId}/alerts/{alertId}`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/deployments/{deploymentId}/alerts`
+ * - `/api/v1/deployments/{deploymentId}/alerts/{alertId}`
+ * - `/api/v1/deployments/{deploymentId}/alerts/{alertId}/checks`
+ */
+export function useUpdateAlert(
+  options?: MutationHookOptions<'/api/v1/deployments/{deploymentId}/alerts/{alertId}', 'put'>,
+) {
+  return useApiMutation(
+    'put',
+    '/api/v1/deployments/{deploymentId}/alerts/{alertId}',
+    [
+      '/api/v1/deployments/{deploymentId}/alerts',
+      '/api/v1/deployments/{deploymentId}/alerts/{alertId}',
+      '/api/v1/deployments/{deploymentId}/alerts/{alertId}/checks',
+    ],
+    options,
+  );
+}
+
+/**
+ * Delete an alert, with its state and run log
+ *
+ * `DELETE /api/v1/deployments/{deploymentId}/alerts/{alertId}`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/deployments/{deploymentId}/alerts`
+ * - `/api/v1/deployments/{deploymentId}/alerts/{alertId}`
+ * - `/api/v1/deployments/{deploymentId}/alerts/{alertId}/checks`
+ */
+export function useDeleteAlert(
+  options?: MutationHookOptions<'/api/v1/deployments/{deploymentId}/alerts/{alertId}', 'delete'>,
+) {
+  return useApiMutation(
+    'delete',
+    '/api/v1/deployments/{deploymentId}/alerts/{alertId}',
+    [
+      '/api/v1/deployments/{deploymentId}/alerts',
+      '/api/v1/deployments/{deploymentId}/alerts/{alertId}',
+      '/api/v1/deployments/{deploymentId}/alerts/{alertId}/checks',
+    ],
+    options,
+  );
+}
+
+/**
+ * Check an alert now
+ *
+ * `POST /api/v1/deployments/{deploymentId}/alerts/{alertId}/check`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/deployments/{deploymentId}/alerts`
+ * - `/api/v1/deployments/{deploymentId}/alerts/{alertId}`
+ */
+export function useCheckAlert(
+  options?: MutationHookOptions<'/api/v1/deployments/{deploymentId}/alerts/{alertId}/check', 'post'>,
+) {
+  return useApiMutation(
+    'post',
+    '/api/v1/deployments/{deploymentId}/alerts/{alertId}/check',
+    ['/api/v1/deployments/{deploymentId}/alerts', '/api/v1/deployments/{deploymentId}/alerts/{alertId}'],
+    options,
+  );
+}
+
+/**
+ * The alert's run log: each check with each recipient's value and delivery
+ *
+ * `GET /api/v1/deployments/{deploymentId}/alerts/{alertId}/checks`
+ */
+export function useGetAlertChecks(
+  init: QueryHookInit<'/api/v1/deployments/{deploymentId}/alerts/{alertId}/checks', 'get'>,
+  options?: QueryHookOptions<'/api/v1/deployments/{deploymentId}/alerts/{alertId}/checks', 'get'>,
+) {
+  return useApiQuery('get', '/api/v1/deployments/{deploymentId}/alerts/{alertId}/checks', init, options);
 }
 
 /**

@@ -29,6 +29,7 @@ import * as commentsAndTokens from './migrations/0030-comments-and-tokens.ts';
 import * as deploymentLogsVersionsPlacements from './migrations/0031-deployment-logs-versions-placements.ts';
 import * as dbtSync from './migrations/0032-dbt-sync.ts';
 import * as contentKeys from './migrations/0033-content-keys.ts';
+import * as alerts from './migrations/0034-alerts.ts';
 import * as usageAnalytics from './migrations/0035-usage-analytics.ts';
 
 /** Migrations are listed in code (not read from disk) so that they work the same from any cwd. */
@@ -64,6 +65,7 @@ const migrations: Record<string, Migration> = {
   '0032-dbt-sync': dbtSync,
   '0033-content-keys': contentKeys,
   '0035-usage-analytics': usageAnalytics,
+  '0034-alerts': alerts,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -1116,3 +1116,90 @@ export interface Database {
 }
 
 export type DbtSyncJobRow = Selectable<DbtSyncJobsTable>;
+
+/* Alerts on measures (migration 0034, modules/alerts; issue 23 item 6). */
+export interface AlertsTable {
+  id: Generated<number>;
+  tenant_id: number;
+  deployment_id: number;
+  /** Whose security context reads the measure under `owner`; null once that user is deleted. */
+  owner_id: number | null;
+  name: string;
+  /** The measure query (modules/alerts/schemas.ts `AlertQuery`). */
+  query: Json<Record<string, unknown>>;
+  /** `above`/`below` a threshold, or `changeBy` percent (modules/alerts/schemas.ts `AlertCondition`). */
+  condition: Json<Record<string, unknown>>;
+  security_context: 'owner' | 'recipient';
+  schedule_type: string;
+  minute: number | null;
+  hour: number | null;
+  day_of_week: number | null;
+  day_of_month: number | null;
+  custom_cron: string | null;
+  cron_expression: string;
+  timezone: string;
+  is_enabled: Generated<boolean>;
+  /** The fire time last handled (creation time before the first check). */
+  last_fire_at: Date;
+  next_fire_at: Date | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export interface AlertRecipientsTable {
+  alert_id: number;
+  /** `user:<id>` or `email:<address>`. */
+  recipient_key: string;
+  user_id: number | null;
+  email: string | null;
+}
+
+export interface AlertChecksTable {
+  id: Generated<number>;
+  alert_id: number;
+  /** The schedule's fire time; null for a check asked for with POST .../check. */
+  fire_time: Date | null;
+  trigger: 'schedule' | 'manual';
+  state: 'pending' | 'running' | 'done' | 'failed';
+  attempts: Generated<number>;
+  lease_until: Date | null;
+  claimed_by: string | null;
+  error: string | null;
+  created_at: CreatedAt;
+  finished_at: Date | null;
+}
+
+export interface AlertCheckResultsTable {
+  check_id: number;
+  recipient_key: string;
+  address: string | null;
+  value: number | null;
+  previous_value: number | null;
+  /** null: the value could not be read (`error` says why). */
+  condition_met: boolean | null;
+  fired: Generated<boolean>;
+  /** `none` (not fired), `sending` (claimed), `sent` or `failed`. */
+  delivery: 'none' | 'sending' | 'sent' | 'failed';
+  error: string | null;
+  sent_at: Date | null;
+}
+
+export interface AlertStatesTable {
+  alert_id: number;
+  recipient_key: string;
+  condition_met: Generated<boolean>;
+  changed_at: Generated<Date>;
+}
+
+export interface Database {
+  alerts: AlertsTable;
+  alert_recipients: AlertRecipientsTable;
+  alert_checks: AlertChecksTable;
+  alert_check_results: AlertCheckResultsTable;
+  alert_states: AlertStatesTable;
+}
+
+export type AlertRow = Selectable<AlertsTable>;
+export type AlertRecipientRow = Selectable<AlertRecipientsTable>;
+export type AlertCheckRow = Selectable<AlertChecksTable>;
+export type AlertCheckResultRow = Selectable<AlertCheckResultsTable>;

@@ -188,6 +188,7 @@ export const errorCatalogue = {
   export_not_ready: { status: 409, title: 'Dashboard export still rendering', on: 'management' },
   export_failed: { status: 422, title: 'Dashboard export failed', on: 'management' },
   exports_in_flight: { status: 429, title: 'Too many dashboard exports in flight', on: 'management' },
+  alert_not_found: { status: 404, title: 'Alert not found', on: 'management' },
 
   // dbt sync (issue 25 item 3, modules/dbt-sync).
   dbt_sync_not_found: { status: 404, title: 'dbt sync not found', on: 'management' },

@@ -72,6 +72,8 @@ export function DashboardPage({ print = false }: { print?: boolean }) {
       client={client}
       deploymentId={deploymentId}
       exploreHref={(query, filters) => `/explore/${deploymentId}${exploreSearch(query, filters)}`}
+      // Alerts are admin-only on the server, as scheduled notifications are.
+      createAlert={user.role === 'admin' ? { defaultEmail: user.email } : undefined}
       header={
         <header className="tsr-page-head">
           {user.role !== 'viewer' ? (

@@ -37,6 +37,8 @@ export interface DashboardViewProps {
   hideControls?: boolean;
   /** Where a tile's query opens in Explore (its menu's "Open in Explore"); none in an embed. */
   exploreHref?: WidgetTileProps['exploreHref'];
+  /** "Create alert" in each tile's menu (issue 23 item 6); none in an embed. */
+  createAlert?: WidgetTileProps['createAlert'];
   /** Drawn above the controls, on the dashboard's themed background (a title, a description). */
   header?: ReactNode;
   /**
@@ -74,6 +76,7 @@ function Dashboard({
   className,
   exploreHref,
   print = false,
+  createAlert,
 }: DashboardViewProps) {
   const config = useMemo(() => dashboardConfig(dashboard), [dashboard]);
   const models = useMemo(() => widgetModels(dashboard), [dashboard]);
@@ -133,6 +136,7 @@ function Dashboard({
       allowDownload={!print && !dashboard.restrictDataDownload}
       chartConfig={charts}
       exploreHref={print ? undefined : exploreHref}
+      createAlert={print ? undefined : createAlert}
       crossFilter={print ? undefined : crossFilter}
       {...source}
     />

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import type { CSSProperties, ReactNode } from 'react';
 import type { GridSettings } from './layout.ts';
 import { memberLabel } from './model.ts';
 import type { ViewState } from './view-state.ts';
@@ -15,12 +15,14 @@ export function PrintGrid({ grid, children }: { grid: GridSettings; children: (i
   return (
     <div
       className="tsr-print-grid"
-      style={{
-        gridTemplateColumns: `repeat(${grid.cols.lg}, minmax(0, 1fr))`,
-        gridAutoRows: `${grid.rowHeight}px`,
-        columnGap: marginX,
-        rowGap: marginY,
-      }}
+      style={
+        {
+          '--tsr-print-cols': grid.cols.lg,
+          '--tsr-print-row': `${grid.rowHeight}px`,
+          columnGap: marginX,
+          rowGap: marginY,
+        } as CSSProperties
+      }
     >
       {[...layout]
         .sort((a, b) => a.y - b.y || a.x - b.x)
@@ -28,10 +30,12 @@ export function PrintGrid({ grid, children }: { grid: GridSettings; children: (i
           <div
             key={item.i}
             className="tsr-cell tsr-print-cell"
-            style={{
-              gridColumn: `${item.x + 1} / span ${item.w}`,
-              gridRow: `${item.y + 1} / span ${item.h}`,
-            }}
+            style={
+              {
+                '--tsr-print-column': `${item.x + 1} / span ${item.w}`,
+                '--tsr-print-rows': `${item.y + 1} / span ${item.h}`,
+              } as CSSProperties
+            }
           >
             {children(item.i)}
           </div>

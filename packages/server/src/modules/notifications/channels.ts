@@ -102,6 +102,57 @@ export function createChannels(settings: ChannelSettings): Channels {
   };
 }
 
+/** A plain message of another module (issue 23 item 6: alerts), sent over the same SMTP pool settings. */
+export interface PlainMail {
+  subject: string;
+  text: string;
+  html: string;
+  /** A stable key of the send: the Message-ID's hash, so a receiver can drop a duplicate. */
+  deliveryId: string;
+  headers?: Record<string, string>;
+}
+
+export interface Mailer {
+  send(target: EmailTarget, mail: PlainMail): Promise<void>;
+  close(): void;
+}
+
+/**
+ * The email channel for messages that are no dashboard file (alerts): the same transport, the
+ * same From and the same error rules (DeliveryError, retryable unless the server answered 5xx).
+ */
+export function createMailer(settings: ChannelSettings): Mailer {
+  const transport = settings.smtpUrl ? smtpTransport(settings.smtpUrl, settings.smtpConnections) : null;
+  const domain = fromDomain(settings.smtpFrom);
+  return {
+    async send(target, mail) {
+      if (!transport)
+        throw new DeliveryError(
+          'No SMTP server is configured (set TESSERA_SMTP_URL); the email was not sent',
+          false,
+        );
+      try {
+        await (await transport).sendMail({
+          from: settings.smtpFrom,
+          to: target.name ? { name: target.name, address: target.address } : target.address,
+          subject: mail.subject,
+          messageId: `<${createHash('sha256').update(mail.deliveryId).digest('hex').slice(0, 32)}@${domain}>`,
+          headers: mail.headers ?? {},
+          text: mail.text,
+          html: mail.html,
+        });
+      } catch (error) {
+        const e = error as { responseCode?: number; message?: string };
+        const permanent = typeof e.responseCode === 'number' && e.responseCode >= 500;
+        throw new DeliveryError(`SMTP: ${e.message ?? String(error)}`, !permanent);
+      }
+    },
+    close() {
+      transport?.then((t) => t.close()).catch(() => undefined);
+    },
+  };
+}
+
 /**
  * The SMTP pool, with nodemailer (some 60 files) loaded only when TESSERA_SMTP_URL is set, and
  * then beside the start rather than before it (issue 20, item 6). A failure to load or
