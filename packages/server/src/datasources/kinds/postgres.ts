@@ -36,8 +36,10 @@ const fields = {
   ),
 };
 
-function connection(settings: ClearSettings): PostgresSettings {
+/** `deploymentId` names the pool (`application_name`) and tags its statements (issue 24 item 3). */
+function connection(settings: ClearSettings, deploymentId: number | null = null): PostgresSettings {
   return {
+    deploymentId,
     host: (settings.host as string | undefined) ?? '127.0.0.1',
     port: settings.port as number | undefined,
     database: (settings.database as string | undefined) ?? 'postgres',
@@ -58,11 +60,12 @@ export const postgresKind: WarehouseKind = {
   label: 'PostgreSQL',
   dialect: 'postgres',
   ...fields,
-  open: async (settings) => openDriver(connection(settings)),
+  // Named `tessera deployment <id>` in pg_stat_activity; bounded at 10 connections, more wait.
+  open: async (settings, context) => openDriver({ ...connection(settings, context.deploymentId), max: 10 }),
   // Named `tessera-user-<id>` in pg_stat_activity, so that a DBA sees whose pool it is.
-  openForViewer: async (settings, _context, viewer) =>
+  openForViewer: async (settings, context, viewer) =>
     openDriver({
-      ...connection(settings),
+      ...connection(settings, context.deploymentId),
       password: viewer.password,
       max: viewer.poolSize,
       idleTimeoutMs: viewer.idleMs,

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { principalOf } from '../../auth/authenticate.ts';
+import { clientGone } from '../data/client-gone.ts';
 import {
   DimensionValues,
   DimensionValuesBody,
@@ -58,13 +59,14 @@ export const dashboardDataRoutes: FastifyPluginAsyncTypebox<{ dashboardData: Das
         request.body ??= {};
       },
     },
-    async (r) =>
+    async (r, reply) =>
       dashboardData.widgetData(
         await dashboardData.viewers.of(principalOf(r)),
         r.params.deploymentId,
         r.params.publicId,
         r.params.widgetId,
         r.body,
+        clientGone(reply),
       ),
   );
   app.post(
@@ -91,12 +93,13 @@ export const dashboardDataRoutes: FastifyPluginAsyncTypebox<{ dashboardData: Das
         request.body ??= {};
       },
     },
-    async (r) =>
+    async (r, reply) =>
       dashboardData.dimensionValues(
         await dashboardData.viewers.of(principalOf(r)),
         r.params.deploymentId,
         r.params.publicId,
         r.body,
+        clientGone(reply),
       ),
   );
   app.post(
@@ -122,12 +125,13 @@ export const dashboardDataRoutes: FastifyPluginAsyncTypebox<{ dashboardData: Das
         request.body ??= {};
       },
     },
-    async (r) =>
+    async (r, reply) =>
       dashboardData.reportData(
         await dashboardData.viewers.of(principalOf(r)),
         r.params.deploymentId,
         r.params.reportId,
         r.body,
+        clientGone(reply),
       ),
   );
 };
