@@ -3383,6 +3383,7 @@ export interface operations {
                     database?: string;
                     user?: string;
                     ssl?: boolean;
+                    maxConnections?: number;
                     hasPassword: boolean;
                     oauthIntegrationId?: number;
                   }
@@ -3394,6 +3395,7 @@ export interface operations {
                     database?: string;
                     user?: string;
                     ssl?: boolean;
+                    maxConnections?: number;
                     hasPassword: boolean;
                   };
               /** @description The outcome of connecting to a data source and running `SELECT 1` */
@@ -3468,6 +3470,7 @@ export interface operations {
                     database?: string;
                     user?: string;
                     ssl?: boolean;
+                    maxConnections?: number;
                     hasPassword: boolean;
                     oauthIntegrationId?: number;
                   }
@@ -3479,6 +3482,7 @@ export interface operations {
                     database?: string;
                     user?: string;
                     ssl?: boolean;
+                    maxConnections?: number;
                     hasPassword: boolean;
                   };
               /** @description The outcome of connecting to a data source and running `SELECT 1` */
@@ -3754,6 +3758,8 @@ export interface operations {
                 /** @description Write-only; encrypted at rest */
                 password?: string;
                 ssl?: boolean;
+                /** @description Connections the deployment opens to the server at most (default 10); further queries wait for one */
+                maxConnections?: number;
                 /** @description An OAuth integration of the account (`/api/v1/oauth-integrations`). Each account user's queries then connect with their own access token of it as the password, on connections of their own; a user who has not connected that integration is told to (403 `oauth_connection_required`), and embed users and data-API tokens, which are no account user, are refused (403 `oauth_user_required`). Omitted or null: every query uses `user` and `password`. */
                 oauthIntegrationId?: number | null;
               }
@@ -3771,6 +3777,8 @@ export interface operations {
                 /** @description Write-only; encrypted at rest */
                 password?: string;
                 ssl?: boolean;
+                /** @description Connections the deployment opens to the server at most (default 10); further queries wait for one */
+                maxConnections?: number;
               };
           /** @description Data API base path under /data/{deploymentId} */
           basePath?: string;
@@ -3809,6 +3817,7 @@ export interface operations {
                   database?: string;
                   user?: string;
                   ssl?: boolean;
+                  maxConnections?: number;
                   hasPassword: boolean;
                   oauthIntegrationId?: number;
                 }
@@ -3820,6 +3829,7 @@ export interface operations {
                   database?: string;
                   user?: string;
                   ssl?: boolean;
+                  maxConnections?: number;
                   hasPassword: boolean;
                 };
             /** @description The outcome of connecting to a data source and running `SELECT 1` */
@@ -4116,6 +4126,7 @@ export interface operations {
                   database?: string;
                   user?: string;
                   ssl?: boolean;
+                  maxConnections?: number;
                   hasPassword: boolean;
                   oauthIntegrationId?: number;
                 }
@@ -4127,6 +4138,7 @@ export interface operations {
                   database?: string;
                   user?: string;
                   ssl?: boolean;
+                  maxConnections?: number;
                   hasPassword: boolean;
                 };
             /** @description The outcome of connecting to a data source and running `SELECT 1` */
@@ -4406,6 +4418,8 @@ export interface operations {
                 /** @description Write-only; encrypted at rest */
                 password?: string;
                 ssl?: boolean;
+                /** @description Connections the deployment opens to the server at most (default 10); further queries wait for one */
+                maxConnections?: number;
                 /** @description An OAuth integration of the account (`/api/v1/oauth-integrations`). Each account user's queries then connect with their own access token of it as the password, on connections of their own; a user who has not connected that integration is told to (403 `oauth_connection_required`), and embed users and data-API tokens, which are no account user, are refused (403 `oauth_user_required`). Omitted or null: every query uses `user` and `password`. */
                 oauthIntegrationId?: number | null;
               }
@@ -4423,6 +4437,8 @@ export interface operations {
                 /** @description Write-only; encrypted at rest */
                 password?: string;
                 ssl?: boolean;
+                /** @description Connections the deployment opens to the server at most (default 10); further queries wait for one */
+                maxConnections?: number;
               };
           /** @description Data API base path under /data/{deploymentId} */
           basePath?: string;
@@ -4461,6 +4477,7 @@ export interface operations {
                   database?: string;
                   user?: string;
                   ssl?: boolean;
+                  maxConnections?: number;
                   hasPassword: boolean;
                   oauthIntegrationId?: number;
                 }
@@ -4472,6 +4489,7 @@ export interface operations {
                   database?: string;
                   user?: string;
                   ssl?: boolean;
+                  maxConnections?: number;
                   hasPassword: boolean;
                 };
             /** @description The outcome of connecting to a data source and running `SELECT 1` */
@@ -5308,6 +5326,8 @@ export interface operations {
               /** @description Write-only; encrypted at rest */
               password?: string;
               ssl?: boolean;
+              /** @description Connections the deployment opens to the server at most (default 10); further queries wait for one */
+              maxConnections?: number;
               /** @description An OAuth integration of the account (`/api/v1/oauth-integrations`). Each account user's queries then connect with their own access token of it as the password, on connections of their own; a user who has not connected that integration is told to (403 `oauth_connection_required`), and embed users and data-API tokens, which are no account user, are refused (403 `oauth_user_required`). Omitted or null: every query uses `user` and `password`. */
               oauthIntegrationId?: number | null;
             }
@@ -5325,6 +5345,8 @@ export interface operations {
               /** @description Write-only; encrypted at rest */
               password?: string;
               ssl?: boolean;
+              /** @description Connections the deployment opens to the server at most (default 10); further queries wait for one */
+              maxConnections?: number;
             };
       };
     };
@@ -5618,6 +5640,8 @@ export interface operations {
                 /** @description Write-only; encrypted at rest */
                 password?: string;
                 ssl?: boolean;
+                /** @description Connections the deployment opens to the server at most (default 10); further queries wait for one */
+                maxConnections?: number;
                 /** @description An OAuth integration of the account (`/api/v1/oauth-integrations`). Each account user's queries then connect with their own access token of it as the password, on connections of their own; a user who has not connected that integration is told to (403 `oauth_connection_required`), and embed users and data-API tokens, which are no account user, are refused (403 `oauth_user_required`). Omitted or null: every query uses `user` and `password`. */
                 oauthIntegrationId?: number | null;
               }
@@ -5635,6 +5659,8 @@ export interface operations {
                 /** @description Write-only; encrypted at rest */
                 password?: string;
                 ssl?: boolean;
+                /** @description Connections the deployment opens to the server at most (default 10); further queries wait for one */
+                maxConnections?: number;
               };
         };
       };

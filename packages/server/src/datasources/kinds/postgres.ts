@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import { describeNetworkFailure, errorParts, type FailureWords, unknownFailure } from '../connection-test.ts';
 import type { Driver } from '../driver.ts';
 import type { PostgresSettings } from '../postgres-driver.ts';
-import { type ClearSettings, serverFields, type WarehouseKind } from './kind.ts';
+import { type ClearSettings, defaultMaxConnections, serverFields, type WarehouseKind } from './kind.ts';
 
 const server = serverFields('postgres', 'PostgreSQL', 5432);
 
@@ -60,8 +60,12 @@ export const postgresKind: WarehouseKind = {
   label: 'PostgreSQL',
   dialect: 'postgres',
   ...fields,
-  // Named `tessera deployment <id>` in pg_stat_activity; bounded at 10 connections, more wait.
-  open: async (settings, context) => openDriver({ ...connection(settings, context.deploymentId), max: 10 }),
+  // Named `tessera deployment <id>` in pg_stat_activity; bounded by `maxConnections`, more wait.
+  open: async (settings, context) =>
+    openDriver({
+      ...connection(settings, context.deploymentId),
+      max: (settings.maxConnections as number | undefined) ?? defaultMaxConnections,
+    }),
   // Named `tessera-user-<id>` in pg_stat_activity, so that a DBA sees whose pool it is.
   openForViewer: async (settings, context, viewer) =>
     openDriver({

@@ -112,6 +112,11 @@ describe('query lifecycle on the engines', () => {
       - name: mistyped
         type: sum
         sql: CAST(word AS integer)
+  - name: napping
+    sql: SELECT 1 AS id, pg_sleep(0.7) AS s
+    measures:
+      - name: count
+        type: count
   - name: locked
     sql_table: public.${table}
     measures:
@@ -201,6 +206,31 @@ describe('query lifecycle on the engines', () => {
         'the shared statement cancelled',
       );
       expect(Date.now() - left).toBeLessThan(2_000);
+    });
+
+    it('opens at most maxConnections connections for a deployment: more queries wait for one', async () => {
+      const user = decodeURIComponent(url.username) || 'postgres';
+      const bounded = await deploy('pg bounded', { ...source(user), maxConnections: 2 }, model);
+      const started = Date.now();
+      let settled = false;
+      const answers = Promise.all(
+        [1, 2, 3, 4, 5].map((n) => load(bounded, { measures: ['napping.count'], limit: 30 + n })),
+      ).finally(() => {
+        settled = true;
+      });
+      let most = 0;
+      while (!settled) {
+        const { rows } = await admin.query<{ n: number }>(
+          'SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1',
+          [`tessera deployment ${bounded}`],
+        );
+        most = Math.max(most, rows[0]!.n);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect((await answers).map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+      expect(most).toBe(2);
+      // five statements of 0.7 s on two connections: three rounds
+      expect(Date.now() - started).toBeGreaterThanOrEqual(2_000);
     });
 
     it.each([
