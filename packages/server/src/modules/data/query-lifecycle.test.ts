@@ -401,12 +401,12 @@ describe('query lifecycle on the engines', () => {
     it('interrupts the statement when its client goes away: the engine stops using the CPU', async () => {
       server.services.data.settings.continueWaitMs = 30_000;
       const r = request(deploymentId, { measures: ['endless.total'] });
-      // running: DuckDB's threads keep at least most of a core busy
-      await until(async () => (await cores(300)) > 0.7 && true, 10_000, 'the cross join running');
+      // running: DuckDB's threads keep at least half a core busy, even on a loaded machine
+      await until(async () => (await cores(300)) > 0.5 && true, 10_000, 'the cross join running');
       r.leave();
       expect(await r.response).toBeInstanceOf(Error);
       await new Promise((r) => setTimeout(r, 700));
-      expect(await cores(1_000)).toBeLessThan(0.3);
+      expect(await cores(1_000)).toBeLessThan(0.25);
     });
 
     it.each([
