@@ -36,6 +36,7 @@ import { composeDataModel } from './modules/data-model/compose.ts';
 import { modelDirPlugin } from './modules/data-model/model-dir-plugin.ts';
 import { DataModelRepository } from './modules/data-model/repository.ts';
 import { UploadRepository } from './modules/data-model/upload-repository.ts';
+import { composeDeploymentLogs } from './modules/deployment-logs/compose.ts';
 import { composeDeployments } from './modules/deployments/compose.ts';
 import { DeploymentsRepository } from './modules/deployments/repository.ts';
 import { composeEmbed } from './modules/embed/compose.ts';
@@ -242,8 +243,14 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
       exists: async (tenantId, id) =>
         (await oauthModule.services.oauthRepository.findIntegration(tenantId, id)) !== undefined,
     },
+    // Issue 25 item 1: build-status compiles through the data-model module (composed below).
+    models: () => dataModelModule.services.dataModel,
+    buildLog: { write: (line) => deploymentLogs.write(line) },
   });
   const { deployments } = deploymentsModule.services;
+  // Issue 25 item 1: recent query and build logs of each deployment, which any replica reads.
+  const deploymentLogsModule = composeDeploymentLogs({ db, deployments });
+  const { deploymentLogs } = deploymentLogsModule.services;
   const envVariablesModule = composeEnvVariables({
     repository: repos.envVariables,
     resolver: envVariableResolver,
@@ -253,6 +260,7 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     audit: auditLog,
   });
   const dataModelModule = composeDataModel({
+    db,
     modelFiles: repos.modelFiles,
     uploads: repos.uploads,
     deployments,
@@ -405,7 +413,7 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
   // through them) hold connections: `close` releases them.
   // REDIS_URL: replicas share query results and run each query once between them (shared-cache.ts).
   const shared = redis?.shared;
-  const models = new ModelCache(repos.modelFiles, bus);
+  const models = new ModelCache(repos.modelFiles, bus, deploymentLogs);
   // Rollups (issue 15 item 5): built in the background, one replica at a time, matched to queries.
   const preAggregations = new PreAggregationRefresher({
     repository: new PreAggregationRepository(db),
@@ -424,6 +432,7 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     shared,
     settings: dataSettings,
     preAggregations: new PreAggregationMatcher(preAggregations),
+    log: deploymentLogs,
     // Issue 22 item 6: data sources that query with each viewer's own OAuth token (built below).
     viewerTokens: {
       accessToken: (tenantId, userId, id) =>
@@ -443,6 +452,10 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
       dashboards: repos.publishedDashboards,
       data,
       reports: repos.reports,
+      downloads: {
+        restricted: async (tenantId) =>
+          (await repos.appConfig.find(tenantId))?.restrict_data_download ?? false,
+      },
     },
   });
   const { dashboardData } = dashboardDataModule.services;
@@ -521,6 +534,7 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
   // The inline entries are modules without a compose<Module>() of their own yet.
   const modules = [
     deploymentsModule,
+    deploymentLogsModule,
     dataModelModule,
     apiKeysModule,
     usersModule,

@@ -440,6 +440,15 @@ export const routeSamples: Record<string, SampleFactory> = {
     const publicId = (board as unknown as { publicId: string }).publicId;
     return { url: `${ws(f)}/dashboards/${publicId}/widgets/w1/data`, payload: { limit: 10 } };
   },
+  'POST /api/v1/deployments/:deploymentId/dashboards/:publicId/widgets/:widgetId/xlsx': async (f) => {
+    const id = (await workbook(f)).id;
+    const widgets = [
+      { id: 'w1', position: { x: 0, y: 0, w: 1, h: 1 }, config: { reportId: (await report(f)).id } },
+    ];
+    const board = await post(f, `${ws(f)}/workbooks/${id}/publish`, { workbookId: id, config: { widgets } });
+    const publicId = (board as unknown as { publicId: string }).publicId;
+    return { url: `${ws(f)}/dashboards/${publicId}/widgets/w1/xlsx`, payload: { limit: 10 } };
+  },
   'POST /api/v1/deployments/:deploymentId/dashboards/:publicId/dimension-values': async (f) => {
     const id = (await workbook(f)).id;
     const widgets = [
@@ -868,6 +877,44 @@ export const routeSamples: Record<string, SampleFactory> = {
   'PUT /api/v1/deployments/:deploymentId/reports/by-public-id/:publicId': (f) => ({
     url: `${ws(f)}/reports/by-public-id/${`${unique()}0000000000`.slice(0, 12)}`,
     payload: { name: 'by public id', sqlQuery: 'SELECT 1' },
+  }),
+  // Issue 25 item 1: the rest of the Deployments group, and Deployment Creation.
+  'GET /api/v1/deployments/:deploymentId/settings': (f) => ({ url: `${ws(f)}/settings` }),
+  'GET /api/v1/deployments/:deploymentId/build-status': (f) => ({
+    url: `${ws(f)}/build-status?branchName=main`,
+  }),
+  'GET /api/v1/deployments/:deploymentId/logs': (f) => ({ url: `${ws(f)}/logs?source=production&first=10` }),
+  'GET /api/v1/deployments/:deploymentId/versions': (f) => ({ url: `${ws(f)}/versions?first=10` }),
+  'POST /api/v1/deployments/:deploymentId/creation-step/advance': (f) => ({
+    url: `${ws(f)}/creation-step/advance`,
+    payload: { creationStep: 'ready' },
+  }),
+  'POST /api/v1/deployments/:deploymentId/creation-step/reset': async (f) => ({
+    url: `/api/v1/deployments/${(await post(f, '/api/v1/deployments', { name: `reset ${unique()}` })).id}/creation-step/reset`,
+  }),
+  'POST /build/api/v1/deployments': () => ({
+    url: '/build/api/v1/deployments',
+    payload: {
+      name: `starter ${unique()}`,
+      cloudProvider: 'cubecloud',
+      isManaged: true,
+      region: 'local',
+      targetPlatform: 'cube',
+      creationStep: 'project',
+    },
+  }),
+  // Issue 25 item 4: a report placed in a spreadsheet.
+  'PUT /api/v1/deployments/:deploymentId/reports/:reportId/connect-workbook': async (f) => ({
+    url: `${ws(f)}/reports/${(await report(f)).id}/connect-workbook`,
+    payload: { externalWorkbookId: 'wb-sample', resultLocation: 'Sheet1!A1:C9', host: 'EXCEL' },
+  }),
+  'DELETE /api/v1/deployments/:deploymentId/reports/:reportId/connect-workbook': async (f) => ({
+    url: `${ws(f)}/reports/${(await report(f)).id}/connect-workbook`,
+    payload: { externalWorkbookId: 'wb-sample', sheetName: 'Sheet1', anchorCell: 'A1' },
+  }),
+  'PUT /api/v1/deployments/:deploymentId/reports/:reportId/refresh': async (f) => ({
+    url: `${ws(f)}/reports/${(await report(f)).id}/refresh`,
+    payload: {},
   }),
 };
 

@@ -134,6 +134,14 @@ const router = createBrowserRouter([
               </Suspense>
             ),
           },
+          {
+            path: '/dashboards/:deploymentId/:publicId/print',
+            element: (
+              <Suspense fallback={<LoadingState label="Loading the dashboard…" />}>
+                <DashboardPage print />
+              </Suspense>
+            ),
+          },
           { path: '/explore', element: <ChooseDeployment section="explore" /> },
           {
             path: '/explore/:deploymentId',

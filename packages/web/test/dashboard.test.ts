@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import ExcelJS from 'exceljs';
 import type { Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemoDashboard } from '../../server/src/bootstrap/demo-dashboard.ts';
@@ -582,6 +583,30 @@ describeInBrowser('dashboard viewer in the browser', () => {
       tile.getByRole('button', { name: 'Download CSV' }).click(),
     ]);
     expect(download.suggestedFilename()).toBe('Orders-by-status.csv');
+
+    // The same rows as a spreadsheet, made by the server: one row per bar, counts as numbers.
+    await more.click();
+    const [xlsx] = await Promise.all([
+      page.waitForEvent('download'),
+      tile.getByRole('button', { name: 'Download XLSX' }).click(),
+    ]);
+    expect(xlsx.suggestedFilename()).toBe('Orders-by-status.xlsx');
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.readFile(await xlsx.path());
+    const sheet = book.worksheets[0];
+    expect(sheet.rowCount).toBe(bars + 1);
+    expect(typeof sheet.getRow(2).getCell(2).value).toBe('number');
+
+    // Refresh runs the query again past the cache and redraws the same bars.
+    await more.click();
+    const renewed = page.waitForRequest(
+      (r) => r.url().includes('/widgets/orders-by-status/data') && r.postDataJSON()?.renewQuery === true,
+    );
+    await tile.getByRole('button', { name: 'Refresh' }).click();
+    expect((await (await renewed).response())?.status()).toBe(200);
+    await expect.poll(() => tile.getAttribute('data-state')).toBe('drawn');
+    await expect.poll(() => tile.locator('svg .mark-rect path').count()).toBe(bars);
+
     await more.click();
     const href = (await tile.getByRole('link', { name: 'Open in Explore' }).getAttribute('href')) ?? '';
     expect(href.startsWith(`/explore/${deploymentId}?q=`)).toBe(true);
@@ -675,6 +700,45 @@ describeInBrowser('dashboard viewer in the browser', () => {
     await page.waitForURL((url) => url.search === '');
     await settled(page, 6);
     expect(await figure(page)).toBe(before);
+  });
+
+  it('prints the dashboard with its filters: every tile in the page flow, the filters in words (issue 23 item 5)', async () => {
+    const { page } = browser;
+    const status = 'completed';
+    await page.goto(dashboardUrl(demo.publicId, `?f.orders.status=${status}`));
+    await settled(page, 6);
+    const filtered = await figure(page);
+    await page.getByRole('link', { name: 'Print view' }).click();
+    await page.waitForURL((url) => url.pathname.endsWith(`/${demo.publicId}/print`));
+    expect(new URL(page.url()).searchParams.get('f.orders.status')).toBe(status);
+    await settled(page, 6);
+    expect(await page.locator('.tsr-print-view').textContent()).toBe(`Filtered by Orders status: ${status}.`);
+    expect(await figure(page)).toBe(filtered);
+    await expectEveryTileFiltered(status);
+    // No controls, menus or download buttons on paper.
+    expect(await page.locator('form[aria-label="Dashboard filters"]').count()).toBe(0);
+    expect(await page.locator('.tsr-tile-menu-button').filter({ visible: true }).count()).toBe(0);
+    await browser.screenshot('dashboard-13-print-view');
+
+    // On paper: no app chrome; the PDF Chromium prints holds every tile's title and the filters.
+    await page.emulateMedia({ media: 'print' });
+    expect(await page.locator('.topbar').isVisible()).toBe(false);
+    expect(await page.getByRole('button', { name: 'Print…' }).isVisible()).toBe(false);
+    const pdf = await page.pdf({ printBackground: true, preferCSSPageSize: true });
+    const { extractText, getDocumentProxy } = await import('unpdf');
+    const { text } = await extractText(await getDocumentProxy(new Uint8Array(pdf)), { mergePages: true });
+    for (const title of await page.locator('.tsr-tile-title').allTextContents())
+      if (title.trim()) expect(text).toContain(title.trim());
+    expect(text).toContain(`Filtered by Orders status: ${status}.`);
+    await page.emulateMedia({ media: 'screen' });
+
+    await page.setViewportSize({ width: 400, height: 900 });
+    await settled(page, 6);
+    await browser.screenshot('dashboard-13-print-view-phone');
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.getByRole('link', { name: 'Back to the dashboard' }).click();
+    await page.waitForURL((url) => url.pathname.endsWith(`/${demo.publicId}`));
+    expect(new URL(page.url()).searchParams.get('f.orders.status')).toBe(status);
   });
 
   it('keeps every tile on the page, dimmed and busy, until its new rows arrive (issue 21)', async () => {

@@ -61,7 +61,11 @@ export function useGetDeployment(
  * - `/api/v1/deployments`
  * - `/api/v1/deployments/{deploymentId}`
  * - `/api/v1/deployments/{deploymentId}/environments`
+ * - `/api/v1/deployments/{deploymentId}/settings`
+ * - `/api/v1/deployments/{deploymentId}/build-status`
  * - `/api/v1/deployments/{deploymentId}/data-source/tables`
+ * - `/api/v1/deployments/{deploymentId}/logs`
+ * - `/api/v1/deployments/{deploymentId}/versions`
  * - `/api/v1/deployments/{deploymentId}/folders`
  * - `/api/v1/deployments/{deploymentId}/folders/{folderId}/ancestors`
  * - `/api/v1/deployments/{deploymentId}/workbooks`
@@ -100,7 +104,11 @@ export function useUpdateDeployment(
       '/api/v1/deployments',
       '/api/v1/deployments/{deploymentId}',
       '/api/v1/deployments/{deploymentId}/environments',
+      '/api/v1/deployments/{deploymentId}/settings',
+      '/api/v1/deployments/{deploymentId}/build-status',
       '/api/v1/deployments/{deploymentId}/data-source/tables',
+      '/api/v1/deployments/{deploymentId}/logs',
+      '/api/v1/deployments/{deploymentId}/versions',
       '/api/v1/deployments/{deploymentId}/folders',
       '/api/v1/deployments/{deploymentId}/folders/{folderId}/ancestors',
       '/api/v1/deployments/{deploymentId}/workbooks',
@@ -142,7 +150,11 @@ export function useUpdateDeployment(
  * - `/api/v1/deployments`
  * - `/api/v1/deployments/{deploymentId}`
  * - `/api/v1/deployments/{deploymentId}/environments`
+ * - `/api/v1/deployments/{deploymentId}/settings`
+ * - `/api/v1/deployments/{deploymentId}/build-status`
  * - `/api/v1/deployments/{deploymentId}/data-source/tables`
+ * - `/api/v1/deployments/{deploymentId}/logs`
+ * - `/api/v1/deployments/{deploymentId}/versions`
  * - `/api/v1/deployments/{deploymentId}/folders`
  * - `/api/v1/deployments/{deploymentId}/folders/{folderId}/ancestors`
  * - `/api/v1/deployments/{deploymentId}/workbooks`
@@ -181,7 +193,11 @@ export function useDeleteDeployment(
       '/api/v1/deployments',
       '/api/v1/deployments/{deploymentId}',
       '/api/v1/deployments/{deploymentId}/environments',
+      '/api/v1/deployments/{deploymentId}/settings',
+      '/api/v1/deployments/{deploymentId}/build-status',
       '/api/v1/deployments/{deploymentId}/data-source/tables',
+      '/api/v1/deployments/{deploymentId}/logs',
+      '/api/v1/deployments/{deploymentId}/versions',
       '/api/v1/deployments/{deploymentId}/folders',
       '/api/v1/deployments/{deploymentId}/folders/{folderId}/ancestors',
       '/api/v1/deployments/{deploymentId}/workbooks',
@@ -227,6 +243,83 @@ export function useGetDeploymentEnvironments(
 }
 
 /**
+ * Get deployment settings
+ *
+ * `GET /api/v1/deployments/{deploymentId}/settings`
+ */
+export function useGetDeploymentSettings(
+  init: QueryHookInit<'/api/v1/deployments/{deploymentId}/settings', 'get'>,
+  options?: QueryHookOptions<'/api/v1/deployments/{deploymentId}/settings', 'get'>,
+) {
+  return useApiQuery('get', '/api/v1/deployments/{deploymentId}/settings', init, options);
+}
+
+/**
+ * Compile status of a branch's model: ok, or its errors with file and line
+ *
+ * `GET /api/v1/deployments/{deploymentId}/build-status`
+ */
+export function useBuildStatus(
+  init: QueryHookInit<'/api/v1/deployments/{deploymentId}/build-status', 'get'>,
+  options?: QueryHookOptions<'/api/v1/deployments/{deploymentId}/build-status', 'get'>,
+) {
+  return useApiQuery('get', '/api/v1/deployments/{deploymentId}/build-status', init, options);
+}
+
+/**
+ * Advance a deployment to a given onboarding step (e.g. after connecting a source)
+ *
+ * `POST /api/v1/deployments/{deploymentId}/creation-step/advance`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/deployments`
+ * - `/api/v1/deployments/{deploymentId}`
+ */
+export function useAdvanceCreationStep(
+  options?: MutationHookOptions<'/api/v1/deployments/{deploymentId}/creation-step/advance', 'post'>,
+) {
+  return useApiMutation(
+    'post',
+    '/api/v1/deployments/{deploymentId}/creation-step/advance',
+    ['/api/v1/deployments', '/api/v1/deployments/{deploymentId}'],
+    options,
+  );
+}
+
+/**
+ * Reset a deployment to the first onboarding step (project)
+ *
+ * `POST /api/v1/deployments/{deploymentId}/creation-step/reset`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/deployments`
+ * - `/api/v1/deployments/{deploymentId}`
+ */
+export function useResetCreationStep(
+  options?: MutationHookOptions<'/api/v1/deployments/{deploymentId}/creation-step/reset', 'post'>,
+) {
+  return useApiMutation(
+    'post',
+    '/api/v1/deployments/{deploymentId}/creation-step/reset',
+    ['/api/v1/deployments', '/api/v1/deployments/{deploymentId}'],
+    options,
+  );
+}
+
+/**
+ * Create a deployment with an empty starter project
+ *
+ * `POST /build/api/v1/deployments`
+ *
+ * Invalidates no cached read.
+ */
+export function useCreateDeploymentWithStarter(
+  options?: MutationHookOptions<'/build/api/v1/deployments', 'post'>,
+) {
+  return useApiMutation('post', '/build/api/v1/deployments', [], options);
+}
+
+/**
  * Test the settings of a data source not saved yet
  *
  * `POST /api/v1/data-sources/test`
@@ -267,6 +360,18 @@ export function useGetDataSourceTables(
   options?: QueryHookOptions<'/api/v1/deployments/{deploymentId}/data-source/tables', 'get'>,
 ) {
   return useApiQuery('get', '/api/v1/deployments/{deploymentId}/data-source/tables', init, options);
+}
+
+/**
+ * Recent logs of a deployment's queries and model builds, newest first
+ *
+ * `GET /api/v1/deployments/{deploymentId}/logs`
+ */
+export function useLogs(
+  init: QueryHookInit<'/api/v1/deployments/{deploymentId}/logs', 'get'>,
+  options?: QueryHookOptions<'/api/v1/deployments/{deploymentId}/logs', 'get'>,
+) {
+  return useApiQuery('get', '/api/v1/deployments/{deploymentId}/logs', init, options);
 }
 
 /**
@@ -535,6 +640,18 @@ export function useFinishUpload(
     [],
     options,
   );
+}
+
+/**
+ * The versions of the deployment's model, newest first
+ *
+ * `GET /api/v1/deployments/{deploymentId}/versions`
+ */
+export function useListDeploymentVersions(
+  init: QueryHookInit<'/api/v1/deployments/{deploymentId}/versions', 'get'>,
+  options?: QueryHookOptions<'/api/v1/deployments/{deploymentId}/versions', 'get'>,
+) {
+  return useApiQuery('get', '/api/v1/deployments/{deploymentId}/versions', init, options);
 }
 
 /**
@@ -1488,6 +1605,72 @@ export function useUpsertReportByPublicId(
 }
 
 /**
+ * Connect a report to the calling spreadsheet (view access)
+ *
+ * `PUT /api/v1/deployments/{deploymentId}/reports/{reportId}/connect-workbook`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/deployments/{deploymentId}/reports`
+ * - `/api/v1/deployments/{deploymentId}/reports/{reportId}`
+ */
+export function useConnectReportToWorkbook(
+  options?: MutationHookOptions<
+    '/api/v1/deployments/{deploymentId}/reports/{reportId}/connect-workbook',
+    'put'
+  >,
+) {
+  return useApiMutation(
+    'put',
+    '/api/v1/deployments/{deploymentId}/reports/{reportId}/connect-workbook',
+    ['/api/v1/deployments/{deploymentId}/reports', '/api/v1/deployments/{deploymentId}/reports/{reportId}'],
+    options,
+  );
+}
+
+/**
+ * Disconnect a report from one spot in a spreadsheet (view access)
+ *
+ * `DELETE /api/v1/deployments/{deploymentId}/reports/{reportId}/connect-workbook`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/deployments/{deploymentId}/reports`
+ * - `/api/v1/deployments/{deploymentId}/reports/{reportId}`
+ */
+export function useDisconnectReportFromWorkbook(
+  options?: MutationHookOptions<
+    '/api/v1/deployments/{deploymentId}/reports/{reportId}/connect-workbook',
+    'delete'
+  >,
+) {
+  return useApiMutation(
+    'delete',
+    '/api/v1/deployments/{deploymentId}/reports/{reportId}/connect-workbook',
+    ['/api/v1/deployments/{deploymentId}/reports', '/api/v1/deployments/{deploymentId}/reports/{reportId}'],
+    options,
+  );
+}
+
+/**
+ * Refresh report: record that its rows were fetched again (view access)
+ *
+ * `PUT /api/v1/deployments/{deploymentId}/reports/{reportId}/refresh`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/deployments/{deploymentId}/reports`
+ * - `/api/v1/deployments/{deploymentId}/reports/{reportId}`
+ */
+export function useRefreshReport(
+  options?: MutationHookOptions<'/api/v1/deployments/{deploymentId}/reports/{reportId}/refresh', 'put'>,
+) {
+  return useApiMutation(
+    'put',
+    '/api/v1/deployments/{deploymentId}/reports/{reportId}/refresh',
+    ['/api/v1/deployments/{deploymentId}/reports', '/api/v1/deployments/{deploymentId}/reports/{reportId}'],
+    options,
+  );
+}
+
+/**
  * One level of the workspace tree: folders first, then workbooks and reports the caller can view
  *
  * `GET /api/v1/deployments/{deploymentId}/workspace`
@@ -2240,6 +2423,29 @@ export function useGetDashboardWidgetData(
     'post',
     '/api/v1/deployments/{deploymentId}/dashboards/{publicId}/widgets/{widgetId}/data',
     init,
+    options,
+  );
+}
+
+/**
+ * A widget's rows as an Excel workbook (view access; Tessera's own)
+ *
+ * `POST /api/v1/deployments/{deploymentId}/dashboards/{publicId}/widgets/{widgetId}/xlsx`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/api/v1/deployments`
+ * - `/api/v1/deployments/{deploymentId}`
+ */
+export function useDownloadDashboardWidgetXlsx(
+  options?: MutationHookOptions<
+    '/api/v1/deployments/{deploymentId}/dashboards/{publicId}/widgets/{widgetId}/xlsx',
+    'post'
+  >,
+) {
+  return useApiMutation(
+    'post',
+    '/api/v1/deployments/{deploymentId}/dashboards/{publicId}/widgets/{widgetId}/xlsx',
+    ['/api/v1/deployments', '/api/v1/deployments/{deploymentId}'],
     options,
   );
 }

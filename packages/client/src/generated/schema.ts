@@ -234,6 +234,103 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/deployments/{deploymentId}/settings': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Get deployment settings */
+    get: operations['getDeploymentSettings'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/deployments/{deploymentId}/build-status': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Compile status of a branch's model: ok, or its errors with file and line
+     * @description Tessera compiles models on demand, so the status is that of the branch files as they are now. A branch the deployment does not have is a 404.
+     */
+    get: operations['buildStatus'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/deployments/{deploymentId}/creation-step/advance': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Advance a deployment to a given onboarding step (e.g. after connecting a source)
+     * @description The seeded demo deployment keeps its `demo` step: 409 `demo_deployment`.
+     */
+    post: operations['advanceCreationStep'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/deployments/{deploymentId}/creation-step/reset': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Reset a deployment to the first onboarding step (project)
+     * @description The seeded demo deployment keeps its `demo` step: 409 `demo_deployment`.
+     */
+    post: operations['resetCreationStep'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/build/api/v1/deployments': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Create a deployment with an empty starter project
+     * @description The same deployment `POST /api/v1/deployments` creates (the sample data source, a production environment on `main`, no model files yet), starting its onboarding at `creationStep`. `cloudProvider`, `isManaged`, `region`, `targetPlatform`, `creationMethod` and `deployMode` are checked as the reference gives them; Tessera hosts every deployment itself and keeps none of them.
+     */
+    post: operations['createDeploymentWithStarter'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/data-sources/test': {
     parameters: {
       query?: never;
@@ -277,6 +374,26 @@ export interface paths {
     };
     /** The schemas, tables, columns and keys of a deployment's data source */
     get: operations['getDataSourceTables'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/deployments/{deploymentId}/logs': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Recent logs of a deployment's queries and model builds, newest first
+     * @description Lines of every replica (`pod`), kept in the metadata store: the newest 1000 per deployment. `source=production` scopes to the default branch, `source=dev` to development branches. A line names members, durations, row counts and error codes; never SQL text, filter values or other bound parameters.
+     */
+    get: operations['logs'];
     put?: never;
     post?: never;
     delete?: never;
@@ -481,6 +598,26 @@ export interface paths {
      * @description Applies the transaction to its branch in one database transaction: uploaded files are written and, unless `autoRemoveFiles` is false, branch files missing from `files` are removed. A transaction applies once; finishing it again answers 409.
      */
     post: operations['finishUpload'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/deployments/{deploymentId}/versions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The versions of the deployment's model, newest first
+     * @description Each change of the default branch (a file write, a merge to it, an upload) is a version, with who made it and when. Tessera has no engine versions to switch between: its engine is the one it ships.
+     */
+    get: operations['listDeploymentVersions'];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -1141,6 +1278,50 @@ export interface paths {
      * @description When a report of this deployment holds the publicId it is updated as `PUT .../reports/{reportId}` does (edit access; only the fields sent change); otherwise one is created with it, with the access `POST .../reports` needs. A `publicId` in the body must equal the path's. Concurrent identical requests create one report; the others update it. 409 `upsert_branch_changed`: the report holding the publicId kept being created and deleted under the request; retry it. Reports here always store their publicId, so the reference's `ambiguous_legacy_id` never arises.
      */
     put: operations['upsertReportByPublicId'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/deployments/{deploymentId}/reports/{reportId}/connect-workbook': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Connect a report to the calling spreadsheet (view access)
+     * @description Records where the report is placed (workbook and location) so the add-in can list and refresh it there; a second connect of the same workbook and location updates that placement. Unless `addressOnly`, the placement counts as filled with the report's current query (`syncStatus` `UP_TO_DATE`).
+     */
+    put: operations['connectReportToWorkbook'];
+    post?: never;
+    /**
+     * Disconnect a report from one spot in a spreadsheet (view access)
+     * @description Address the placement by `placementId`, or by `externalWorkbookId` with `sheetName` and `anchorCell` (or a `resultLocation` naming both); `sheetId` only narrows. A target that matches no placement succeeds and changes nothing.
+     */
+    delete: operations['disconnectReportFromWorkbook'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/deployments/{deploymentId}/reports/{reportId}/refresh': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Refresh report: record that its rows were fetched again (view access)
+     * @description With a placement addressed (as for disconnect), that placement takes the report's current query checksum and the `resultChecksum` sent; 404 when none matches. Without one, the report itself is marked refreshed by the caller.
+     */
+    put: operations['refreshReport'];
     post?: never;
     delete?: never;
     options?: never;
@@ -1924,6 +2105,26 @@ export interface paths {
      *     SQL-API widgets take the dashboard's filters and time grains where the member is in the SQL's projection: a filter whose member is an output column as is (`SELECT status ... FROM orders` projects `orders.status`), or names an output column, is applied by wrapping the report SQL (`SELECT * FROM (...) WHERE ...`; equals, notEquals, in, notIn, gt, gte, lt, lte, set, notSet, contains, notContains, startsWith, endsWith); a time grain replaces the unit of the SQL's `DATE_TRUNC('<unit>', <member>)`. A filter on a member the projection lacks, a date range or another operator is not applied and is listed in `notApplied`, so that a viewer can show it; a member that is neither a model member nor a column is 400 `unknown_column`. `data` are objects of the `/v1/cubesql` text values, with `columns`.
      */
     post: operations['getDashboardWidgetData'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/deployments/{deploymentId}/dashboards/{publicId}/widgets/{widgetId}/xlsx': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A widget's rows as an Excel workbook (view access; Tessera's own)
+     * @description The rows the widget-data endpoint answers for the same body (the dashboard's filters and time grains, up to 50,000 rows unless `limit` says fewer), as an `.xlsx` attachment named after the widget: one sheet with the columns the tile shows and their titles, numbers as numbers and times as dates, each with the Excel number format of the report's column format or the model's measure format. Same access, 400, 403 and 404 as the widget-data endpoint, and 403 `data_download_restricted` when the account's app config sets `restrictDataDownload`.
+     */
+    post: operations['downloadDashboardWidgetXlsx'];
     delete?: never;
     options?: never;
     head?: never;
@@ -2965,6 +3166,7 @@ export interface components {
         | 'conflict'
         | 'forbidden'
         | 'content_access_denied'
+        | 'data_download_restricted'
         | 'invalid_cursor'
         | 'cursor_unavailable_for_sort'
         | 'invalid_folder'
@@ -2999,6 +3201,7 @@ export interface components {
         | 'workbook_not_found'
         | 'branch_exists'
         | 'main_branch'
+        | 'demo_deployment'
         | 'file_exists'
         | 'upload_finished'
         | 'upload_too_large'
@@ -3185,7 +3388,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3199,6 +3402,7 @@ export interface operations {
               | 'insufficient_role'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -3248,7 +3452,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -3260,6 +3464,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -3580,7 +3785,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3594,6 +3799,7 @@ export interface operations {
               | 'insufficient_role'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -3643,7 +3849,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -3655,6 +3861,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -3917,7 +4124,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3932,6 +4139,7 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -3981,7 +4189,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -3993,6 +4201,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -4225,7 +4434,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4240,6 +4449,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -4289,7 +4499,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -4301,6 +4511,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -4577,7 +4788,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4592,6 +4803,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -4641,7 +4853,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -4653,6 +4865,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -4832,7 +5045,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4847,6 +5060,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -4896,7 +5110,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -4908,6 +5122,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -5137,7 +5352,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5152,6 +5367,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -5201,7 +5417,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -5213,6 +5429,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -5239,6 +5456,1511 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
+          };
+        };
+      };
+    };
+  };
+  getDeploymentSettings: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        deploymentId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Every setting of the deployment in one payload; secrets excluded (the data source's are in `GET /{deploymentId}` without their values, env variables under `/env-vars`) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: number;
+            name: string;
+            /**
+             * @description Tessera runs every deployment in its own process: `single`
+             * @enum {unknown}
+             */
+            template: 'single' | 'simpleCluster' | 'multiCluster';
+            /**
+             * @description Tessera hosts its deployments itself: `cubecloud`
+             * @enum {unknown}
+             */
+            cloudProvider: 'cubecloud' | 'aws' | 'gcp';
+            /** @enum {unknown} */
+            creationStep: 'project' | 'upload' | 'schema' | 'github' | 'ssh' | 'databases' | 'ready' | 'demo';
+            creationMethod: ('upload' | 'cubecloud' | 'github' | 'ssh') | null;
+            deployMode: ('git' | 'cli') | null;
+            /** @description Base URL of this deployment's data API */
+            deploymentUrl: string;
+            /** @enum {unknown} */
+            releaseChannel: 'latest' | 'release';
+            releaseChannelVersion: string | null;
+            /** @description The branch queries read when a token names none */
+            deployBranchName: string;
+            deployBranchReadOnly: boolean;
+            deployBranchMergeAllowed: boolean;
+            deployProjectRoot: string;
+            /** @description The SQL API (`/v1/cubesql`) answers */
+            isCubeSqlEnabled: boolean;
+            isSupportPreAggregations: boolean;
+            region: string | null;
+            customDomain: string | null;
+            autoDomain: string | null;
+            /** @description Data API base path under /data/{deploymentId} */
+            basePath: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_out_of_scope'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'data_download_restricted'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'user_attribute_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found'
+              | 'dashboard_version_not_found'
+              | 'comment_not_found'
+              | 'environment_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'demo_deployment'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'user_attribute_exists'
+              | 'report_public_id_taken'
+              | 'upsert_branch_changed'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready'
+              | 'oidc_token_config_exists'
+              | 'draft_version_conflict';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
+          };
+        };
+      };
+    };
+  };
+  buildStatus: {
+    parameters: {
+      query?: {
+        /** @description Default: the default branch (main) */
+        branchName?: string;
+      };
+      header?: never;
+      path: {
+        deploymentId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            deploymentId: number;
+            branchName: string;
+            /** @enum {unknown} */
+            mode: 'production' | 'dev_mode';
+            /**
+             * @description `ok`: the branch model compiles; `error`: see `errors`, each with its file and line
+             * @enum {unknown}
+             */
+            status: 'ok' | 'error';
+            /** @description The errors, one `file:line: message` a line */
+            errorText: string | null;
+            errors: {
+              fileName: string | null;
+              line: number | null;
+              message: string;
+            }[];
+            cubesCount: number;
+            /** @description Hash of the branch's files (order-independent); null when it has none */
+            filesHash: string | null;
+            lastHash: string | null;
+            /** @description Models compile on demand: there are no build jobs */
+            buildJobId: null;
+            deploymentStatus: string | null;
+            /** @description When a file of the branch last changed; null when it has none */
+            updatedAt: string | null;
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_out_of_scope'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'data_download_restricted'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'user_attribute_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found'
+              | 'dashboard_version_not_found'
+              | 'comment_not_found'
+              | 'environment_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'demo_deployment'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'user_attribute_exists'
+              | 'report_public_id_taken'
+              | 'upsert_branch_changed'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready'
+              | 'oidc_token_config_exists'
+              | 'draft_version_conflict';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
+          };
+        };
+      };
+    };
+  };
+  advanceCreationStep: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        deploymentId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * @description `demo` marks the seeded demo deployment only
+           * @enum {unknown}
+           */
+          creationStep: 'project' | 'upload' | 'schema' | 'github' | 'ssh' | 'databases' | 'ready';
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: number;
+            name: string;
+            /** @description Base URL of this deployment's data API */
+            deploymentUrl: string;
+            /**
+             * @description `ready` once its data source answers; `databases` while it does not (create, update or test it again)
+             * @enum {unknown}
+             */
+            creationStep: 'project' | 'upload' | 'schema' | 'github' | 'ssh' | 'databases' | 'ready' | 'demo';
+            dataSource:
+              | {
+                  /** @enum {string} */
+                  type: 'duckdb';
+                  path?: string;
+                  hasPassword: boolean;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'postgres';
+                  host?: string;
+                  port?: number;
+                  database?: string;
+                  user?: string;
+                  ssl?: boolean;
+                  hasPassword: boolean;
+                  oauthIntegrationId?: number;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'mysql';
+                  host?: string;
+                  port?: number;
+                  database?: string;
+                  user?: string;
+                  ssl?: boolean;
+                  hasPassword: boolean;
+                };
+            /** @description The outcome of connecting to a data source and running `SELECT 1` */
+            connection?: {
+              ok: boolean;
+              /** @description What stopped the connection; null when it connected */
+              problem:
+                | (
+                    | 'host_unreachable'
+                    | 'host_unknown'
+                    | 'timeout'
+                    | 'login_refused'
+                    | 'database_missing'
+                    | 'file_missing'
+                    | 'tls_failed'
+                    | 'permission_missing'
+                    | 'unknown'
+                  )
+                | null;
+              /** @description What happened, in words a user can act on; never a secret */
+              message: string;
+              /** @description The data-source field to look at */
+              field: string | null;
+              durationMs: number;
+            };
+            basePath: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'malformed_body'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_out_of_scope'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'data_download_restricted'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'user_attribute_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found'
+              | 'dashboard_version_not_found'
+              | 'comment_not_found'
+              | 'environment_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'demo_deployment'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'user_attribute_exists'
+              | 'report_public_id_taken'
+              | 'upsert_branch_changed'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready'
+              | 'oidc_token_config_exists'
+              | 'draft_version_conflict';
+          };
+        };
+      };
+      /** @description Payload Too Large: `body_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'body_too_large';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'unsupported_media_type';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
+          };
+        };
+      };
+    };
+  };
+  resetCreationStep: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        deploymentId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: number;
+            name: string;
+            /** @description Base URL of this deployment's data API */
+            deploymentUrl: string;
+            /**
+             * @description `ready` once its data source answers; `databases` while it does not (create, update or test it again)
+             * @enum {unknown}
+             */
+            creationStep: 'project' | 'upload' | 'schema' | 'github' | 'ssh' | 'databases' | 'ready' | 'demo';
+            dataSource:
+              | {
+                  /** @enum {string} */
+                  type: 'duckdb';
+                  path?: string;
+                  hasPassword: boolean;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'postgres';
+                  host?: string;
+                  port?: number;
+                  database?: string;
+                  user?: string;
+                  ssl?: boolean;
+                  hasPassword: boolean;
+                  oauthIntegrationId?: number;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'mysql';
+                  host?: string;
+                  port?: number;
+                  database?: string;
+                  user?: string;
+                  ssl?: boolean;
+                  hasPassword: boolean;
+                };
+            /** @description The outcome of connecting to a data source and running `SELECT 1` */
+            connection?: {
+              ok: boolean;
+              /** @description What stopped the connection; null when it connected */
+              problem:
+                | (
+                    | 'host_unreachable'
+                    | 'host_unknown'
+                    | 'timeout'
+                    | 'login_refused'
+                    | 'database_missing'
+                    | 'file_missing'
+                    | 'tls_failed'
+                    | 'permission_missing'
+                    | 'unknown'
+                  )
+                | null;
+              /** @description What happened, in words a user can act on; never a secret */
+              message: string;
+              /** @description The data-source field to look at */
+              field: string | null;
+              durationMs: number;
+            };
+            basePath: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'malformed_body'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_out_of_scope'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'data_download_restricted'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'user_attribute_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found'
+              | 'dashboard_version_not_found'
+              | 'comment_not_found'
+              | 'environment_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'demo_deployment'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'user_attribute_exists'
+              | 'report_public_id_taken'
+              | 'upsert_branch_changed'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready'
+              | 'oidc_token_config_exists'
+              | 'draft_version_conflict';
+          };
+        };
+      };
+      /** @description Payload Too Large: `body_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'body_too_large';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'unsupported_media_type';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
+          };
+        };
+      };
+    };
+  };
+  createDeploymentWithStarter: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          name: string;
+          /** @enum {unknown} */
+          cloudProvider: 'cubecloud' | 'aws' | 'gcp';
+          isManaged: boolean;
+          region: string;
+          targetPlatform: string;
+          /**
+           * @description Where the new deployment starts its onboarding
+           * @enum {unknown}
+           */
+          creationStep: 'project' | 'upload' | 'schema' | 'github' | 'ssh' | 'databases' | 'ready';
+          creationMethod?: ('upload' | 'cubecloud' | 'github' | 'ssh') | null;
+          deployMode?: ('git' | 'cli') | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: number;
+            name: string;
+            /** @description Base URL of this deployment's data API */
+            deploymentUrl: string;
+            /**
+             * @description `ready` once its data source answers; `databases` while it does not (create, update or test it again)
+             * @enum {unknown}
+             */
+            creationStep: 'project' | 'upload' | 'schema' | 'github' | 'ssh' | 'databases' | 'ready' | 'demo';
+            dataSource:
+              | {
+                  /** @enum {string} */
+                  type: 'duckdb';
+                  path?: string;
+                  hasPassword: boolean;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'postgres';
+                  host?: string;
+                  port?: number;
+                  database?: string;
+                  user?: string;
+                  ssl?: boolean;
+                  hasPassword: boolean;
+                  oauthIntegrationId?: number;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'mysql';
+                  host?: string;
+                  port?: number;
+                  database?: string;
+                  user?: string;
+                  ssl?: boolean;
+                  hasPassword: boolean;
+                };
+            /** @description The outcome of connecting to a data source and running `SELECT 1` */
+            connection?: {
+              ok: boolean;
+              /** @description What stopped the connection; null when it connected */
+              problem:
+                | (
+                    | 'host_unreachable'
+                    | 'host_unknown'
+                    | 'timeout'
+                    | 'login_refused'
+                    | 'database_missing'
+                    | 'file_missing'
+                    | 'tls_failed'
+                    | 'permission_missing'
+                    | 'unknown'
+                  )
+                | null;
+              /** @description What happened, in words a user can act on; never a secret */
+              message: string;
+              /** @description The data-source field to look at */
+              field: string | null;
+              durationMs: number;
+            };
+            basePath: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'malformed_body'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_scoped_credential'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'data_download_restricted'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'user_attribute_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found'
+              | 'dashboard_version_not_found'
+              | 'comment_not_found'
+              | 'environment_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'demo_deployment'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'user_attribute_exists'
+              | 'report_public_id_taken'
+              | 'upsert_branch_changed'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready'
+              | 'oidc_token_config_exists'
+              | 'draft_version_conflict';
+          };
+        };
+      };
+      /** @description Payload Too Large: `body_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'body_too_large';
+          };
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'unsupported_media_type';
           };
         };
       };
@@ -5435,7 +7157,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5450,6 +7172,7 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -5499,7 +7222,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -5511,6 +7234,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -5750,7 +7474,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5765,6 +7489,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -5814,7 +7539,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -5826,6 +7551,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -6023,7 +7749,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6038,6 +7764,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -6087,7 +7814,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -6099,6 +7826,277 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'user_attribute_exists'
+              | 'report_public_id_taken'
+              | 'upsert_branch_changed'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready'
+              | 'oidc_token_config_exists'
+              | 'draft_version_conflict';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
+          };
+        };
+      };
+    };
+  };
+  logs: {
+    parameters: {
+      query?: {
+        /** @description `production`: lines about the default branch; `dev`: about any other branch. Absent: both */
+        source?: 'production' | 'dev';
+        /** @description Only the lines of this replica */
+        pod?: string;
+        /** @description Every line is the API server's (`cubejs-server`): other containers have none */
+        container?: 'INIT' | 'MAIN' | 'cubejs-server' | 'vector' | 'api-proxy';
+        /** @description Page size (default 100) */
+        first?: number;
+        /** @description Opaque cursor: the `endCursor` of the previous page */
+        after?: string;
+      };
+      header?: never;
+      path: {
+        deploymentId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Newest first */
+            items: {
+              /** @description The replica that wrote the line */
+              pod: string;
+              /** Format: date-time */
+              date: string;
+              message: string;
+              /** @enum {unknown} */
+              source: 'production' | 'dev';
+              /**
+               * @description `query`: a data-API query ran or was refused; `build`: a model was compiled
+               * @enum {unknown}
+               */
+              kind: 'query' | 'build';
+              /** @enum {unknown} */
+              level: 'info' | 'error';
+              branchName: string;
+              /** @description Structured fields: duration, rows, member names, error code. Never SQL text, filter values or any bound parameter */
+              details: {
+                [key: string]: unknown;
+              };
+            }[];
+            pageInfo: {
+              hasNextPage: boolean;
+              hasPreviousPage: boolean;
+              startCursor: string | null;
+              endCursor: string | null;
+            };
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_out_of_scope'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'data_download_restricted'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'user_attribute_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found'
+              | 'dashboard_version_not_found'
+              | 'comment_not_found'
+              | 'environment_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -6262,7 +8260,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6277,6 +8275,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -6326,7 +8325,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -6338,6 +8337,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -6511,7 +8511,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6526,6 +8526,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -6575,7 +8576,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -6587,6 +8588,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -6775,7 +8777,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6790,6 +8792,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -6839,7 +8842,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -6851,6 +8854,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -7040,7 +9044,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7055,6 +9059,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -7104,7 +9109,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -7116,6 +9121,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -7306,7 +9312,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7321,6 +9327,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -7370,7 +9377,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -7382,6 +9389,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -7555,7 +9563,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7570,6 +9578,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -7619,7 +9628,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -7631,6 +9640,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -7818,7 +9828,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7833,6 +9843,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -7882,7 +9893,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -7894,6 +9905,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -8073,7 +10085,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8088,6 +10100,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -8137,7 +10150,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -8149,6 +10162,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -8341,7 +10355,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8356,6 +10370,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -8405,7 +10420,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -8417,6 +10432,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -8582,7 +10598,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8597,6 +10613,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -8646,7 +10663,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -8658,6 +10675,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -8839,7 +10857,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8854,6 +10872,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -8903,7 +10922,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -8915,6 +10934,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -9103,7 +11123,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9118,6 +11138,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -9167,7 +11188,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -9179,6 +11200,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -9370,7 +11392,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9385,6 +11407,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -9434,7 +11457,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -9446,6 +11469,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -9630,7 +11654,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9645,6 +11669,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -9694,7 +11719,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -9706,6 +11731,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -9868,7 +11894,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9883,6 +11909,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -9932,7 +11959,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -9944,6 +11971,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -10136,7 +12164,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10151,6 +12179,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -10200,7 +12229,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -10212,6 +12241,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -10412,7 +12442,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10427,6 +12457,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -10476,7 +12507,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -10488,6 +12519,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -10538,6 +12570,277 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
             code: 'unsupported_media_type';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
+          };
+        };
+      };
+    };
+  };
+  listDeploymentVersions: {
+    parameters: {
+      query?: {
+        /** @description Page size (default 50) */
+        first?: number;
+        /** @description Opaque cursor: the `endCursor` of the previous page */
+        after?: string;
+      };
+      header?: never;
+      path: {
+        deploymentId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Newest first */
+            items: {
+              id: number;
+              /** @description `v1` for the first version of the model, counting up */
+              version: string;
+              /** @description The same as `version` */
+              releaseChannelVersion: string;
+              /** @enum {unknown} */
+              releaseChannel: 'latest' | 'release';
+              /** @description The newest version */
+              isLatestInChannel: boolean;
+              /** @description The newest version, and the default branch still holds its files */
+              isCurrent: boolean;
+              /** @description Order-independent hash of the default branch's files */
+              filesHash: string;
+              /** @description The paths of the model files */
+              files: string[];
+              /** @description What made it: `data_model.write_files`, `data_model.merge_to_default`, `data_model.upload`, … */
+              action: string;
+              /** @description The branch merged, for a merge */
+              fromBranch: string | null;
+              /** Format: date-time */
+              createdAt: string;
+              createdBy: {
+                id: number;
+                email: string;
+                firstName: string | null;
+              } | null;
+            }[];
+            pageInfo: {
+              hasNextPage: boolean;
+              hasPreviousPage: boolean;
+              startCursor: string | null;
+              endCursor: string | null;
+            };
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_out_of_scope'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'data_download_restricted'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'user_attribute_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found'
+              | 'dashboard_version_not_found'
+              | 'comment_not_found'
+              | 'environment_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'demo_deployment'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'user_attribute_exists'
+              | 'report_public_id_taken'
+              | 'upsert_branch_changed'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready'
+              | 'oidc_token_config_exists'
+              | 'draft_version_conflict';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
           };
         };
       };
@@ -10690,7 +12993,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10705,6 +13008,7 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -10754,7 +13058,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -10766,6 +13070,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -10938,7 +13243,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10953,6 +13258,7 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -11002,7 +13308,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -11014,6 +13320,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -11192,7 +13499,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11207,6 +13514,7 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -11256,7 +13564,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -11268,6 +13576,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -11435,7 +13744,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11450,6 +13759,7 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -11499,7 +13809,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -11511,6 +13821,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -11726,7 +14037,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11741,6 +14052,7 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -11790,7 +14102,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -11802,6 +14114,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -12003,7 +14316,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -12018,6 +14331,7 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -12067,7 +14381,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -12079,6 +14393,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -12269,7 +14584,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -12283,6 +14598,7 @@ export interface operations {
               | 'insufficient_role'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -12332,7 +14648,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -12344,6 +14660,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -12523,7 +14840,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -12537,6 +14854,7 @@ export interface operations {
               | 'insufficient_role'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -12586,7 +14904,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -12598,6 +14916,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -12807,7 +15126,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -12821,6 +15140,7 @@ export interface operations {
               | 'insufficient_role'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -12870,7 +15190,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -12882,6 +15202,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -13064,7 +15385,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -13079,6 +15400,7 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -13128,7 +15450,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -13140,6 +15462,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -13332,7 +15655,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -13347,6 +15670,7 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -13396,7 +15720,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -13408,6 +15732,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -13622,7 +15947,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -13637,6 +15962,7 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -13686,7 +16012,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -13698,6 +16024,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -13877,7 +16204,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -13892,6 +16219,7 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -13941,7 +16269,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -13953,6 +16281,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -14160,7 +16489,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -14174,6 +16503,7 @@ export interface operations {
               | 'insufficient_role'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -14223,7 +16553,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -14235,6 +16565,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -14626,7 +16957,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -14641,6 +16972,7 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -14690,7 +17022,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -14702,6 +17034,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -14872,7 +17205,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -14887,6 +17220,7 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -14936,7 +17270,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -14948,6 +17282,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -15140,7 +17475,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -15155,6 +17490,7 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -15204,7 +17540,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -15216,6 +17552,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -15367,7 +17704,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -15382,6 +17719,7 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -15431,7 +17769,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -15443,6 +17781,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -15612,7 +17951,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -15627,6 +17966,7 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -15676,7 +18016,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -15688,6 +18028,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -15853,7 +18194,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -15868,6 +18209,7 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -15917,7 +18259,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -15929,6 +18271,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -16108,7 +18451,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -16123,6 +18466,7 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -16172,7 +18516,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -16184,6 +18528,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -16364,7 +18709,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -16379,6 +18724,7 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -16428,7 +18774,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -16440,6 +18786,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -16603,7 +18950,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -16618,6 +18965,7 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -16667,7 +19015,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -16679,6 +19027,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -16861,7 +19210,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -16876,6 +19225,7 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -16925,7 +19275,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -16937,6 +19287,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -17201,7 +19552,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -17216,6 +19567,7 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -17265,7 +19617,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -17277,6 +19629,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -17572,7 +19925,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -17587,6 +19940,7 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -17636,7 +19990,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -17648,6 +20002,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -17889,7 +20244,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -17904,6 +20259,7 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -17953,7 +20309,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -17965,6 +20321,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -18274,7 +20631,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -18289,6 +20646,7 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -18338,7 +20696,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -18350,6 +20708,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -18525,7 +20884,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -18540,6 +20899,7 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -18589,7 +20949,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -18601,6 +20961,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -18777,7 +21138,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -18792,6 +21153,7 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -18841,7 +21203,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -18853,6 +21215,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -19029,7 +21392,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -19044,6 +21407,7 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -19093,7 +21457,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -19105,6 +21469,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -19281,7 +21646,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -19296,6 +21661,7 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -19345,7 +21711,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -19357,6 +21723,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -19533,7 +21900,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -19548,6 +21915,7 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -19597,7 +21965,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -19609,6 +21977,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -19858,7 +22227,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -19873,6 +22242,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -19922,7 +22292,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -19934,6 +22304,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -20119,7 +22490,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -20134,6 +22505,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -20183,7 +22555,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -20195,6 +22567,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -20404,7 +22777,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -20419,6 +22792,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -20468,7 +22842,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -20480,6 +22854,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -20656,7 +23031,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -20671,6 +23046,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -20720,7 +23096,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -20732,6 +23108,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -20933,7 +23310,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -20948,6 +23325,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -20997,7 +23375,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -21009,6 +23387,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -21375,7 +23754,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -21390,6 +23769,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -21447,7 +23827,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -21459,6 +23839,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -21860,7 +24241,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -21875,6 +24256,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -21932,7 +24314,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -21944,6 +24326,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -22219,7 +24602,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -22234,6 +24617,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -22291,7 +24675,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -22303,6 +24687,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -22703,7 +25088,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -22718,6 +25103,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -22775,7 +25161,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -22787,6 +25173,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -22974,7 +25361,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -22989,6 +25376,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -23046,7 +25434,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -23058,6 +25446,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -23340,7 +25729,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -23355,6 +25744,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -23412,7 +25802,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -23424,6 +25814,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -23850,7 +26241,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -23865,6 +26256,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -23922,7 +26314,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -23934,6 +26326,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -24278,7 +26671,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -24293,6 +26686,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -24350,7 +26744,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -24362,6 +26756,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -24602,7 +26997,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -24617,6 +27012,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -24674,7 +27070,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -24686,6 +27082,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -24897,7 +27294,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -24912,6 +27309,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -24969,7 +27367,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -24981,6 +27379,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -25165,7 +27564,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -25180,6 +27579,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -25237,7 +27637,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -25249,6 +27649,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -25498,7 +27899,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -25513,6 +27914,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -25570,7 +27972,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -25582,6 +27984,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -25896,7 +28299,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -25911,6 +28314,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -25968,7 +28372,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -25980,6 +28384,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -26226,7 +28631,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -26241,6 +28646,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -26298,7 +28704,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -26310,6 +28716,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -26543,7 +28950,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -26558,6 +28965,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -26615,7 +29023,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -26627,6 +29035,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -26874,7 +29283,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -26889,6 +29298,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -26946,7 +29356,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -26958,6 +29368,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -27145,7 +29556,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -27160,6 +29571,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -27217,7 +29629,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -27229,6 +29641,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -27500,7 +29913,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -27515,6 +29928,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -27572,7 +29986,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -27584,6 +29998,1123 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'user_attribute_exists'
+              | 'report_public_id_taken'
+              | 'upsert_branch_changed'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready'
+              | 'oidc_token_config_exists'
+              | 'draft_version_conflict';
+          };
+        };
+      };
+      /** @description Payload Too Large: `body_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'body_too_large';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'unsupported_media_type';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
+          };
+        };
+      };
+    };
+  };
+  connectReportToWorkbook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        deploymentId: number;
+        reportId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          externalWorkbookId: string;
+          /** @description A sheet and range, `Sheet1!A1` or `'My sheet'!B2:D9` */
+          resultLocation: string;
+          placementId?: string | null;
+          workbookName?: string | null;
+          host?: ('GOOGLE_SHEETS' | 'EXCEL') | null;
+          sheetId?: string | null;
+          sheetName?: string | null;
+          anchorCell?: string | null;
+          endResultCell?: string | null;
+          resultChecksum?: {
+            v: number;
+            chunks: {
+              from: number;
+              hash: string;
+              to?: number | null;
+            }[];
+          } | null;
+          addressOnly?: boolean | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: number;
+            deploymentId: number;
+            publicId: string;
+            /** @enum {string} */
+            type: 'REPORT';
+            name: string;
+            title: string | null;
+            description: string | null;
+            sqlQuery: string | null;
+            jsonQuery: string | null;
+            spec: {
+              [key: string]: unknown;
+            } | null;
+            kind: string;
+            preferences: {
+              columnFormats: {
+                [key: string]: unknown;
+              } | null;
+            };
+            fillMissingRows: {
+              [key: string]: unknown;
+            } | null;
+            meta: {
+              [key: string]: unknown;
+            } | null;
+            folderId: number | null;
+            workbookId: number | null;
+            folderPath: {
+              id: number;
+              name: string;
+            }[];
+            version: number;
+            userId: number | null;
+            user: {
+              id: number;
+              email: string;
+              firstName: string | null;
+              picture: string | null;
+            } | null;
+            createdBy: number | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description The caller's own last view */
+            lastViewedAt: string | null;
+            canEdit: boolean;
+            canManage: boolean;
+            /** @description Hash of the report's query: a placement filled from another is stale */
+            currentQueryChecksum: string;
+            refreshedBy: number | null;
+            refreshedByUser: {
+              id: number;
+              email: string;
+              firstName: string | null;
+              picture: string | null;
+            } | null;
+            refreshedAt: string | null;
+            externalWorkbookPlacements: {
+              id: string;
+              /** @description The spreadsheet's own id (`externalWorkbookId`) */
+              workbookId: string;
+              workbookName: string | null;
+              host: ('GOOGLE_SHEETS' | 'EXCEL') | null;
+              sheetId: string | null;
+              sheetName: string | null;
+              anchorCell: string | null;
+              endResultCell: string | null;
+              resultLocation: string;
+              resultChecksum: unknown | null;
+              queryChecksum: string | null;
+              /**
+               * @description `CHANGED`: the report's query changed since this placement was filled; `UNKNOWN`: it never was
+               * @enum {unknown}
+               */
+              syncStatus: 'UP_TO_DATE' | 'CHANGED' | 'UNKNOWN';
+              /** Format: date-time */
+              placedAt: string;
+              placedByUserId: number | null;
+              refreshedAt: string | null;
+              refreshedByUserId: number | null;
+            }[];
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'malformed_body'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
+              | 'unknown_group'
+              | 'embed_group_name_unavailable'
+              | 'embed_group_not_empty';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired`, `embed_session_invalid`, `embed_session_redeemed`, `embed_session_expired`, `embed_session_revoked` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired'
+              | 'embed_session_invalid'
+              | 'embed_session_redeemed'
+              | 'embed_session_expired'
+              | 'embed_session_revoked';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_out_of_scope'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'data_download_restricted'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'embedding_disabled'
+              | 'embedding_not_allowed'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden'
+              | 'embed_chat_not_allowed'
+              | 'embed_creator_mode_required'
+              | 'comment_not_yours'
+              | 'embed_tenant_required';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'user_attribute_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'embed_tenant_not_found'
+              | 'embed_group_not_found'
+              | 'embed_user_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found'
+              | 'dashboard_version_not_found'
+              | 'comment_not_found'
+              | 'environment_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'demo_deployment'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'user_attribute_exists'
+              | 'report_public_id_taken'
+              | 'upsert_branch_changed'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready'
+              | 'oidc_token_config_exists'
+              | 'draft_version_conflict';
+          };
+        };
+      };
+      /** @description Payload Too Large: `body_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'body_too_large';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'unsupported_media_type';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
+          };
+        };
+      };
+    };
+  };
+  disconnectReportFromWorkbook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        deploymentId: number;
+        reportId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          placementId?: string | null;
+          externalWorkbookId?: string | null;
+          resultLocation?: string | null;
+          sheetId?: string | null;
+          sheetName?: string | null;
+          anchorCell?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: number;
+            deploymentId: number;
+            publicId: string;
+            /** @enum {string} */
+            type: 'REPORT';
+            name: string;
+            title: string | null;
+            description: string | null;
+            sqlQuery: string | null;
+            jsonQuery: string | null;
+            spec: {
+              [key: string]: unknown;
+            } | null;
+            kind: string;
+            preferences: {
+              columnFormats: {
+                [key: string]: unknown;
+              } | null;
+            };
+            fillMissingRows: {
+              [key: string]: unknown;
+            } | null;
+            meta: {
+              [key: string]: unknown;
+            } | null;
+            folderId: number | null;
+            workbookId: number | null;
+            folderPath: {
+              id: number;
+              name: string;
+            }[];
+            version: number;
+            userId: number | null;
+            user: {
+              id: number;
+              email: string;
+              firstName: string | null;
+              picture: string | null;
+            } | null;
+            createdBy: number | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description The caller's own last view */
+            lastViewedAt: string | null;
+            canEdit: boolean;
+            canManage: boolean;
+            /** @description Hash of the report's query: a placement filled from another is stale */
+            currentQueryChecksum: string;
+            refreshedBy: number | null;
+            refreshedByUser: {
+              id: number;
+              email: string;
+              firstName: string | null;
+              picture: string | null;
+            } | null;
+            refreshedAt: string | null;
+            externalWorkbookPlacements: {
+              id: string;
+              /** @description The spreadsheet's own id (`externalWorkbookId`) */
+              workbookId: string;
+              workbookName: string | null;
+              host: ('GOOGLE_SHEETS' | 'EXCEL') | null;
+              sheetId: string | null;
+              sheetName: string | null;
+              anchorCell: string | null;
+              endResultCell: string | null;
+              resultLocation: string;
+              resultChecksum: unknown | null;
+              queryChecksum: string | null;
+              /**
+               * @description `CHANGED`: the report's query changed since this placement was filled; `UNKNOWN`: it never was
+               * @enum {unknown}
+               */
+              syncStatus: 'UP_TO_DATE' | 'CHANGED' | 'UNKNOWN';
+              /** Format: date-time */
+              placedAt: string;
+              placedByUserId: number | null;
+              refreshedAt: string | null;
+              refreshedByUserId: number | null;
+            }[];
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'malformed_body'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
+              | 'unknown_group'
+              | 'embed_group_name_unavailable'
+              | 'embed_group_not_empty';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired`, `embed_session_invalid`, `embed_session_redeemed`, `embed_session_expired`, `embed_session_revoked` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired'
+              | 'embed_session_invalid'
+              | 'embed_session_redeemed'
+              | 'embed_session_expired'
+              | 'embed_session_revoked';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_out_of_scope'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'data_download_restricted'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'embedding_disabled'
+              | 'embedding_not_allowed'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden'
+              | 'embed_chat_not_allowed'
+              | 'embed_creator_mode_required'
+              | 'comment_not_yours'
+              | 'embed_tenant_required';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'user_attribute_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'embed_tenant_not_found'
+              | 'embed_group_not_found'
+              | 'embed_user_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found'
+              | 'dashboard_version_not_found'
+              | 'comment_not_found'
+              | 'environment_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'demo_deployment'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'user_attribute_exists'
+              | 'report_public_id_taken'
+              | 'upsert_branch_changed'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready'
+              | 'oidc_token_config_exists'
+              | 'draft_version_conflict';
+          };
+        };
+      };
+      /** @description Payload Too Large: `body_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'body_too_large';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'unsupported_media_type';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
+          };
+        };
+      };
+    };
+  };
+  refreshReport: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        deploymentId: number;
+        reportId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          placementId?: string | null;
+          externalWorkbookId?: string | null;
+          resultLocation?: string | null;
+          sheetId?: string | null;
+          sheetName?: string | null;
+          anchorCell?: string | null;
+          resultChecksum?: {
+            v: number;
+            chunks: {
+              from: number;
+              hash: string;
+              to?: number | null;
+            }[];
+          } | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: number;
+            deploymentId: number;
+            publicId: string;
+            /** @enum {string} */
+            type: 'REPORT';
+            name: string;
+            title: string | null;
+            description: string | null;
+            sqlQuery: string | null;
+            jsonQuery: string | null;
+            spec: {
+              [key: string]: unknown;
+            } | null;
+            kind: string;
+            preferences: {
+              columnFormats: {
+                [key: string]: unknown;
+              } | null;
+            };
+            fillMissingRows: {
+              [key: string]: unknown;
+            } | null;
+            meta: {
+              [key: string]: unknown;
+            } | null;
+            folderId: number | null;
+            workbookId: number | null;
+            folderPath: {
+              id: number;
+              name: string;
+            }[];
+            version: number;
+            userId: number | null;
+            user: {
+              id: number;
+              email: string;
+              firstName: string | null;
+              picture: string | null;
+            } | null;
+            createdBy: number | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description The caller's own last view */
+            lastViewedAt: string | null;
+            canEdit: boolean;
+            canManage: boolean;
+            /** @description Hash of the report's query: a placement filled from another is stale */
+            currentQueryChecksum: string;
+            refreshedBy: number | null;
+            refreshedByUser: {
+              id: number;
+              email: string;
+              firstName: string | null;
+              picture: string | null;
+            } | null;
+            refreshedAt: string | null;
+            externalWorkbookPlacements: {
+              id: string;
+              /** @description The spreadsheet's own id (`externalWorkbookId`) */
+              workbookId: string;
+              workbookName: string | null;
+              host: ('GOOGLE_SHEETS' | 'EXCEL') | null;
+              sheetId: string | null;
+              sheetName: string | null;
+              anchorCell: string | null;
+              endResultCell: string | null;
+              resultLocation: string;
+              resultChecksum: unknown | null;
+              queryChecksum: string | null;
+              /**
+               * @description `CHANGED`: the report's query changed since this placement was filled; `UNKNOWN`: it never was
+               * @enum {unknown}
+               */
+              syncStatus: 'UP_TO_DATE' | 'CHANGED' | 'UNKNOWN';
+              /** Format: date-time */
+              placedAt: string;
+              placedByUserId: number | null;
+              refreshedAt: string | null;
+              refreshedByUserId: number | null;
+            }[];
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'malformed_body'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
+              | 'unknown_group'
+              | 'embed_group_name_unavailable'
+              | 'embed_group_not_empty';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired`, `embed_session_invalid`, `embed_session_redeemed`, `embed_session_expired`, `embed_session_revoked` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired'
+              | 'embed_session_invalid'
+              | 'embed_session_redeemed'
+              | 'embed_session_expired'
+              | 'embed_session_revoked';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_out_of_scope'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'data_download_restricted'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'embedding_disabled'
+              | 'embedding_not_allowed'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden'
+              | 'embed_chat_not_allowed'
+              | 'embed_creator_mode_required'
+              | 'comment_not_yours'
+              | 'embed_tenant_required';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'user_attribute_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'embed_tenant_not_found'
+              | 'embed_group_not_found'
+              | 'embed_user_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found'
+              | 'dashboard_version_not_found'
+              | 'comment_not_found'
+              | 'environment_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -27868,7 +31399,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -27883,6 +31414,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -27932,7 +31464,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -27944,6 +31476,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -28211,7 +31744,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -28226,6 +31759,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -28283,7 +31817,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -28295,6 +31829,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -28546,7 +32081,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -28561,6 +32096,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -28610,7 +32146,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -28622,6 +32158,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -28910,7 +32447,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -28925,6 +32462,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -28974,7 +32512,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -28986,6 +32524,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -29188,7 +32727,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -29203,6 +32742,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -29252,7 +32792,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -29264,6 +32804,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -29470,7 +33011,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -29485,6 +33026,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -29542,7 +33084,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -29554,6 +33096,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -29749,7 +33292,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -29764,6 +33307,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -29821,7 +33365,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -29833,6 +33377,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -30020,7 +33565,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -30035,6 +33580,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -30092,7 +33638,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -30104,6 +33650,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -30309,7 +33856,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -30323,6 +33870,7 @@ export interface operations {
               | 'insufficient_role'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -30372,7 +33920,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -30384,6 +33932,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -30589,7 +34138,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -30604,6 +34153,7 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -30653,7 +34203,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -30665,6 +34215,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -30850,7 +34401,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -30864,6 +34415,7 @@ export interface operations {
               | 'insufficient_role'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -30913,7 +34465,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -30925,6 +34477,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -31102,7 +34655,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -31117,6 +34670,7 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -31166,7 +34720,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -31178,6 +34732,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -31368,7 +34923,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -31383,6 +34938,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -31432,7 +34988,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -31444,6 +35000,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -31629,7 +35186,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -31644,6 +35201,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -31693,7 +35251,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -31705,6 +35263,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -31904,7 +35463,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -31919,6 +35478,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -31968,7 +35528,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -31980,6 +35540,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -32152,7 +35713,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -32167,6 +35728,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -32216,7 +35778,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -32228,6 +35790,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -32403,7 +35966,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -32418,6 +35981,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -32467,7 +36031,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -32479,6 +36043,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -32697,7 +36262,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -32712,6 +36277,7 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -32761,7 +36327,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -32773,6 +36339,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -32932,7 +36499,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -32947,6 +36514,7 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -32996,7 +36564,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -33008,6 +36576,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -33189,7 +36758,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -33204,6 +36773,7 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -33253,7 +36823,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -33265,6 +36835,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -33463,7 +37034,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -33478,6 +37049,7 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -33527,7 +37099,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -33539,6 +37111,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -33715,7 +37288,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -33730,6 +37303,7 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -33779,7 +37353,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -33791,6 +37365,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -33991,7 +37566,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -34006,6 +37581,7 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -34055,7 +37631,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -34067,6 +37643,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -34220,7 +37797,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -34235,6 +37812,7 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -34284,7 +37862,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -34296,6 +37874,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -34472,7 +38051,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -34486,6 +38065,7 @@ export interface operations {
               | 'insufficient_role'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -34535,7 +38115,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -34547,6 +38127,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -34704,7 +38285,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -34719,6 +38300,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -34768,7 +38350,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -34780,6 +38362,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -34959,7 +38542,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -34974,6 +38557,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -35023,7 +38607,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -35035,6 +38619,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -35263,7 +38848,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -35278,6 +38863,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -35327,7 +38913,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -35339,6 +38925,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -35519,7 +39106,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -35534,6 +39121,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -35583,7 +39171,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -35595,6 +39183,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -35799,7 +39388,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -35814,6 +39403,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -35863,7 +39453,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -35875,6 +39465,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -42697,6 +46288,7 @@ export interface operations {
           limit?: number | null;
           offset?: number | null;
           versionNumber?: number | null;
+          renewQuery?: boolean | null;
         };
       };
     };
@@ -42794,7 +46386,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -42809,6 +46401,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -42866,7 +46459,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -42878,6 +46471,330 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'user_attribute_exists'
+              | 'report_public_id_taken'
+              | 'upsert_branch_changed'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready'
+              | 'oidc_token_config_exists'
+              | 'draft_version_conflict';
+          };
+        };
+      };
+      /** @description Payload Too Large: `body_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'body_too_large';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'unsupported_media_type';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'oauth_provider_error';
+          };
+        };
+      };
+    };
+  };
+  downloadDashboardWidgetXlsx: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        deploymentId: number;
+        publicId: string;
+        widgetId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          filters?:
+            | {
+                member: string;
+                operator?:
+                  | (
+                      | 'equals'
+                      | 'notEquals'
+                      | 'contains'
+                      | 'notContains'
+                      | 'startsWith'
+                      | 'notStartsWith'
+                      | 'endsWith'
+                      | 'notEndsWith'
+                      | 'in'
+                      | 'notIn'
+                      | 'gt'
+                      | 'gte'
+                      | 'lt'
+                      | 'lte'
+                      | 'set'
+                      | 'notSet'
+                      | 'inDateRange'
+                      | 'notInDateRange'
+                      | 'beforeDate'
+                      | 'beforeOrOnDate'
+                      | 'afterDate'
+                      | 'afterOrOnDate'
+                    )
+                  | null;
+                value?: string | null;
+                values?: string[] | null;
+                caseSensitive?: boolean | null;
+                startInclusive?: boolean | null;
+                endInclusive?: boolean | null;
+              }[]
+            | null;
+          timeGrains?:
+            | {
+                member: string;
+                grain: 'second' | 'minute' | 'hour' | 'day' | 'week' | 'month' | 'quarter' | 'year';
+              }[]
+            | null;
+          limit?: number | null;
+          offset?: number | null;
+          versionNumber?: number | null;
+          renewQuery?: boolean | null;
+        };
+      };
+    };
+    responses: {
+      /** @description The workbook. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': string;
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy`, `unknown_group`, `embed_group_name_unavailable`, `embed_group_not_empty` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'malformed_body'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy'
+              | 'unknown_group'
+              | 'embed_group_name_unavailable'
+              | 'embed_group_not_empty';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired`, `embed_session_invalid`, `embed_session_redeemed`, `embed_session_expired`, `embed_session_revoked` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired'
+              | 'embed_session_invalid'
+              | 'embed_session_redeemed'
+              | 'embed_session_expired'
+              | 'embed_session_revoked';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_out_of_scope'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'data_download_restricted'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'embedding_disabled'
+              | 'embedding_not_allowed'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden'
+              | 'embed_chat_not_allowed'
+              | 'embed_creator_mode_required'
+              | 'comment_not_yours'
+              | 'embed_tenant_required';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `embed_tenant_not_found`, `embed_group_not_found`, `embed_user_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'user_attribute_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'embed_tenant_not_found'
+              | 'embed_group_not_found'
+              | 'embed_user_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found'
+              | 'dashboard_version_not_found'
+              | 'comment_not_found'
+              | 'environment_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -43118,7 +47035,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -43133,6 +47050,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -43190,7 +47108,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -43202,6 +47120,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -43402,7 +47321,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -43417,6 +47336,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -43466,7 +47386,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -43478,6 +47398,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -43736,7 +47657,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -43751,6 +47672,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -43808,7 +47730,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -43820,6 +47742,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -44122,7 +48045,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -44137,6 +48060,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -44194,7 +48118,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -44206,6 +48130,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -44398,7 +48323,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -44412,6 +48337,7 @@ export interface operations {
               | 'insufficient_role'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -44469,7 +48395,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -44481,6 +48407,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -44678,7 +48605,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -44693,6 +48620,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -44750,7 +48678,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -44762,6 +48690,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -44931,7 +48860,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -44946,6 +48875,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -45003,7 +48933,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -45015,6 +48945,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -45203,7 +49134,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -45218,6 +49149,7 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -45275,7 +49207,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -45287,6 +49219,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -45448,7 +49381,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -45463,6 +49396,7 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -45520,7 +49454,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -45532,6 +49466,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -45722,7 +49657,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -45737,6 +49672,7 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -45794,7 +49730,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -45806,6 +49742,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -45965,7 +49902,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -45980,6 +49917,7 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -46037,7 +49975,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -46049,6 +49987,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -46226,7 +50165,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -46241,6 +50180,7 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -46298,7 +50238,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -46310,6 +50250,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -46468,7 +50409,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -46483,6 +50424,7 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -46540,7 +50482,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -46552,6 +50494,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -46753,7 +50696,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -46768,6 +50711,7 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -46825,7 +50769,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -46837,6 +50781,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -47010,7 +50955,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -47025,6 +50970,7 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -47082,7 +51028,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -47094,6 +51040,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -47283,7 +51230,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -47298,6 +51245,7 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -47355,7 +51303,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -47367,6 +51315,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -47526,7 +51475,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -47541,6 +51490,7 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -47598,7 +51548,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -47610,6 +51560,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -47806,7 +51757,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -47821,6 +51772,7 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -47878,7 +51830,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -47890,6 +51842,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -48095,7 +52048,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -48110,6 +52063,7 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -48167,7 +52121,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -48179,6 +52133,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -48368,7 +52323,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -48383,6 +52338,7 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -48440,7 +52396,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -48452,6 +52408,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -48644,7 +52601,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -48659,6 +52616,7 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -48716,7 +52674,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -48728,6 +52686,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -48934,7 +52893,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -48949,6 +52908,7 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -49006,7 +52966,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -49018,6 +52978,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -49210,7 +53171,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -49225,6 +53186,7 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -49282,7 +53244,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -49294,6 +53256,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -49499,7 +53462,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -49514,6 +53477,7 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -49571,7 +53535,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -49583,6 +53547,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -49782,7 +53747,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -49797,6 +53762,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -49854,7 +53820,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -49866,6 +53832,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -50051,7 +54018,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -50066,6 +54033,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -50123,7 +54091,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -50135,6 +54103,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -50424,7 +54393,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -50439,6 +54408,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -50496,7 +54466,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -50508,6 +54478,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -50713,7 +54684,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -50728,6 +54699,7 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -50784,7 +54756,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -50796,6 +54768,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -50978,7 +54951,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -50993,6 +54966,7 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -51049,7 +55023,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -51061,6 +55035,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -51263,7 +55238,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -51278,6 +55253,7 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -51334,7 +55310,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -51346,6 +55322,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -51509,7 +55486,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -51524,6 +55501,7 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -51580,7 +55558,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -51592,6 +55570,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -51798,7 +55777,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -51813,6 +55792,7 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -51869,7 +55849,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -51881,6 +55861,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -52103,7 +56084,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -52118,6 +56099,7 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -52174,7 +56156,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -52186,6 +56168,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -52409,7 +56392,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -52424,6 +56407,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -52473,7 +56457,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -52485,6 +56469,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -52661,7 +56646,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -52676,6 +56661,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -52725,7 +56711,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -52737,6 +56723,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -52933,7 +56920,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -52948,6 +56935,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -52997,7 +56985,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -53009,6 +56997,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -53166,7 +57155,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -53181,6 +57170,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -53230,7 +57220,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -53242,6 +57232,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -53442,7 +57433,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -53457,6 +57448,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -53506,7 +57498,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -53518,6 +57510,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -53734,7 +57727,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -53749,6 +57742,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -53798,7 +57792,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -53810,6 +57804,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -54080,7 +58075,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -54095,6 +58090,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -54144,7 +58140,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -54156,6 +58152,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -54451,7 +58448,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -54466,6 +58463,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -54515,7 +58513,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -54527,6 +58525,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -54779,7 +58778,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -54794,6 +58793,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -54843,7 +58843,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -54855,6 +58855,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -55148,7 +59149,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -55163,6 +59164,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -55212,7 +59214,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -55224,6 +59226,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -55400,7 +59403,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -55415,6 +59418,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -55464,7 +59468,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -55476,6 +59480,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -55683,7 +59688,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -55698,6 +59703,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -55747,7 +59753,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -55759,6 +59765,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -55996,7 +60003,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -56011,6 +60018,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -56060,7 +60068,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -56072,6 +60080,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -56260,7 +60269,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -56275,6 +60284,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -56324,7 +60334,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -56336,6 +60346,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -56553,7 +60564,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -56568,6 +60579,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -56617,7 +60629,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -56629,6 +60641,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -56812,7 +60825,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -56827,6 +60840,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -56876,7 +60890,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -56888,6 +60902,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -57143,7 +61158,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -57158,6 +61173,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -57207,7 +61223,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -57219,6 +61235,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -57402,7 +61419,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -57417,6 +61434,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -57466,7 +61484,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -57478,6 +61496,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -57635,7 +61654,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -57650,6 +61669,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -57699,7 +61719,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -57711,6 +61731,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -57896,7 +61917,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -57911,6 +61932,7 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -57960,7 +61982,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -57972,6 +61994,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -58154,7 +62177,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -58169,6 +62192,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -58218,7 +62242,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -58230,6 +62254,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -58416,7 +62441,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -58431,6 +62456,7 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -58480,7 +62506,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -58492,6 +62518,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -58643,7 +62670,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -58658,6 +62685,7 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -58707,7 +62735,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -58719,6 +62747,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -58938,7 +62967,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -58953,6 +62982,7 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -59002,7 +63032,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -59014,6 +63044,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -59200,7 +63231,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -59215,6 +63246,7 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -59271,7 +63303,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -59283,6 +63315,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -59456,7 +63489,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -59471,6 +63504,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -59528,7 +63562,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -59540,6 +63574,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -59747,7 +63782,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `embedding_disabled`, `embedding_not_allowed`, `chat_disabled`, `chat_thread_forbidden`, `embed_chat_not_allowed`, `embed_creator_mode_required`, `comment_not_yours`, `embed_tenant_required` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -59762,6 +63797,7 @@ export interface operations {
               | 'deployment_out_of_scope'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -59819,7 +63855,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -59831,6 +63867,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -60024,7 +64061,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -60039,6 +64076,7 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -60088,7 +64126,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -60100,6 +64138,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -60298,7 +64337,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -60313,6 +64352,7 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -60362,7 +64402,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -60374,6 +64414,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -60557,7 +64598,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -60572,6 +64613,7 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -60621,7 +64663,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -60633,6 +64675,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -60845,7 +64888,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -60860,6 +64903,7 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -60909,7 +64953,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -60921,6 +64965,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -61102,7 +65147,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -61117,6 +65162,7 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -61166,7 +65212,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -61178,6 +65224,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -61365,7 +65412,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -61380,6 +65427,7 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -61429,7 +65477,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -61441,6 +65489,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -61594,7 +65643,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -61609,6 +65658,7 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -61658,7 +65708,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -61670,6 +65720,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -61829,7 +65880,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -61844,6 +65895,7 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -61893,7 +65945,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -61905,6 +65957,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -62093,7 +66146,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -62108,6 +66161,7 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -62157,7 +66211,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -62169,6 +66223,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -62444,7 +66499,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -62459,6 +66514,7 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -62508,7 +66564,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -62520,6 +66576,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -62691,7 +66748,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -62706,6 +66763,7 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -62755,7 +66813,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -62767,6 +66825,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -62947,7 +67006,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -62962,6 +67021,7 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -63011,7 +67071,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -63023,6 +67083,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -63208,7 +67269,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -63223,6 +67284,7 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -63272,7 +67334,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -63284,6 +67346,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -63465,7 +67528,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -63480,6 +67543,7 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -63529,7 +67593,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -63541,6 +67605,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'
@@ -63729,7 +67794,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_scoped_credential`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -63744,6 +67809,7 @@ export interface operations {
               | 'deployment_scoped_credential'
               | 'forbidden'
               | 'content_access_denied'
+              | 'data_download_restricted'
               | 'last_admin'
               | 'cannot_deactivate_self'
               | 'built_in_role'
@@ -63793,7 +67859,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -63805,6 +67871,7 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
               | 'upload_too_large'

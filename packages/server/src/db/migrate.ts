@@ -26,6 +26,7 @@ import * as auditLogSettings from './migrations/0026-audit-log-settings.ts';
 import * as groupRoles from './migrations/0027-group-roles.ts';
 import * as dashboardDraftVersion from './migrations/0028-dashboard-draft-version.ts';
 import * as commentsAndTokens from './migrations/0030-comments-and-tokens.ts';
+import * as deploymentLogsVersionsPlacements from './migrations/0031-deployment-logs-versions-placements.ts';
 
 /** Migrations are listed in code (not read from disk) so that they work the same from any cwd. */
 const migrations: Record<string, Migration> = {
@@ -56,6 +57,7 @@ const migrations: Record<string, Migration> = {
   '0030-comments-and-tokens': commentsAndTokens,
   '0026-audit-log-settings': auditLogSettings,
   '0028-dashboard-draft-version': dashboardDraftVersion,
+  '0031-deployment-logs-versions-placements': deploymentLogsVersionsPlacements,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -213,6 +213,9 @@ export interface ReportsTable {
   /** Migration 0015: as WorkbooksTable. */
   embed_tenant_id: Generated<number | null>;
   embed_user_id: Generated<number | null>;
+  /** Migration 0031: who refreshed the report last (connect-workbook/refresh), and when. */
+  refreshed_by: Generated<number | null>;
+  refreshed_at: Generated<Date | null>;
 }
 
 export interface ReportViewsTable {
@@ -981,3 +984,70 @@ export interface Database {
 }
 
 export type EnvironmentTokenRow = Selectable<EnvironmentTokensTable>;
+
+/* Deployment logs (migration 0031, modules/deployment-logs). */
+export interface DeploymentLogsTable {
+  id: Generated<string>;
+  deployment_id: number;
+  /** `production`: the default branch; `dev`: any other (the reference's log sources). */
+  source: 'production' | 'dev';
+  kind: 'query' | 'build';
+  level: 'info' | 'error';
+  branch: string;
+  /** The replica that wrote the line. */
+  pod: string;
+  message: string;
+  details: Json<Record<string, unknown>>;
+  created_at: CreatedAt;
+}
+
+export interface Database {
+  deployment_logs: DeploymentLogsTable;
+}
+
+export type DeploymentLogRow = Selectable<DeploymentLogsTable>;
+
+/* Model versions (migration 0031, modules/data-model/versions.ts). */
+export interface ModelVersionsTable {
+  id: Generated<number>;
+  deployment_id: number;
+  files_hash: string;
+  files: Json<string[]>;
+  action: string;
+  from_branch: string | null;
+  created_by: number | null;
+  created_at: CreatedAt;
+}
+
+export interface Database {
+  model_versions: ModelVersionsTable;
+}
+
+export type ModelVersionRow = Selectable<ModelVersionsTable>;
+
+/* Report placements in spreadsheets (migration 0031, modules/reports/placements.ts). */
+export interface ReportPlacementsTable {
+  id: Generated<number>;
+  report_id: number;
+  placement_id: string;
+  external_workbook_id: string;
+  workbook_name: string | null;
+  host: string | null;
+  sheet_id: string | null;
+  sheet_name: string | null;
+  anchor_cell: string | null;
+  end_result_cell: string | null;
+  result_location: string;
+  result_checksum: JsonOrNull<{ v: number; chunks: { from: number; hash: string; to?: number | null }[] }>;
+  query_checksum: string | null;
+  placed_by: number | null;
+  placed_at: CreatedAt;
+  refreshed_by: number | null;
+  refreshed_at: Date | null;
+}
+
+export interface Database {
+  report_placements: ReportPlacementsTable;
+}
+
+export type ReportPlacementRow = Selectable<ReportPlacementsTable>;

@@ -90,6 +90,7 @@ export const errorCatalogue = {
   // Rules of the management services.
   forbidden: { status: 403, title: 'Forbidden', on: 'management' },
   content_access_denied: { status: 403, title: 'No access to this content', on: 'management' },
+  data_download_restricted: { status: 403, title: 'Data downloads are turned off', on: 'management' },
   invalid_cursor: { status: 400, title: 'Invalid cursor', on: 'management' },
   cursor_unavailable_for_sort: { status: 400, title: 'No cursor for this sort', on: 'management' },
   invalid_folder: { status: 400, title: 'Invalid folder', on: 'management' },
@@ -124,6 +125,7 @@ export const errorCatalogue = {
   workbook_not_found: { status: 404, title: 'Workbook not found', on: 'management' },
   branch_exists: { status: 409, title: 'Branch exists', on: 'management' },
   main_branch: { status: 409, title: 'Main branch', on: 'management' },
+  demo_deployment: { status: 409, title: 'Demo deployment', on: 'management' },
   file_exists: { status: 409, title: 'File exists', on: 'management' },
   upload_finished: { status: 409, title: 'Upload finished', on: 'management' },
   upload_too_large: { status: 409, title: 'Upload too large', on: 'management' },

@@ -11,7 +11,7 @@ import { errorText } from './widget-tile.tsx';
  * the session's client. `GET /api/v1/embed/dashboard/{publicId}` is the read by public id that
  * answers an account user with view access to the dashboard's workbook (as well as an embed token).
  */
-export function DashboardPage() {
+export function DashboardPage({ print = false }: { print?: boolean }) {
   const params = useParams<{ deploymentId: string; publicId: string }>();
   const client = useClient();
   const user = useSignedInUser();
@@ -48,6 +48,23 @@ export function DashboardPage() {
   const dashboard = read.data;
   const title = dashboard.title || (dashboard.config.title as string | undefined) || 'Untitled dashboard';
   const description = dashboard.description || (dashboard.config.description as string | undefined);
+  if (print)
+    return (
+      <DashboardView
+        className="tsr-page"
+        dashboard={dashboard}
+        client={client}
+        deploymentId={deploymentId}
+        print
+        header={
+          <PrintHeader
+            title={title}
+            description={description}
+            home={`/dashboards/${deploymentId}/${publicId}`}
+          />
+        }
+      />
+    );
   return (
     <DashboardView
       className="tsr-page"
@@ -67,10 +84,42 @@ export function DashboardPage() {
           ) : null}
           <h1 className="tsr-page-title">{title}</h1>
           {description ? <p className="tsr-page-description">{description}</p> : null}
-          <DashboardActions deploymentId={deploymentId} publicId={publicId} title={title} />
+          <DashboardActions deploymentId={deploymentId} publicId={publicId} title={title}>
+            <Link
+              className="button button-secondary"
+              to={`/dashboards/${deploymentId}/${publicId}/print${window.location.search}`}
+            >
+              Print view
+            </Link>
+          </DashboardActions>
         </header>
       }
     />
+  );
+}
+
+/**
+ * The print view's heading: the dashboard's title and description, when it was printed, and (on
+ * screen only) Print and the way back to the dashboard with the same filters.
+ */
+function PrintHeader(props: { title: string; description?: string; home: string }) {
+  const printedAt = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(
+    new Date(),
+  );
+  return (
+    <header className="tsr-page-head">
+      <div className="tsr-print-toolbar">
+        <Link className="button button-secondary" to={`${props.home}${window.location.search}`}>
+          Back to the dashboard
+        </Link>
+        <button type="button" className="button button-primary" onClick={() => window.print()}>
+          Print…
+        </button>
+      </div>
+      <h1 className="tsr-page-title">{props.title}</h1>
+      {props.description ? <p className="tsr-page-description">{props.description}</p> : null}
+      <p className="tsr-print-date">Printed {printedAt}</p>
+    </header>
   );
 }
 

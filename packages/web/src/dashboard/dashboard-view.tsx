@@ -12,9 +12,11 @@ import { deriveControls } from './controls-model.ts';
 import { toggleCrossFilter } from './cross-filter.ts';
 import { gridSettings } from './layout.ts';
 import { dashboardConfig, widgetModels } from './model.ts';
+import { describeView, PrintGrid } from './print-grid.tsx';
 import { chartConfig, mergeTheme, themeVariables } from './theme.ts';
 import type { DashboardTheme } from './types.ts';
 import { useViewState } from './use-view-state.ts';
+import type { ViewState } from './view-state.ts';
 import { WidgetTile, type WidgetTileProps } from './widget-tile.tsx';
 
 export interface DashboardViewProps {
@@ -37,6 +39,11 @@ export interface DashboardViewProps {
   exploreHref?: WidgetTileProps['exploreHref'];
   /** Drawn above the controls, on the dashboard's themed background (a title, a description). */
   header?: ReactNode;
+  /**
+   * The print view (issue 23 item 5): the widest layout in the page's flow (print-grid.tsx), the
+   * chosen filters in words instead of controls, no menus or download buttons.
+   */
+  print?: boolean;
   className?: string;
 }
 
@@ -66,6 +73,7 @@ function Dashboard({
   header,
   className,
   exploreHref,
+  print = false,
 }: DashboardViewProps) {
   const config = useMemo(() => dashboardConfig(dashboard), [dashboard]);
   const models = useMemo(() => widgetModels(dashboard), [dashboard]);
@@ -116,20 +124,44 @@ function Dashboard({
   // every tile, losing its rows on the page and blanking its chart until drawn again, and the
   // breakpoint can change for a moment without the window changing size (a full-page screenshot
   // went md -> xxs -> md and blanked every chart just after a filter change, issue 21).
-  const breakpoint = mounted ? getBreakpointFromWidth(grid.breakpoints, width) : undefined;
+  const breakpoint = print ? 'lg' : mounted ? getBreakpointFromWidth(grid.breakpoints, width) : undefined;
   const source = { deploymentId, publicId: dashboard.publicId, versionNumber: dashboard.versionNumber };
+  const tile = (model: (typeof models)[number]) => (
+    <WidgetTile
+      model={model}
+      state={state}
+      allowDownload={!print && !dashboard.restrictDataDownload}
+      chartConfig={charts}
+      exploreHref={print ? undefined : exploreHref}
+      crossFilter={print ? undefined : crossFilter}
+      {...source}
+    />
+  );
+  const byId = new Map(models.map((m) => [m.widget.id, m]));
+  const classes = ['tsr-dashboard', print ? 'tsr-print' : null, className].filter(Boolean).join(' ');
 
   return (
     <div
-      className={className ? `tsr-dashboard ${className}` : 'tsr-dashboard'}
+      className={classes}
       style={themeVariables(theme)}
       data-public-id={dashboard.publicId}
       data-breakpoint={breakpoint}
     >
       {header}
-      {hideControls ? null : <Controls controls={controls} state={state} onChange={setState} {...source} />}
+      {print ? (
+        <PrintedView state={state} />
+      ) : hideControls ? null : (
+        <Controls controls={controls} state={state} onChange={setState} {...source} />
+      )}
       <div ref={containerRef} className="tsr-grid">
-        {breakpoint ? (
+        {print ? (
+          <PrintGrid grid={grid}>
+            {(id) => {
+              const model = byId.get(id);
+              return model ? tile(model) : null;
+            }}
+          </PrintGrid>
+        ) : breakpoint ? (
           <GridLayout
             width={width}
             layout={grid.layouts[breakpoint]}
@@ -144,15 +176,7 @@ function Dashboard({
           >
             {models.map((model) => (
               <div key={model.widget.id} className="tsr-cell">
-                <WidgetTile
-                  model={model}
-                  state={state}
-                  allowDownload={!dashboard.restrictDataDownload}
-                  chartConfig={charts}
-                  exploreHref={exploreHref}
-                  crossFilter={crossFilter}
-                  {...source}
-                />
+                {tile(model)}
               </div>
             ))}
           </GridLayout>
@@ -160,6 +184,16 @@ function Dashboard({
       </div>
       {models.length === 0 ? <Empty>This dashboard has no widgets yet.</Empty> : null}
     </div>
+  );
+}
+
+/** On paper there are no controls: the filters and grains the view was printed with, in words. */
+function PrintedView({ state }: { state: ViewState }) {
+  const lines = describeView(state);
+  return (
+    <p className="tsr-print-view">
+      {lines.length === 0 ? 'No filters.' : `Filtered by ${lines.join('; ')}.`}
+    </p>
   );
 }
 

@@ -11,6 +11,7 @@ import { downloadCsv } from './download.ts';
 import { MarkdownText } from './markdown-text.tsx';
 import { memberLabel, type WidgetModel } from './model.ts';
 import { singleFigure, toTable } from './rows.ts';
+import { useTileActions } from './tile-actions.ts';
 import { TileMenu, type TileMenuItem } from './tile-menu.tsx';
 import type { DashboardFilter, Grain, SemanticQuery } from './types.ts';
 import { VegaChart } from './vega-chart.tsx';
@@ -157,14 +158,19 @@ function ReportTile({
 
   const download =
     allowDownload && table && table.rows.length > 0 ? () => downloadCsv(toCsv(table), title) : null;
-  const refreshing = query.isPlaceholderData;
+  const actions = useTileActions({ deploymentId, publicId, widgetId: model.widget.id, body, title });
+  const refreshing = query.isPlaceholderData || actions.busy === 'refresh';
   const menuItems: TileMenuItem[] = [];
   if (model.spec && table && !singleFigure(table))
     menuItems.push({
       label: asTable ? 'View as chart' : 'View as table',
       onSelect: () => setAsTable((t) => !t),
     });
-  if (download) menuItems.push({ label: 'Download CSV', onSelect: download });
+  if (download) {
+    menuItems.push({ label: 'Download CSV', onSelect: download });
+    menuItems.push({ label: 'Download XLSX', onSelect: () => void actions.downloadXlsx() });
+  }
+  menuItems.push({ label: 'Refresh', onSelect: () => void actions.refresh() });
   if (exploreHref && model.query)
     menuItems.push({ label: 'Open in Explore', href: exploreHref(model.query, stateFilters(state)) });
   const menu = <TileMenu title={title} items={menuItems} />;
@@ -226,10 +232,25 @@ function ReportTile({
       onDownload={download}
       menu={menu}
       dimmed={refreshing}
-      note={<NotApplied answer={query.data} />}
+      note={
+        <>
+          <NotApplied answer={query.data} />
+          <ActionStatus busy={actions.busy} problem={actions.problem} />
+        </>
+      }
     >
       {content}
     </Frame>
+  );
+}
+
+/** What a menu action is doing, or why it failed (screen readers hear both). */
+function ActionStatus({ busy, problem }: { busy: 'refresh' | 'xlsx' | null; problem: string | null }) {
+  const text = problem ?? (busy === 'xlsx' ? 'Making the XLSX…' : busy === 'refresh' ? 'Refreshing…' : '');
+  return (
+    <p className={problem ? 'tsr-action-status tsr-action-error' : 'tsr-action-status'} role="status">
+      {text}
+    </p>
   );
 }
 

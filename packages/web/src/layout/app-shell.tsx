@@ -121,8 +121,9 @@ export function AppShell({ children }: { children?: ReactNode }) {
   // layout (spec 2.2: `lg` from 1200px of grid); text pages keep a readable measure.
   // Explore too: the model's tree beside the question and its chart.
   const dashboard = useMatch('/dashboards/:deploymentId/:publicId');
+  const printView = useMatch('/dashboards/:deploymentId/:publicId/print');
   const explore = useMatch('/explore/:deploymentId');
-  const wide = dashboard !== null || explore !== null;
+  const wide = dashboard !== null || printView !== null || explore !== null;
   return (
     <div className={wide ? 'shell shell-wide' : 'shell'}>
       <a className="skip-link" href="#main">

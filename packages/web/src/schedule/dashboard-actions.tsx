@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { parseState, stateFilters } from '../dashboard/view-state.ts';
 import { ExportButtons, fileStem } from './export-buttons.tsx';
 import { type DashboardViewChoice, ScheduleDialog } from './schedule-dialog.tsx';
@@ -21,10 +21,13 @@ export function DashboardActions({
   deploymentId,
   publicId,
   title,
+  children,
 }: {
   deploymentId: number;
   publicId: string;
   title: string;
+  /** More actions of the page, in the same bar (the print view's link). */
+  children?: ReactNode;
 }) {
   const [scheduling, setScheduling] = useState<DashboardViewChoice | null>(null);
   return (
@@ -38,6 +41,7 @@ export function DashboardActions({
         fileName={fileStem(title)}
         view={currentView}
       />
+      {children}
       {scheduling && (
         <ScheduleDialog
           deploymentId={deploymentId}

@@ -60,6 +60,22 @@ describe('audit log: roles, assignments and a user’s own account', () => {
     expect(assignments[0].after.role).toEqual({ id: role.id, name: 'Auditors' });
   });
 
+  it('records a role given to a group and taken back, once each', async () => {
+    const role = await send('POST', '/api/v1/roles', { name: 'Group readers', policies: [] });
+    const group = await send('POST', '/api/v1/groups', { name: 'Readers of the log' });
+    await send('PUT', `/api/v1/roles/${role.id}/groups/${group.id}`);
+    await send('PUT', `/api/v1/roles/${role.id}/groups/${group.id}`); // idempotent: no second entry
+    await send('DELETE', `/api/v1/roles/${role.id}/groups/${group.id}`);
+    await send('DELETE', `/api/v1/roles/${role.id}/groups/${group.id}`);
+    const recorded = (await entries(`targetType=group&targetId=${group.id}`)).filter((e) =>
+      e.action.endsWith('_role'),
+    );
+    expect(recorded.map((e) => [e.action, e.after.role])).toEqual([
+      ['group.unassign_role', { id: role.id, name: 'Group readers' }],
+      ['group.assign_role', { id: role.id, name: 'Group readers' }],
+    ]);
+  });
+
   it('records a user’s own profile, settings and password changes, never the password', async () => {
     const { user, key } = await userWithKey(server, 'viewer');
     const password = 'first password never logged';

@@ -19,3 +19,8 @@ export interface WorkbookLookup {
 export interface ReportLookup {
   find(deploymentId: number, id: number, viewerId: number, db?: Db): Promise<ReportWithOwner | undefined>;
 }
+
+/** Whether the tenant turned data downloads off (app config `restrictDataDownload`, spec 2.3). */
+export interface DownloadPolicy {
+  restricted(tenantId: number): Promise<boolean>;
+}

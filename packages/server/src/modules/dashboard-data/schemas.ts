@@ -62,6 +62,14 @@ export const WidgetDataBody = Type.Object(
     limit: Type.Optional(nullable(Type.Integer({ minimum: 1, maximum: 50_000 }))),
     offset: Type.Optional(nullable(Type.Integer({ minimum: 0, maximum: 10_000_000 }))),
     versionNumber: Type.Optional(nullable(Type.Integer(int32))),
+    renewQuery: Type.Optional(
+      nullable(
+        Type.Boolean({
+          description:
+            "Run the widget's query on the warehouse again instead of answering from the result cache (the tile menu's Refresh; Cube's `renewQuery`).",
+        }),
+      ),
+    ),
   },
   strict,
 );

@@ -1,8 +1,9 @@
-import { type DashboardConfig, dashboardWidgets, widgetReportId } from '@tessera/dashboard';
+import { type DashboardConfig, dashboardWidgets, widgetReportId, widgetTitle } from '@tessera/dashboard';
 import { type CubeQuery, JoinPathError } from '@tessera/semantic';
 import type { Static } from 'typebox';
+import type { CellFormats, RowsMeta } from '../../../../client/src/format/table.ts';
 import type { ReportSnapshotRow } from '../../db/schema.ts';
-import { NotFoundError, ValidationError } from '../../errors/domain-errors.ts';
+import { ForbiddenError, NotFoundError, ValidationError } from '../../errors/domain-errors.ts';
 import type { DataCaller } from '../data/caller.ts';
 import type { CompiledLoad } from '../data/compile.ts';
 import { settled } from '../data/outcome.ts';
@@ -11,7 +12,7 @@ import type { DeploymentsService } from '../deployments/service.ts';
 import { contentSubject, dashboardSubject } from '../permissions/access.ts';
 import type { AccessResolver } from '../permissions/resolver.ts';
 import { type FillSpec, fillMissingRows } from './fill-missing-rows.ts';
-import type { ReportLookup, WorkbookLookup } from './ports.ts';
+import type { DownloadPolicy, ReportLookup, WorkbookLookup } from './ports.ts';
 import type { DashboardDataRepository, DashboardVersion } from './repository.ts';
 import type {
   DimensionValues,
@@ -25,6 +26,7 @@ import type { ViewerResolver } from './security-context.ts';
 import { applyDashboardState, dimensionTypes, type Filter, memberNames } from './semantic-query.ts';
 import { groupedGrain, type NotApplied, type Projection, regrain, wrapSql } from './sql-widget.ts';
 import type { Viewer } from './viewer.ts';
+import { widgetWorkbook } from './xlsx.ts';
 
 export interface DashboardDataDeps {
   deployments: DeploymentsService;
@@ -34,10 +36,14 @@ export interface DashboardDataDeps {
   viewers: ViewerResolver;
   data: DataService;
   reports: ReportLookup;
+  downloads: DownloadPolicy;
 }
 
 type Body = Static<typeof WidgetDataBody>;
 type Answer = Static<typeof WidgetData>;
+
+/** The most rows a spreadsheet download holds (the widget-data endpoint's own ceiling). */
+const xlsxMaxRows = 50_000;
 
 /**
  * Rows of one widget of a published dashboard, as the VIEWER may see them.
@@ -70,6 +76,31 @@ export class DashboardDataService {
       signal,
     );
     return opened.widget(widgetId, body);
+  }
+
+  /**
+   * A widget's rows as an Excel workbook (the tile menu's "Download XLSX"), with the dashboard's
+   * state applied as for `widgetData`, up to `xlsxMaxRows` rows. Refused with 403
+   * `data_download_restricted` when the tenant restricts data downloads (spec 2.3
+   * `restrictDataDownload`): the page hides the item, and the server is what enforces it.
+   */
+  async widgetXlsx(
+    viewer: Viewer,
+    deploymentId: number,
+    publicId: string,
+    widgetId: string,
+    body: Body,
+  ): Promise<{ file: Buffer; title: string }> {
+    const opened = await this.openDashboard(viewer, deploymentId, publicId, body.versionNumber ?? null);
+    if (await this.deps.downloads.restricted(viewer.tenantId))
+      throw new ForbiddenError('Downloading data is turned off for this account', 'data_download_restricted');
+    const answer = await opened.widget(widgetId, { ...body, limit: body.limit ?? xlsxMaxRows });
+    const widget = dashboardWidgets(opened.found.version.config).find((w) => w.id === widgetId);
+    const snapshot = opened.snapshot(answer.reportId);
+    const title = (widget && widgetTitle(widget)) || snapshot?.title || snapshot?.name || 'Data';
+    const meta = { annotation: answer.annotation as RowsMeta['annotation'], columns: answer.columns };
+    const file = await widgetWorkbook(title, answer.data, meta, columnFormats(snapshot?.preferences));
+    return { file, title };
   }
 
   /**
@@ -313,7 +344,7 @@ export class DashboardDataService {
   private async semantic(caller: DataCaller, widgetQuery: CubeQuery, body: Body, fill: FillSpec | null) {
     const members = memberNames(await this.deps.data.meta(caller, false));
     const query = applyDashboardState(
-      { ...widgetQuery, responseFormat: 'default' },
+      { ...widgetQuery, responseFormat: 'default', ...(body.renewQuery ? { renewQuery: true } : {}) },
       {
         filters: body.filters ?? [],
         timeGrains: body.timeGrains ?? [],
@@ -381,7 +412,9 @@ export class DashboardDataService {
       notApplied.push(...wrapped.notApplied);
     }
     const answer = await settled(
-      await this.deps.data.run(caller, await this.deps.data.compileSql(caller, sql)),
+      await this.deps.data.run(caller, await this.deps.data.compileSql(caller, sql), {
+        renew: body.renewQuery === true,
+      }),
     );
     const rows = answer.rows.map((r) => Object.fromEntries(answer.columns.map((c, i) => [c.name, r[i]])));
     const offset = body.offset ?? 0;
@@ -459,4 +492,20 @@ function semanticQuery(s: ReportSnapshotRow): CubeQuery | null {
     );
   }
   return null;
+}
+
+/** A report snapshot's `preferences.columnFormats` (stored as JSON, or as JSON text), or none. */
+function columnFormats(preferences: unknown): CellFormats {
+  let value = preferences;
+  if (typeof value === 'string') {
+    try {
+      value = JSON.parse(value);
+    } catch {
+      return {};
+    }
+  }
+  const formats = (value as { columnFormats?: unknown } | null)?.columnFormats;
+  return formats !== null && typeof formats === 'object' && !Array.isArray(formats)
+    ? (formats as CellFormats)
+    : {};
 }

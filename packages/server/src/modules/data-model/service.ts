@@ -6,6 +6,7 @@ import type { DeploymentsService } from '../deployments/service.ts';
 import { generateModel } from './generate-model.ts';
 import { checkModelFiles } from './model-check.ts';
 import type { DataModelRepository } from './repository.ts';
+import type { ModelVersions } from './versions.ts';
 
 /** The production branch: what queries read when they name no branch (modules/data). */
 export const MAIN_BRANCH = 'main';
@@ -22,6 +23,8 @@ export class DataModelService {
     private readonly deployments: DeploymentsService,
     /** Issue 22 item 5: file writes and branch changes are recorded in their transaction. */
     private readonly audit: Pick<AuditLog, 'record'>,
+    /** Issue 25 item 1: a change of the default branch is a version of the model (versions.ts). */
+    private readonly versions?: Pick<ModelVersions, 'recordIfDefault'>,
   ) {}
 
   /**
@@ -35,6 +38,7 @@ export class DataModelService {
     return this.repository.transaction(async (files, trx) => {
       const { result, audit } = await change(files);
       await this.audit.record(trx, p, audit);
+      await this.versions?.recordIfDefault(trx, p, audit, files);
       return result;
     });
   }

@@ -3,7 +3,7 @@ import { compileModelAsync, formatModelError, type Model, type UnavailableCube }
 import type { InvalidationBus } from '../../cache/invalidation-bus.ts';
 import { ReadCache } from '../../cache/read-cache.ts';
 import { modelCompileError } from './errors.ts';
-import type { ModelFiles } from './ports.ts';
+import type { DataLog, ModelFiles } from './ports.ts';
 
 interface Entry {
   /** The healthy part of the model (@tessera/semantic isolate.ts). */
@@ -31,6 +31,8 @@ export class ModelCache {
   constructor(
     private readonly files: ModelFiles,
     bus: InvalidationBus,
+    /** Issue 25 item 1: each compile is a build line in the deployment's logs. */
+    private readonly log?: DataLog,
   ) {
     bus.subscribe('deployments', () => this.models.clear());
   }
@@ -38,7 +40,16 @@ export class ModelCache {
   async get(deploymentId: number, branch: string): Promise<Model> {
     const entry = await this.models.get(`${deploymentId}|${branch}`, async () => {
       const files = await this.files.files(deploymentId, branch);
+      const startedAt = Date.now();
       const { errors, isolation } = await compileModelAsync(files);
+      this.logBuild(
+        deploymentId,
+        branch,
+        files.length,
+        errors.map(formatModelError),
+        startedAt,
+        isolation.model,
+      );
       const { model, unavailable } = isolation;
       this.versions.set(
         model,
@@ -55,6 +66,29 @@ export class ModelCache {
     if (entry.errors.length > 0 && entry.model.cubes.size === 0)
       throw modelCompileError(`Compile errors:\n${entry.errors.join('\n')}`);
     return entry.model;
+  }
+
+  /** Model errors are the model author's text: the line carries them, as the data API answers them. */
+  private logBuild(
+    deploymentId: number,
+    branch: string,
+    files: number,
+    errors: string[],
+    startedAt: number,
+    model: Model,
+  ): void {
+    const served = model.cubes.size + model.views.size;
+    this.log?.write({
+      deploymentId,
+      branch,
+      kind: 'build',
+      level: errors.length > 0 ? 'error' : 'info',
+      message:
+        errors.length > 0
+          ? `Model of ${branch} built with ${errors.length} error${errors.length > 1 ? 's' : ''} (${served} cubes and views served): ${errors.join('; ')}`
+          : `Model of ${branch} built: ${served} cubes and views`,
+      details: { trigger: 'data-api', durationMs: Date.now() - startedAt, files, errors },
+    });
   }
 
   /** The version of a model this cache compiled: a model edit changes it. */

@@ -146,6 +146,7 @@ export async function runSqlApi(
   deps: RunDeps,
   caller: DataCaller,
   compiled: CompiledSqlApi,
+  renew = false,
 ): Promise<Outcome<SqlApiResult>> {
   const driver = await openDriver(deps, caller);
   const { plan } = compiled;
@@ -153,7 +154,7 @@ export async function runSqlApi(
     deps,
     {
       key: statementKey('sql', caller, compiled.modelVersion, plan.sql, plan.params, null),
-      renew: false,
+      renew,
       freshMs: deps.settings.defaultRefreshMs,
       start: async (context) => {
         try {

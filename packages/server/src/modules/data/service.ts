@@ -15,8 +15,16 @@ import type { QueryExecutor } from './executor.ts';
 import type { ModelCache } from './model-cache.ts';
 import type { DataOperation } from './operations.ts';
 import type { Outcome } from './outcome.ts';
+import type { DataLog } from './ports.ts';
 import type { PreAggregationMatcher } from './pre-aggregations/matcher.ts';
+import { logQuery, logRefusal } from './query-log.ts';
 import { type LoadResult, runLoad, runSqlApi, type SqlApiResult, type ViewerTokens } from './run.ts';
+
+/** A SQL-API statement's run: `renew` skips the result cache (a load query says so in `renewQuery`). */
+export interface SqlRunOptions {
+  renew?: boolean;
+}
+
 import type { DataSettings } from './settings.ts';
 import type { SharedResults } from './shared-cache.ts';
 import { tokenFrom, verifyToken } from './token.ts';
@@ -35,6 +43,8 @@ export interface DataServiceDeps {
   shared?: SharedResults;
   /** Account users' OAuth tokens, for data sources that query with them (issue 22 item 6). */
   viewerTokens?: ViewerTokens;
+  /** Issue 25 item 1: the deployment's logs, where each query run or refused is written. */
+  log?: DataLog;
 }
 
 /**
@@ -85,6 +95,10 @@ export class DataService {
 
   /** A Cube query (or several: blending) compiled for the caller, in the deployment's dialect. */
   async compile(caller: DataCaller, query: CubeQuery | CubeQuery[]): Promise<CompiledLoad> {
+    return this.logged(caller, 'load', () => this.compileLoadFor(caller, query));
+  }
+
+  private async compileLoadFor(caller: DataCaller, query: CubeQuery | CubeQuery[]): Promise<CompiledLoad> {
     const { securityContext } = caller;
     const model = await this.model(caller);
     // a query naming a cube left out for its model errors is told why (model-cache.ts, issue 15)
@@ -100,6 +114,10 @@ export class DataService {
 
   /** SQL-API text planned for the caller; semantic subqueries a built rollup answers read it. */
   async compileSql(caller: DataCaller, sql: string, timezone?: string): Promise<CompiledSqlApi> {
+    return this.logged(caller, 'sql', () => this.planSqlFor(caller, sql, timezone));
+  }
+
+  private async planSqlFor(caller: DataCaller, sql: string, timezone?: string): Promise<CompiledSqlApi> {
     const { securityContext } = caller;
     const dialect = dialectOf(caller.deployment);
     const model = await this.model(caller);
@@ -118,11 +136,39 @@ export class DataService {
    * waits for it (executor.ts).
    */
   run(caller: DataCaller, compiled: CompiledLoad): Promise<Outcome<LoadResult>>;
-  run(caller: DataCaller, compiled: CompiledSqlApi): Promise<Outcome<SqlApiResult>>;
-  run(caller: DataCaller, compiled: CompiledLoad | CompiledSqlApi) {
-    return compiled.kind === 'load'
-      ? runLoad(this.deps, caller, compiled)
-      : runSqlApi(this.deps, caller, compiled);
+  run(caller: DataCaller, compiled: CompiledSqlApi, options?: SqlRunOptions): Promise<Outcome<SqlApiResult>>;
+  async run(caller: DataCaller, compiled: CompiledLoad | CompiledSqlApi, options: SqlRunOptions = {}) {
+    const startedAt = Date.now();
+    const { log } = this.deps;
+    let outcome: Outcome<LoadResult | SqlApiResult>;
+    try {
+      outcome = await (compiled.kind === 'load'
+        ? runLoad(this.deps, caller, compiled)
+        : runSqlApi(this.deps, caller, compiled, options.renew === true));
+    } catch (error) {
+      logQuery(log, caller, compiled, startedAt, { error });
+      throw error;
+    }
+    if (outcome.state === 'done') logQuery(log, caller, compiled, startedAt, { result: outcome.result });
+    else if (log) {
+      // Still running (the continue-wait window passed): the line is written when it ends. Awaiting
+      // it here adds no rejection of its own: the execution runs whether or not anyone waits.
+      outcome.wait().then(
+        (result) => logQuery(log, caller, compiled, startedAt, { result }),
+        (error) => logQuery(log, caller, compiled, startedAt, { error }),
+      );
+    }
+    return outcome;
+  }
+
+  /** A compile that fails is a refused query: its line says why (query-log.ts decides what it holds). */
+  private async logged<T>(caller: DataCaller, what: 'load' | 'sql', compile: () => Promise<T>): Promise<T> {
+    try {
+      return await compile();
+    } catch (error) {
+      logRefusal(this.deps.log, caller, what, error);
+      throw error;
+    }
   }
 
   /** Opens the replicas' shared result cache (REDIS_URL) at application start. */

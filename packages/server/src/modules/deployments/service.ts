@@ -10,9 +10,10 @@ import type { IntrospectedTable } from '../../datasources/introspect.ts';
 import { type DataSourceBody, kindOf } from '../../datasources/kinds/index.ts';
 import type { Db } from '../../db/database.ts';
 import type { DataSourceSettings, DeploymentRow, EnvironmentRow } from '../../db/schema.ts';
-import { DomainError, NotFoundError, ValidationError } from '../../errors/domain-errors.ts';
+import { ConflictError, DomainError, NotFoundError, ValidationError } from '../../errors/domain-errors.ts';
 import { type PageQuery, pageWindow, toPage } from '../../pagination/page.ts';
 import type { AuditLog } from '../audit-log/service.ts';
+import type { DeploymentSettings } from './lifecycle-schemas.ts';
 import type { DeploymentsRepository } from './repository.ts';
 import type {
   CreateDeploymentBody,
@@ -117,7 +118,12 @@ export class DeploymentsService {
    * that does not is still saved (a warehouse may come up later) as `databases`, the reference's
    * step for "connect your database", with the failed test in the answer to say what is wrong.
    */
-  async create(principal: Principal, input: Static<typeof CreateDeploymentBody>) {
+  async create(
+    principal: Principal,
+    input: Static<typeof CreateDeploymentBody>,
+    /** `POST /build/api/v1/deployments` (the reference's Deployment Creation): where onboarding starts. */
+    startAt?: { creationStep: string; via: 'build' },
+  ) {
     // A new deployment has no env variables yet: set them, then reference them in an update.
     if (input.dataSource) await this.checkReferences(input.dataSource, null);
     if (input.dataSource) await this.checkIntegration(principal.tenantId, input.dataSource);
@@ -129,7 +135,7 @@ export class DeploymentsService {
       dataSource,
       apiSecretEnc: this.deps.secrets.seal(randomToken(32)),
       basePath: input.basePath ?? defaultBasePath,
-      creationStep: connection && !connection.ok ? 'databases' : 'ready',
+      creationStep: startAt?.creationStep ?? (connection && !connection.ok ? 'databases' : 'ready'),
     };
     const row = await this.deps.repository.transaction(async (trx) => {
       const created = await this.deps.repository.insert(values, trx);
@@ -141,7 +147,7 @@ export class DeploymentsService {
         action: 'deployment.create',
         targetType: 'deployment',
         targetId: created.id,
-        after: this.view(created),
+        after: { ...this.view(created), ...(startAt ? { via: startAt.via } : {}) },
       });
       return created;
     });
@@ -246,6 +252,67 @@ export class DeploymentsService {
     const previous = current.data_source as DataSourceSettings;
     // Omitting a secret keeps the stored one, so a settings form need not echo secrets back.
     return this.sealDataSource(input, previous.type === input.type ? previous : undefined, prefix);
+  }
+
+  /**
+   * `GET .../settings` (issue 25 item 1): the reference's DeploymentSettings. Tessera hosts each
+   * deployment itself, from one default branch, with the SQL API and rollups always on; the
+   * values it has no notion of (custom domains, release channels) are null or fixed.
+   */
+  async settings(principal: Principal, id: number): Promise<Static<typeof DeploymentSettings>> {
+    const row = await this.require(principal.tenantId, id);
+    return {
+      id: row.id,
+      name: row.name,
+      template: 'single',
+      cloudProvider: 'cubecloud',
+      creationStep: row.creation_step as Static<typeof DeploymentSettings>['creationStep'],
+      creationMethod: null,
+      deployMode: null,
+      deploymentUrl: this.dataUrl(row),
+      releaseChannel: 'release',
+      releaseChannelVersion: null,
+      deployBranchName: 'main',
+      deployBranchReadOnly: false,
+      deployBranchMergeAllowed: true,
+      deployProjectRoot: '/',
+      isCubeSqlEnabled: true,
+      isSupportPreAggregations: true,
+      region: null,
+      customDomain: null,
+      autoDomain: null,
+      basePath: row.base_path,
+      createdAt: row.created_at.toISOString(),
+      updatedAt: row.updated_at.toISOString(),
+    };
+  }
+
+  /**
+   * The onboarding step (the reference's advance and reset). The seeded demo deployment keeps its
+   * `demo` mark (seeding and the model directory find it by it): its step does not move (409).
+   */
+  async setCreationStep(principal: Principal, id: number, step: string) {
+    const row = await this.deps.repository.transaction(async (trx) => {
+      const current = await this.deps.repository.find(principal.tenantId, id, trx);
+      if (!current) throw new NotFoundError(`Deployment ${id}`, 'deployment_not_found');
+      if (current.creation_step === 'demo')
+        throw new ConflictError(
+          'The demo deployment keeps its demo step: its onboarding does not move',
+          'demo_deployment',
+        );
+      const updated = await this.deps.repository.update(principal.tenantId, id, { creationStep: step }, trx);
+      if (!updated) throw new NotFoundError(`Deployment ${id}`, 'deployment_not_found');
+      await this.deps.audit.record(trx, principal, {
+        action: 'deployment.creation_step',
+        targetType: 'deployment',
+        targetId: id,
+        before: { creationStep: current.creation_step },
+        after: { creationStep: step },
+      });
+      return updated;
+    });
+    this.deps.bus.publish('deployments');
+    return this.view(row);
   }
 
   async delete(principal: Principal, id: number) {

@@ -16,13 +16,13 @@ import type { DashboardVersion } from '../dashboard-data/records.ts';
 import type { DashboardFilter, TimeGrain } from '../dashboard-data/schemas.ts';
 import type { DashboardDataService, OpenedDashboard } from '../dashboard-data/service.ts';
 import { embedViewer, type Viewer } from '../dashboard-data/viewer.ts';
+import { markdownLines } from './markdown-lines.ts';
 import type { PublishedVersions, UserLookup } from './ports.ts';
 import type { NotificationFormat } from './schemas.ts';
 import {
   type ColumnFormats,
   chartRows,
   defaultSpec,
-  linesOf,
   type RowsMeta,
   storedSpec,
   tableOf,
@@ -232,7 +232,14 @@ export class DashboardRenderer {
     const configTitle = widgetTitle(w);
     if (reportId === null) {
       const text = widgetText(w);
-      if (text !== null) return { title: configTitle ?? '', vegaSpec: textSpec(), rows: linesOf(text) };
+      if (text !== null) {
+        const rows = markdownLines(text, w.config?.variant === 'heading');
+        return {
+          title: configTitle ?? '',
+          vegaSpec: textSpec(),
+          rows: rows as unknown as Record<string, unknown>[],
+        };
+      }
       return { title: configTitle ?? w.id, error: 'This widget shows no report' };
     }
     const snapshot = opened.snapshot(reportId);

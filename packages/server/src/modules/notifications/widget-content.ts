@@ -21,7 +21,6 @@ export type { RowsMeta } from '../../../../client/src/format/table.ts';
  */
 
 const vegaLite = 'https://vega.github.io/schema/vega-lite/v5.json';
-const textLineHeight = 17;
 /** Rows formatted for a table: never more than a tile could hold. */
 const maxTableRows = 500;
 /** Cube granularities as Vega-Lite time units, so that a yearly series is labelled by year. */
@@ -131,20 +130,23 @@ export function defaultSpec(rows: Record<string, unknown>[], meta: RowsMeta): Ve
 }
 
 /**
- * A text widget's lines drawn as lines of text from the top of the tile: `y` in pixels
- * (`scale: null`), so that one line sits at the top rather than in the middle of a band.
+ * A text widget's lines (markdown-lines.ts) drawn from the top of the tile: `y` in pixels
+ * (`scale: null`), so that one line sits at the top rather than in the middle of a band, each
+ * line at its own size; bold lines (headings) in a layer of their own, as Vega-Lite has no
+ * font-weight channel.
  */
 export function textSpec(): VegaLiteSpec {
-  return {
-    $schema: vegaLite,
-    transform: [{ calculate: `datum.line * ${textLineHeight} + 2`, as: 'y' }],
-    mark: { type: 'text', align: 'left', baseline: 'top', fontSize: 12, limit: 2000 },
+  const lines = (weight: 'normal' | 'bold') => ({
+    transform: [{ filter: `datum.weight === '${weight}'` }],
+    mark: { type: 'text', align: 'left', baseline: 'top', limit: 2000, fontWeight: weight },
     encoding: {
       y: { field: 'y', type: 'quantitative', scale: null, axis: null },
       x: { value: 0 },
       text: { field: 'text' },
+      size: { field: 'size', type: 'quantitative', scale: null, legend: null },
     },
-  };
+  });
+  return { $schema: vegaLite, layer: [lines('normal'), lines('bold')] };
 }
 
 /** A report's column formats (`preferences.columnFormats`), as the web viewer reads them. */
@@ -170,14 +172,6 @@ export function tableOf(
       .slice(0, maxTableRows)
       .map((row) => table.columns.map((c) => formatValue(row[c.name], c, formats))),
   };
-}
-
-/** A text widget's text as lines. */
-export function linesOf(text: string): { line: number; text: string }[] {
-  return text
-    .split(/\r?\n/)
-    .slice(0, 60)
-    .map((t, i) => ({ line: i, text: t.trim() === '' ? ' ' : t }));
 }
 
 /**

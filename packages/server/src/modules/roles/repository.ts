@@ -117,20 +117,26 @@ export class RolesRepository {
     return row !== undefined;
   }
 
-  async assignToGroup(groupId: number, roleId: number): Promise<void> {
-    await this.db
+  /** Whether the group did not hold the role before (an idempotent repeat changes nothing). */
+  async assignToGroup(groupId: number, roleId: number): Promise<boolean> {
+    const added = await this.db
       .insertInto('group_roles')
       .values({ group_id: groupId, role_id: roleId })
       .onConflict((oc) => oc.columns(['group_id', 'role_id']).doNothing())
-      .execute();
+      .returning('role_id')
+      .executeTakeFirst();
+    return added !== undefined;
   }
 
-  async unassignFromGroup(groupId: number, roleId: number): Promise<void> {
-    await this.db
+  /** Whether the group held the role. */
+  async unassignFromGroup(groupId: number, roleId: number): Promise<boolean> {
+    const removed = await this.db
       .deleteFrom('group_roles')
       .where('group_id', '=', groupId)
       .where('role_id', '=', roleId)
-      .execute();
+      .returning('role_id')
+      .executeTakeFirst();
+    return removed !== undefined;
   }
 
   /** The roles assigned to each of `userIds`, by user id. */

@@ -168,7 +168,9 @@ export class RolesService {
     await this.group(principal, groupId);
     const role = await this.repository.find(principal.tenantId, roleId);
     if (!role || role.built_in === 'admin') throw new NotFoundError(`Role ${roleId}`, 'role_not_found');
-    await this.repository.assignToGroup(groupId, roleId);
+    await this.recordGroupAssignment(principal, groupId, role, 'group.assign_role', (roles) =>
+      roles.assignToGroup(groupId, roleId),
+    );
     this.bus.publish('credentials');
   }
 
@@ -176,8 +178,30 @@ export class RolesService {
   async unassignFromGroup(principal: Principal, roleId: number, groupId: number) {
     await this.group(principal, groupId);
     const role = await this.repository.find(principal.tenantId, roleId);
-    if (role) await this.repository.unassignFromGroup(groupId, roleId);
+    if (role)
+      await this.recordGroupAssignment(principal, groupId, role, 'group.unassign_role', (roles) =>
+        roles.unassignFromGroup(groupId, roleId),
+      );
     this.bus.publish('credentials');
+  }
+
+  /** As for users (issue 22 item 5): one entry per change, in its transaction; none for a repeat. */
+  private async recordGroupAssignment(
+    principal: Principal,
+    groupId: number,
+    role: RoleRow,
+    action: 'group.assign_role' | 'group.unassign_role',
+    change: (roles: RolesRepository) => Promise<boolean>,
+  ) {
+    await this.repository.transaction(async (roles, trx) => {
+      if (!(await change(roles))) return;
+      await this.audit.record(trx, principal, {
+        action,
+        targetType: 'group',
+        targetId: groupId,
+        after: { role: { id: role.id, name: role.name } },
+      });
+    });
   }
 
   private async group(principal: Principal, groupId: number) {
