@@ -6089,6 +6089,7 @@ export interface operations {
                   database?: string;
                   user?: string;
                   ssl?: boolean;
+                  maxConnections?: number;
                   hasPassword: boolean;
                   oauthIntegrationId?: number;
                 }
@@ -6100,6 +6101,7 @@ export interface operations {
                   database?: string;
                   user?: string;
                   ssl?: boolean;
+                  maxConnections?: number;
                   hasPassword: boolean;
                 };
             /** @description The outcome of connecting to a data source and running `SELECT 1` */
@@ -6410,6 +6412,7 @@ export interface operations {
                   database?: string;
                   user?: string;
                   ssl?: boolean;
+                  maxConnections?: number;
                   hasPassword: boolean;
                   oauthIntegrationId?: number;
                 }
@@ -6421,6 +6424,7 @@ export interface operations {
                   database?: string;
                   user?: string;
                   ssl?: boolean;
+                  maxConnections?: number;
                   hasPassword: boolean;
                 };
             /** @description The outcome of connecting to a data source and running `SELECT 1` */
@@ -6747,6 +6751,7 @@ export interface operations {
                   database?: string;
                   user?: string;
                   ssl?: boolean;
+                  maxConnections?: number;
                   hasPassword: boolean;
                   oauthIntegrationId?: number;
                 }
@@ -6758,6 +6763,7 @@ export interface operations {
                   database?: string;
                   user?: string;
                   ssl?: boolean;
+                  maxConnections?: number;
                   hasPassword: boolean;
                 };
             /** @description The outcome of connecting to a data source and running `SELECT 1` */
