@@ -401,12 +401,14 @@ describe('query lifecycle on the engines', () => {
     it('interrupts the statement when its client goes away: the engine stops using the CPU', async () => {
       server.services.data.settings.continueWaitMs = 30_000;
       const r = request(deploymentId, { measures: ['endless.total'] });
-      // running: DuckDB's threads keep at least half a core busy, even on a loaded machine
-      await until(async () => (await cores(300)) > 0.5 && true, 10_000, 'the cross join running');
+      // running: DuckDB's threads keep the process busy (on a loaded machine, with what share of
+      // the cores it gets: stopping is measured against that, not against a fixed number)
+      await until(async () => (await cores(300)) > 0.15 && true, 10_000, 'the cross join running');
+      const busy = await cores(1_000);
       r.leave();
       expect(await r.response).toBeInstanceOf(Error);
       await new Promise((r) => setTimeout(r, 700));
-      expect(await cores(1_000)).toBeLessThan(0.25);
+      expect(await cores(1_000)).toBeLessThan(Math.min(busy / 4, 0.25));
     });
 
     it.each([
