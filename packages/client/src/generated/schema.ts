@@ -3874,6 +3874,7 @@ export interface operations {
                     database?: string;
                     user?: string;
                     ssl?: boolean;
+                    maxConnections?: number;
                     hasPassword: boolean;
                     oauthIntegrationId?: number;
                   }
@@ -3885,6 +3886,7 @@ export interface operations {
                     database?: string;
                     user?: string;
                     ssl?: boolean;
+                    maxConnections?: number;
                     hasPassword: boolean;
                   };
               /** @description The outcome of connecting to a data source and running `SELECT 1` */
@@ -3959,6 +3961,7 @@ export interface operations {
                     database?: string;
                     user?: string;
                     ssl?: boolean;
+                    maxConnections?: number;
                     hasPassword: boolean;
                     oauthIntegrationId?: number;
                   }
@@ -3970,6 +3973,7 @@ export interface operations {
                     database?: string;
                     user?: string;
                     ssl?: boolean;
+                    maxConnections?: number;
                     hasPassword: boolean;
                   };
               /** @description The outcome of connecting to a data source and running `SELECT 1` */
@@ -4250,6 +4254,8 @@ export interface operations {
                 /** @description Write-only; encrypted at rest */
                 password?: string;
                 ssl?: boolean;
+                /** @description Connections the deployment opens to the server at most (default 10); further queries wait for one */
+                maxConnections?: number;
                 /** @description An OAuth integration of the account (`/api/v1/oauth-integrations`). Each account user's queries then connect with their own access token of it as the password, on connections of their own; a user who has not connected that integration is told to (403 `oauth_connection_required`), and embed users and data-API tokens, which are no account user, are refused (403 `oauth_user_required`). Omitted or null: every query uses `user` and `password`. */
                 oauthIntegrationId?: number | null;
               }
@@ -4267,6 +4273,8 @@ export interface operations {
                 /** @description Write-only; encrypted at rest */
                 password?: string;
                 ssl?: boolean;
+                /** @description Connections the deployment opens to the server at most (default 10); further queries wait for one */
+                maxConnections?: number;
               };
           /** @description Data API base path under /data/{deploymentId} */
           basePath?: string;
@@ -4305,6 +4313,7 @@ export interface operations {
                   database?: string;
                   user?: string;
                   ssl?: boolean;
+                  maxConnections?: number;
                   hasPassword: boolean;
                   oauthIntegrationId?: number;
                 }
@@ -4316,6 +4325,7 @@ export interface operations {
                   database?: string;
                   user?: string;
                   ssl?: boolean;
+                  maxConnections?: number;
                   hasPassword: boolean;
                 };
             /** @description The outcome of connecting to a data source and running `SELECT 1` */
@@ -4617,6 +4627,7 @@ export interface operations {
                   database?: string;
                   user?: string;
                   ssl?: boolean;
+                  maxConnections?: number;
                   hasPassword: boolean;
                   oauthIntegrationId?: number;
                 }
@@ -4628,6 +4639,7 @@ export interface operations {
                   database?: string;
                   user?: string;
                   ssl?: boolean;
+                  maxConnections?: number;
                   hasPassword: boolean;
                 };
             /** @description The outcome of connecting to a data source and running `SELECT 1` */
@@ -4912,6 +4924,8 @@ export interface operations {
                 /** @description Write-only; encrypted at rest */
                 password?: string;
                 ssl?: boolean;
+                /** @description Connections the deployment opens to the server at most (default 10); further queries wait for one */
+                maxConnections?: number;
                 /** @description An OAuth integration of the account (`/api/v1/oauth-integrations`). Each account user's queries then connect with their own access token of it as the password, on connections of their own; a user who has not connected that integration is told to (403 `oauth_connection_required`), and embed users and data-API tokens, which are no account user, are refused (403 `oauth_user_required`). Omitted or null: every query uses `user` and `password`. */
                 oauthIntegrationId?: number | null;
               }
@@ -4929,6 +4943,8 @@ export interface operations {
                 /** @description Write-only; encrypted at rest */
                 password?: string;
                 ssl?: boolean;
+                /** @description Connections the deployment opens to the server at most (default 10); further queries wait for one */
+                maxConnections?: number;
               };
           /** @description Data API base path under /data/{deploymentId} */
           basePath?: string;
@@ -4967,6 +4983,7 @@ export interface operations {
                   database?: string;
                   user?: string;
                   ssl?: boolean;
+                  maxConnections?: number;
                   hasPassword: boolean;
                   oauthIntegrationId?: number;
                 }
@@ -4978,6 +4995,7 @@ export interface operations {
                   database?: string;
                   user?: string;
                   ssl?: boolean;
+                  maxConnections?: number;
                   hasPassword: boolean;
                 };
             /** @description The outcome of connecting to a data source and running `SELECT 1` */
@@ -6381,6 +6399,7 @@ export interface operations {
                   database?: string;
                   user?: string;
                   ssl?: boolean;
+                  maxConnections?: number;
                   hasPassword: boolean;
                   oauthIntegrationId?: number;
                 }
@@ -6392,6 +6411,7 @@ export interface operations {
                   database?: string;
                   user?: string;
                   ssl?: boolean;
+                  maxConnections?: number;
                   hasPassword: boolean;
                 };
             /** @description The outcome of connecting to a data source and running `SELECT 1` */
@@ -6705,6 +6725,7 @@ export interface operations {
                   database?: string;
                   user?: string;
                   ssl?: boolean;
+                  maxConnections?: number;
                   hasPassword: boolean;
                   oauthIntegrationId?: number;
                 }
@@ -6716,6 +6737,7 @@ export interface operations {
                   database?: string;
                   user?: string;
                   ssl?: boolean;
+                  maxConnections?: number;
                   hasPassword: boolean;
                 };
             /** @description The outcome of connecting to a data source and running `SELECT 1` */
@@ -7045,6 +7067,7 @@ export interface operations {
                   database?: string;
                   user?: string;
                   ssl?: boolean;
+                  maxConnections?: number;
                   hasPassword: boolean;
                   oauthIntegrationId?: number;
                 }
@@ -7056,6 +7079,7 @@ export interface operations {
                   database?: string;
                   user?: string;
                   ssl?: boolean;
+                  maxConnections?: number;
                   hasPassword: boolean;
                 };
             /** @description The outcome of connecting to a data source and running `SELECT 1` */
@@ -7349,6 +7373,8 @@ export interface operations {
               /** @description Write-only; encrypted at rest */
               password?: string;
               ssl?: boolean;
+              /** @description Connections the deployment opens to the server at most (default 10); further queries wait for one */
+              maxConnections?: number;
               /** @description An OAuth integration of the account (`/api/v1/oauth-integrations`). Each account user's queries then connect with their own access token of it as the password, on connections of their own; a user who has not connected that integration is told to (403 `oauth_connection_required`), and embed users and data-API tokens, which are no account user, are refused (403 `oauth_user_required`). Omitted or null: every query uses `user` and `password`. */
               oauthIntegrationId?: number | null;
             }
@@ -7366,6 +7392,8 @@ export interface operations {
               /** @description Write-only; encrypted at rest */
               password?: string;
               ssl?: boolean;
+              /** @description Connections the deployment opens to the server at most (default 10); further queries wait for one */
+              maxConnections?: number;
             };
       };
     };
@@ -7664,6 +7692,8 @@ export interface operations {
                 /** @description Write-only; encrypted at rest */
                 password?: string;
                 ssl?: boolean;
+                /** @description Connections the deployment opens to the server at most (default 10); further queries wait for one */
+                maxConnections?: number;
                 /** @description An OAuth integration of the account (`/api/v1/oauth-integrations`). Each account user's queries then connect with their own access token of it as the password, on connections of their own; a user who has not connected that integration is told to (403 `oauth_connection_required`), and embed users and data-API tokens, which are no account user, are refused (403 `oauth_user_required`). Omitted or null: every query uses `user` and `password`. */
                 oauthIntegrationId?: number | null;
               }
@@ -7681,6 +7711,8 @@ export interface operations {
                 /** @description Write-only; encrypted at rest */
                 password?: string;
                 ssl?: boolean;
+                /** @description Connections the deployment opens to the server at most (default 10); further queries wait for one */
+                maxConnections?: number;
               };
         };
       };

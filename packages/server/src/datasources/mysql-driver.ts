@@ -1,11 +1,13 @@
 import mysql from 'mysql2/promise';
 import {
   type Driver,
+  engineFault,
   QueryCancelledError,
   type QueryOptions,
-  StatementRejectedError,
+  statementTag,
   WarehouseUnavailableError,
 } from './driver.ts';
+import { mysqlFault } from './engine-faults.ts';
 
 export interface MysqlSettings {
   host: string;
@@ -31,44 +33,22 @@ export interface MysqlSettings {
 const SESSION =
   "SET SESSION sql_mode = 'ANSI_QUOTES,PIPES_AS_CONCAT,STRICT_TRANS_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION', time_zone = '+00:00', div_precision_increment = 20";
 
-/**
- * MySQL error codes that say the server, not the statement, is at fault: it is out of reach,
- * refusing the login or the database, out of connections or resources, shutting down, or it lost
- * the connection; node's socket errors too.
- */
-const unavailableCodes = new Set([
-  'ER_ACCESS_DENIED_ERROR',
-  'ER_DBACCESS_DENIED_ERROR',
-  'ER_BAD_DB_ERROR',
-  'ER_CON_COUNT_ERROR',
-  'ER_TOO_MANY_USER_CONNECTIONS',
-  'ER_HOST_IS_BLOCKED',
-  'ER_HOST_NOT_PRIVILEGED',
-  'ER_SERVER_SHUTDOWN',
-  'ER_OUT_OF_RESOURCES',
-  'ER_OUTOFMEMORY',
-  'ER_LOCK_WAIT_TIMEOUT',
-  'ER_LOCK_DEADLOCK',
-  'ER_CANT_CREATE_THREAD',
-  'PROTOCOL_CONNECTION_LOST',
-  'PROTOCOL_SEQUENCE_TIMEOUT',
-  'ER_NET_READ_ERROR',
-  'ER_NET_READ_INTERRUPTED',
-  'ER_NET_WRITE_INTERRUPTED',
-  'ER_NET_PACKET_TOO_LARGE',
-  'HANDSHAKE_SSL_ERROR',
-]);
-
+/** The connection is no longer usable (lost, reset, a fatal protocol error): it leaves the pool. */
 export function isConnectionError(error: unknown): boolean {
   const e = error as { code?: unknown; fatal?: unknown };
   const code = typeof e?.code === 'string' ? e.code : '';
-  return unavailableCodes.has(code) || /^E[A-Z]+$/.test(code) || e?.fatal === true;
+  return /^(E[A-Z]+|PROTOCOL_.*|ER_NET_.*)$/.test(code) || e?.fatal === true;
 }
 
-function isStatementError(error: unknown): boolean {
-  const state = (error as { sqlState?: unknown })?.sqlState;
-  return typeof state === 'string' && /^(22|42)/.test(state);
+/**
+ * Opening a connection failed in a way a second attempt may not (connection slots full for a
+ * moment, a reset): tried once more. Only the opening, before any statement was sent.
+ */
+function worthRetrying(error: unknown): boolean {
+  const code = (error as { code?: unknown })?.code;
+  return ['ER_CON_COUNT_ERROR', 'ECONNRESET', 'EPIPE', 'PROTOCOL_CONNECTION_LOST'].includes(String(code));
 }
+const retryDelayMs = 250;
 
 /**
  * The dialect's `$n` placeholders replaced by escaped values, skipping quoted text, quoted
@@ -111,11 +91,13 @@ export function substituteParams(sql: string, params: readonly unknown[]): strin
   return out;
 }
 
-/** MySQL and MariaDB through a `mysql2` pool, one per deployment, bounded by `max`. */
+/**
+ * MySQL and MariaDB through a `mysql2` pool, one per deployment, bounded by `max`: a query beyond
+ * it waits in the pool's queue (the data API's timeout and the client going away bound the wait).
+ */
 export class MysqlDriver implements Driver {
   readonly dialect = 'mysql' as const;
   private readonly pool: mysql.Pool;
-  private readonly tag: string;
   private zoneTables: Promise<boolean> | null = null;
 
   constructor(private readonly settings: MysqlSettings) {
@@ -132,7 +114,6 @@ export class MysqlDriver implements Driver {
     this.pool.on('connection', (conn) => {
       (conn as unknown as { query(sql: string, done: () => void): unknown }).query(SESSION, () => undefined);
     });
-    this.tag = `/* Tessera${settings.deploymentId ? `, deployment ${settings.deploymentId}` : ''} */ `;
   }
 
   private connectionOptions(): mysql.ConnectionOptions {
@@ -162,15 +143,19 @@ export class MysqlDriver implements Driver {
   ): Promise<Record<string, unknown>[]> {
     const { signal } = options;
     if (signal?.aborted) throw new QueryCancelledError('Query cancelled');
-    const text = this.tag + substituteParams(sql, params);
-    const conn = await this.pool.getConnection().catch((error) => {
-      throw new WarehouseUnavailableError(error);
-    });
+    const text = statementTag(this.settings.deploymentId, options.queryId) + substituteParams(sql, params);
+    const conn = await this.connect();
+    if (signal?.aborted) {
+      conn.release();
+      throw new QueryCancelledError('Query cancelled');
+    }
     if (/CONVERT_TZ\(/.test(sql) && !(await this.hasZoneTables(conn))) {
       conn.release();
       // CONVERT_TZ gives NULL for a named zone without them: refuse rather than answer empty buckets
       throw new WarehouseUnavailableError(
-        'The MySQL server has no time-zone tables: load them with mysql_tzinfo_to_sql (mariadb-tzinfo-to-sql)',
+        'The MySQL server has no time-zone tables',
+        'setup',
+        'the MySQL server has no time-zone tables, which named time zones need: its administrator loads them with mysql_tzinfo_to_sql (mariadb-tzinfo-to-sql)',
       );
     }
     // MySQL cancels with KILL QUERY <thread> from another connection; the pool's may all be busy.
@@ -188,14 +173,28 @@ export class MysqlDriver implements Driver {
     } catch (error) {
       broken = isConnectionError(error);
       if (signal?.aborted) throw new QueryCancelledError('Query cancelled');
-      if (broken) throw new WarehouseUnavailableError(error);
-      if (isStatementError(error))
-        throw new StatementRejectedError(String((error as Error).message).split('\n')[0]!, error);
-      throw error;
+      throw engineFault(error, mysqlFault(error));
     } finally {
       signal?.removeEventListener('abort', onAbort);
       if (broken) conn.destroy();
       else conn.release();
+    }
+  }
+
+  /** A connection of the pool; one that cannot open is the warehouse unavailable (503). */
+  private async connect(): Promise<mysql.PoolConnection> {
+    const unavailable = (error: unknown) => {
+      const sorted = mysqlFault(error);
+      return new WarehouseUnavailableError(error, sorted?.fault === 'engine' ? sorted.reason : 'unreachable');
+    };
+    try {
+      return await this.pool.getConnection();
+    } catch (error) {
+      if (!worthRetrying(error)) throw unavailable(error);
+      await new Promise((resolve) => setTimeout(resolve, retryDelayMs));
+      return this.pool.getConnection().catch((again) => {
+        throw unavailable(again);
+      });
     }
   }
 

@@ -1,5 +1,13 @@
 import pg from 'pg';
-import { type Driver, QueryCancelledError, type QueryOptions, WarehouseUnavailableError } from './driver.ts';
+import {
+  type Driver,
+  engineFault,
+  QueryCancelledError,
+  type QueryOptions,
+  statementTag,
+  WarehouseUnavailableError,
+} from './driver.ts';
+import { postgresFault } from './engine-faults.ts';
 
 export interface PostgresSettings {
   host: string;
@@ -15,8 +23,13 @@ export interface PostgresSettings {
   connectionTimeoutMs?: number;
   /** Idle connections close after this long (pg's default when absent: 10 s). */
   idleTimeoutMs?: number;
-  /** What the server shows in pg_stat_activity: whose connection it is (per-user pools, registry.ts). */
+  /**
+   * What the server shows in pg_stat_activity: whose connection it is (per-user pools, registry.ts);
+   * by default `tessera deployment <id>` (issue 24 item 3).
+   */
   applicationName?: string;
+  /** Named in `application_name` and in the comment ahead of every statement. */
+  deploymentId?: number | null;
 }
 
 /**
@@ -24,6 +37,7 @@ export interface PostgresSettings {
  * (connection exception), 28 (invalid authorization), 3D000 (no such database), 53300 (too many
  * connections), 57P01-57P03 (shutting down, cannot connect now); node's socket errors (ECONNRESET,
  * ETIMEDOUT, ...), and pg's "Connection terminated" when the server goes away mid-statement.
+ * After one of these, the connection is not given back to the pool.
  */
 export function isConnectionError(error: unknown): boolean {
   const e = error as { code?: unknown; message?: unknown };
@@ -32,6 +46,17 @@ export function isConnectionError(error: unknown): boolean {
   if (/^E[A-Z]+$/.test(code)) return true;
   return typeof e?.message === 'string' && /^Connection terminated/.test(e.message);
 }
+
+/**
+ * Opening a connection failed in a way a second attempt may not (the server restarting, its
+ * connection slots full for a moment, a connection reset): tried once more. Only the opening is
+ * retried, before any statement was sent, never a statement (issue 24 item 3).
+ */
+function worthRetrying(error: unknown): boolean {
+  const code = (error as { code?: unknown })?.code;
+  return ['57P03', '53300', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT'].includes(String(code));
+}
+const retryDelayMs = 250;
 
 /**
  * `timestamp without time zone` (OID 1114) stays text: the PostgreSQL dialect of
@@ -45,12 +70,21 @@ const types = {
       : pg.types.getTypeParser(oid, format as never)) as typeof pg.types.getTypeParser,
 };
 
-/** PostgreSQL through a `pg` Pool, one per deployment. */
+/**
+ * PostgreSQL through a `pg` Pool, one per deployment, bounded by `max`: a query beyond it waits in
+ * pg-pool's queue for a connection, at most `connectionTimeoutMs`, and then fails as the
+ * warehouse being busy rather than opening another.
+ */
 export class PostgresDriver implements Driver {
   readonly dialect = 'postgres' as const;
   private readonly pool: pg.Pool;
+  private readonly deploymentId: number | null;
 
   constructor(settings: PostgresSettings) {
+    this.deploymentId = settings.deploymentId ?? null;
+    const applicationName =
+      settings.applicationName ??
+      `tessera${this.deploymentId === null ? '' : ` deployment ${this.deploymentId}`}`;
     this.pool = new pg.Pool({
       host: settings.host,
       port: settings.port ?? 5432,
@@ -62,7 +96,7 @@ export class PostgresDriver implements Driver {
       // pg waits for a connection forever by default; a host that drops packets must fail in time.
       connectionTimeoutMillis: settings.connectionTimeoutMs ?? 10_000,
       ...(settings.idleTimeoutMs !== undefined ? { idleTimeoutMillis: settings.idleTimeoutMs } : {}),
-      ...(settings.applicationName !== undefined ? { application_name: settings.applicationName } : {}),
+      application_name: applicationName,
       types,
       // The semantic layer's PostgreSQL SQL assumes a UTC session (date_trunc on wall-clock time).
       options: `-c TimeZone=UTC${settings.searchPath ? ` -c search_path=${settings.searchPath},public` : ''}`,
@@ -78,11 +112,12 @@ export class PostgresDriver implements Driver {
   ): Promise<Record<string, unknown>[]> {
     const { signal } = options;
     if (signal?.aborted) throw new QueryCancelledError('Query cancelled');
-    // Anything that stops a connection from opening (DNS, refused, TLS, login, database) is the
-    // warehouse being unavailable, whatever the statement.
-    const client = await this.pool.connect().catch((error) => {
-      throw new WarehouseUnavailableError(error);
-    });
+    const client = await this.connect();
+    // waited in the pool's queue past a timeout or the client leaving: send nothing
+    if (signal?.aborted) {
+      client.release();
+      throw new QueryCancelledError('Query cancelled');
+    }
     // pg cancels through a second connection carrying the backend's pid and secret key.
     const onAbort = () => {
       const c = client as unknown as { processID: number; secretKey: number };
@@ -96,16 +131,49 @@ export class PostgresDriver implements Driver {
     signal?.addEventListener('abort', onAbort, { once: true });
     let broken = false;
     try {
-      const result = await client.query(sql, params as unknown[]);
+      const result = await client.query(
+        statementTag(this.deploymentId, options.queryId) + sql,
+        params as unknown[],
+      );
       return result.rows;
     } catch (error) {
       if (signal?.aborted) throw new QueryCancelledError('Query cancelled');
       broken = (error as { code?: string }).code === undefined || isConnectionError(error);
-      throw isConnectionError(error) ? new WarehouseUnavailableError(error) : error;
+      throw engineFault(error, postgresFault(error));
     } finally {
       signal?.removeEventListener('abort', onAbort);
       client.release(broken);
     }
+  }
+
+  /**
+   * A connection of the pool. Anything that stops one from opening (DNS, refused, TLS, login,
+   * database, no free slot in time) is the warehouse being unavailable, whatever the statement.
+   */
+  private async connect(): Promise<pg.PoolClient> {
+    try {
+      return await this.pool.connect();
+    } catch (error) {
+      if (worthRetrying(error)) {
+        await new Promise((resolve) => setTimeout(resolve, retryDelayMs));
+        try {
+          return await this.pool.connect();
+        } catch (again) {
+          throw this.unavailable(again);
+        }
+      }
+      throw this.unavailable(error);
+    }
+  }
+
+  private unavailable(error: unknown): WarehouseUnavailableError {
+    if (error instanceof Error && /timeout exceeded when trying to connect/i.test(error.message))
+      return new WarehouseUnavailableError(
+        error,
+        this.pool.totalCount >= this.pool.options.max ? 'busy' : 'unreachable',
+      );
+    const sorted = postgresFault(error);
+    return new WarehouseUnavailableError(error, sorted?.fault === 'engine' ? sorted.reason : 'unreachable');
   }
 
   async close(): Promise<void> {

@@ -19,7 +19,11 @@ export function replyWithError(
   renderer: ErrorRenderer,
 ) {
   const domain = classify(error);
-  if (domain.status >= 500) request.log.error({ err: error }, 'request failed');
+  // The client closed the connection first (its query was cancelled, modules/modules/data/client-gone.ts):
+  // nobody reads this answer, and its failure is no fault of ours.
+  const clientGone = reply.raw.destroyed && !reply.raw.writableFinished;
+  if (clientGone) request.log.info('the client closed the connection before the answer');
+  else if (domain.status >= 500) request.log.error({ err: error }, 'request failed');
   if (domain.retryAfterSeconds !== undefined) reply.header('retry-after', String(domain.retryAfterSeconds));
   return reply.code(domain.status).type(renderer.contentType).send(renderer.render(domain, request));
 }

@@ -8,7 +8,7 @@ export type KindType = DataSourceInput['type'];
 /** One setting of a warehouse kind, as its form shows it. */
 export interface KindField {
   /** The key in `DataSourceInput`. */
-  name: 'host' | 'port' | 'database' | 'user' | 'password' | 'ssl' | 'path';
+  name: 'host' | 'port' | 'database' | 'user' | 'password' | 'ssl' | 'maxConnections' | 'path';
   label: string;
   input: 'text' | 'number' | 'password' | 'checkbox';
   required?: boolean;
@@ -43,6 +43,13 @@ export const kinds: Kind[] = [
       { name: 'user', label: 'User', input: 'text' },
       { name: 'password', label: 'Password', input: 'password', secret: true },
       { name: 'ssl', label: 'Use SSL', input: 'checkbox' },
+      {
+        name: 'maxConnections',
+        label: 'Max connections',
+        input: 'number',
+        placeholder: '10',
+        hint: 'At most this many connections to the server; further queries wait for one.',
+      },
     ],
   },
   {
@@ -56,6 +63,13 @@ export const kinds: Kind[] = [
       { name: 'user', label: 'User', input: 'text' },
       { name: 'password', label: 'Password', input: 'password', secret: true },
       { name: 'ssl', label: 'Use SSL', input: 'checkbox' },
+      {
+        name: 'maxConnections',
+        label: 'Max connections',
+        input: 'number',
+        placeholder: '10',
+        hint: 'At most this many connections to the server; further queries wait for one.',
+      },
     ],
   },
   {

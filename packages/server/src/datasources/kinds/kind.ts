@@ -82,7 +82,13 @@ export interface WarehouseKind {
   readonly catalogue: Catalogue;
 }
 
-/** `host`, `port`, `database`, `user`, `password`, `ssl`: the settings of a server engine. */
+/** The bound of a deployment's pool on a server engine when `maxConnections` does not say (issue 24 item 3). */
+export const defaultMaxConnections = 10;
+
+/**
+ * `host`, `port`, `database`, `user`, `password`, `ssl`, `maxConnections`: the settings of a
+ * server engine.
+ */
 export function serverFields(type: string, label: string, defaultPort: number) {
   const input = Type.Object(
     {
@@ -96,6 +102,14 @@ export function serverFields(type: string, label: string, defaultPort: number) {
       user: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
       password: Type.Optional(Type.String({ maxLength: 1024, description: 'Write-only; encrypted at rest' })),
       ssl: Type.Optional(Type.Boolean()),
+      maxConnections: Type.Optional(
+        Type.Integer({
+          minimum: 1,
+          maximum: 100,
+          description:
+            'Connections the deployment opens to the server at most (default 10); further queries wait for one',
+        }),
+      ),
     },
     {
       additionalProperties: false,
@@ -113,6 +127,7 @@ export function serverFields(type: string, label: string, defaultPort: number) {
       database: Type.Optional(Type.String()),
       user: Type.Optional(Type.String()),
       ssl: Type.Optional(Type.Boolean()),
+      maxConnections: Type.Optional(Type.Integer()),
       hasPassword: Type.Boolean(),
     },
     { title: `${label} data source (as returned)` },

@@ -1,7 +1,13 @@
 import { describeNetworkFailure, errorParts, type FailureWords, unknownFailure } from '../connection-test.ts';
 import type { Driver } from '../driver.ts';
 import type { MysqlSettings } from '../mysql-driver.ts';
-import { type ClearSettings, type OpenContext, serverFields, type WarehouseKind } from './kind.ts';
+import {
+  type ClearSettings,
+  defaultMaxConnections,
+  type OpenContext,
+  serverFields,
+  type WarehouseKind,
+} from './kind.ts';
 
 const fields = serverFields('mysql', 'MySQL or MariaDB', 3306);
 
@@ -33,7 +39,12 @@ export const mysqlKind: WarehouseKind = {
   label: 'MySQL',
   dialect: 'mysql',
   ...fields,
-  open: async (settings, context) => openDriver({ ...connection(settings, context), max: 10 }),
+  // bounded by `maxConnections`: more queries wait for a connection
+  open: async (settings, context) =>
+    openDriver({
+      ...connection(settings, context),
+      max: (settings.maxConnections as number | undefined) ?? defaultMaxConnections,
+    }),
   async test(settings, context, timeoutMs) {
     // a connection of its own, closed after: the deployment's pool is left alone
     const driver = await openDriver({

@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import { describeNetworkFailure, errorParts, type FailureWords, unknownFailure } from '../connection-test.ts';
 import type { Driver } from '../driver.ts';
 import type { PostgresSettings } from '../postgres-driver.ts';
-import { type ClearSettings, serverFields, type WarehouseKind } from './kind.ts';
+import { type ClearSettings, defaultMaxConnections, serverFields, type WarehouseKind } from './kind.ts';
 
 const server = serverFields('postgres', 'PostgreSQL', 5432);
 
@@ -36,8 +36,10 @@ const fields = {
   ),
 };
 
-function connection(settings: ClearSettings): PostgresSettings {
+/** `deploymentId` names the pool (`application_name`) and tags its statements (issue 24 item 3). */
+function connection(settings: ClearSettings, deploymentId: number | null = null): PostgresSettings {
   return {
+    deploymentId,
     host: (settings.host as string | undefined) ?? '127.0.0.1',
     port: settings.port as number | undefined,
     database: (settings.database as string | undefined) ?? 'postgres',
@@ -58,11 +60,16 @@ export const postgresKind: WarehouseKind = {
   label: 'PostgreSQL',
   dialect: 'postgres',
   ...fields,
-  open: async (settings) => openDriver(connection(settings)),
-  // Named `tessera-user-<id>` in pg_stat_activity, so that a DBA sees whose pool it is.
-  openForViewer: async (settings, _context, viewer) =>
+  // Named `tessera deployment <id>` in pg_stat_activity; bounded by `maxConnections`, more wait.
+  open: async (settings, context) =>
     openDriver({
-      ...connection(settings),
+      ...connection(settings, context.deploymentId),
+      max: (settings.maxConnections as number | undefined) ?? defaultMaxConnections,
+    }),
+  // Named `tessera-user-<id>` in pg_stat_activity, so that a DBA sees whose pool it is.
+  openForViewer: async (settings, context, viewer) =>
+    openDriver({
+      ...connection(settings, context.deploymentId),
       password: viewer.password,
       max: viewer.poolSize,
       idleTimeoutMs: viewer.idleMs,

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { principalOf } from '../../auth/authenticate.ts';
+import { clientGone } from '../data/client-gone.ts';
 import {
   DimensionValues,
   DimensionValuesBody,
@@ -74,13 +75,14 @@ export const dashboardDataRoutes: FastifyPluginAsyncTypebox<{ dashboardData: Das
         request.body ??= {};
       },
     },
-    async (r) =>
+    async (r, reply) =>
       dashboardData.widgetData(
         await dashboardData.viewers.of(principalOf(r)),
         r.params.deploymentId,
         r.params.publicId,
         r.params.widgetId,
         r.body,
+        clientGone(reply),
       ),
   );
   app.post(
@@ -149,12 +151,13 @@ export const dashboardDataRoutes: FastifyPluginAsyncTypebox<{ dashboardData: Das
         request.body ??= {};
       },
     },
-    async (r) =>
+    async (r, reply) =>
       dashboardData.dimensionValues(
         await dashboardData.viewers.of(principalOf(r)),
         r.params.deploymentId,
         r.params.publicId,
         r.body,
+        clientGone(reply),
       ),
   );
   app.post(
@@ -180,12 +183,13 @@ export const dashboardDataRoutes: FastifyPluginAsyncTypebox<{ dashboardData: Das
         request.body ??= {};
       },
     },
-    async (r) =>
+    async (r, reply) =>
       dashboardData.reportData(
         await dashboardData.viewers.of(principalOf(r)),
         r.params.deploymentId,
         r.params.reportId,
         r.body,
+        clientGone(reply),
       ),
   );
 };

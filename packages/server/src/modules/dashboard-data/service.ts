@@ -66,8 +66,15 @@ export class DashboardDataService {
     publicId: string,
     widgetId: string,
     body: Body,
+    signal?: AbortSignal,
   ): Promise<Answer> {
-    const opened = await this.openDashboard(viewer, deploymentId, publicId, body.versionNumber ?? null);
+    const opened = await this.openDashboard(
+      viewer,
+      deploymentId,
+      publicId,
+      body.versionNumber ?? null,
+      signal,
+    );
     return opened.widget(widgetId, body);
   }
 
@@ -109,6 +116,7 @@ export class DashboardDataService {
     deploymentId: number,
     reportId: number,
     body: Static<typeof ReportDataBody>,
+    signal?: AbortSignal,
   ): Promise<Static<typeof ReportData>> {
     // An embed token reads the dashboards its session was given, never a workspace's reports.
     if (viewer.embed) throw new NotFoundError(`Report ${reportId}`, 'report_not_found');
@@ -121,6 +129,7 @@ export class DashboardDataService {
       securityContext: viewer.securityContext,
       branch: 'main',
       accountUserId: viewer.userId,
+      signal,
     };
     const paging = { limit: body.limit ?? null, offset: body.offset ?? null };
     if (row.json_query) {
@@ -158,8 +167,9 @@ export class DashboardDataService {
     deploymentId: number,
     publicId: string,
     versionNumber: number | null,
+    signal?: AbortSignal,
   ): Promise<OpenedDashboard> {
-    const { found, caller } = await this.open(viewer, deploymentId, publicId, versionNumber);
+    const { found, caller } = await this.open(viewer, deploymentId, publicId, versionNumber, signal);
     const snapshots = await this.deps.dashboards.snapshots(found.version.id);
     return new OpenedDashboard(found, snapshots, (snapshot, widgetId, body) =>
       this.answer(caller, found.version.version_number, snapshot, widgetId, body),
@@ -200,8 +210,15 @@ export class DashboardDataService {
     deploymentId: number,
     publicId: string,
     body: Static<typeof DimensionValuesBody>,
+    signal?: AbortSignal,
   ): Promise<Static<typeof DimensionValues>> {
-    const { found, caller } = await this.open(viewer, deploymentId, publicId, body.versionNumber ?? null);
+    const { found, caller } = await this.open(
+      viewer,
+      deploymentId,
+      publicId,
+      body.versionNumber ?? null,
+      signal,
+    );
     const shown = dashboardDimensions(
       await this.deps.dashboards.snapshots(found.version.id),
       found.version.config,
@@ -291,8 +308,15 @@ export class DashboardDataService {
   /**
    * The published version a caller reads and the data caller it reads it as: 404 for a deployment
    * that is not the tenant's (spec 7) or an unknown dashboard or version; 403 without view access.
+   * `signal`: the request went away, and with it the reason to run its queries (data/executor.ts).
    */
-  private async open(viewer: Viewer, deploymentId: number, publicId: string, versionNumber: number | null) {
+  private async open(
+    viewer: Viewer,
+    deploymentId: number,
+    publicId: string,
+    versionNumber: number | null,
+    signal?: AbortSignal,
+  ) {
     const ctx = await this.deps.access.resolve(viewer, deploymentId);
     const found = await this.deps.dashboards.version(deploymentId, publicId, versionNumber);
     if (!found) {
@@ -312,6 +336,7 @@ export class DashboardDataService {
       branch: 'main',
       // An embed token's end user is no account user: a data source of viewers' tokens refuses them.
       ...(viewer.kind === 'embed' ? {} : { accountUserId: viewer.userId }),
+      signal,
     };
     return { found, caller };
   }

@@ -17,4 +17,10 @@ export interface DataCaller {
    * deployment's API secret may write, and embed users) such a data source refuses.
    */
   accountUserId?: number;
+  /**
+   * Aborts when the caller has gone (its HTTP client closed the connection, client-gone.ts):
+   * a query it waits for is cancelled on the engine once no other caller waits (executor.ts).
+   * Absent: the caller waits until the query ends (a render, a chat tool).
+   */
+  signal?: AbortSignal;
 }

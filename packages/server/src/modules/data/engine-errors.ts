@@ -2,29 +2,19 @@ import { StatementRejectedError, WarehouseUnavailableError } from '../../datasou
 import { DataApiError, userError, warehouseUnavailable } from './errors.ts';
 
 /**
- * A warehouse out of reach (the driver says so) is 503 `warehouse_unavailable`; a statement the
- * engine refused (a driver that tells them apart says so) is the query's 400; other errors pass.
+ * An engine error as the data API answers it (issue 24 item 3): a statement the engine refused
+ * (the drivers sort each engine's errors, datasources/engine-faults.ts) is the query's 400 with
+ * the engine's first line; the engine out of reach, busy, shutting down or failing is 503
+ * `warehouse_unavailable` in words for why. Anything else passes on, to be a 500 whose details
+ * only the log sees.
  */
 export function driverError(error: unknown): unknown {
+  if (error instanceof DataApiError) return error;
   if (error instanceof StatementRejectedError) return userError(`Query failed: ${error.engineMessage}`);
-  return error instanceof WarehouseUnavailableError ? warehouseUnavailable(error) : error;
+  if (error instanceof WarehouseUnavailableError)
+    return warehouseUnavailable(error, error.reason, error.detail);
+  return error;
 }
 
-/**
- * The engine refusing validated outer SQL-API text (a type mismatch, division by zero, a column
- * that is not there) is the caller's problem: 400 with the engine's words. Anything else stays a
- * 5xx, whose details never reach the caller.
- */
-export function engineError(error: unknown): unknown {
-  if (error instanceof DataApiError) return error;
-  if (error instanceof WarehouseUnavailableError || error instanceof StatementRejectedError)
-    return driverError(error);
-  const e = error as { code?: unknown; message?: unknown };
-  const message = typeof e?.message === 'string' ? e.message : '';
-  const pgUserError = typeof e?.code === 'string' && /^(22|42)/.test(e.code);
-  const duckUserError =
-    /^(Binder|Conversion|Parser|Catalog|Invalid Input|Out of Range|Not implemented|Invalid Error|Constraint) Error/.test(
-      message,
-    );
-  return pgUserError || duckUserError ? userError(`Query failed: ${message.split('\n')[0]}`) : error;
-}
+/** The SQL API's outer SQL refused by the engine is the caller's problem in the same way. */
+export const engineError = driverError;

@@ -1,4 +1,5 @@
-import { queryTimeout } from './errors.ts';
+import { randomBytes } from 'node:crypto';
+import { QueryAbandonedError, queryTimeout } from './errors.ts';
 import { done, type Outcome } from './outcome.ts';
 import type { SharedHit, SharedResults } from './shared-cache.ts';
 
@@ -16,6 +17,18 @@ interface Execution {
   /** A caller was told "still running": keep the result for its repeat even after settling. */
   abandoned: boolean;
   expiresAt: number;
+  /** Requests waiting for it now; the last one leaving early cancels it on the engine. */
+  waiters: number;
+  /** Callers told "still running" whose repeat may still come (Cube's long polling). */
+  holds: number;
+  controller: AbortController;
+}
+
+/** What a statement is started with: its cancellation, and the id its engine tag names. */
+export interface StartContext {
+  signal: AbortSignal;
+  /** Named in the comment a driver puts ahead of the statement (`query=<id>`), and in the log. */
+  queryId: string;
 }
 
 export interface ExecutorSettings {
@@ -29,6 +42,11 @@ export interface ExecutorSettings {
 const pickupMs = 60_000;
 const stillRunning = Symbol('still running');
 const maxCached = 5_000;
+/**
+ * How long a caller told "still running" counts as waiting: Cube's client repeats the request at
+ * once (@cubejs-client/core `continueWait`), so a repeat that has not come by then never will.
+ */
+const repeatGraceMs = 15_000;
 
 /**
  * Runs compiled queries once per key (compiled SQL + params + security context):
@@ -37,6 +55,9 @@ const maxCached = 5_000;
  *   (Cube's long-polling, @cubejs-client/core re-sends the same request), join the same
  *   execution instead of starting another;
  * - a timeout that cancels the engine query through its AbortSignal;
+ * - cancellation when every request waiting for an execution has gone (their `signal`s aborted:
+ *   the HTTP client closed the connection, routes.ts): the engine stops the statement, and only
+ *   then, so that one client leaving never cancels rows another still waits for (issue 24 item 3);
  * - with REDIS_URL, a second level shared by the replicas (shared-cache.ts): their results, and one
  *   execution per key across all of them.
  */
@@ -58,7 +79,8 @@ export class QueryExecutor {
   async run(
     key: string,
     options: { renew: boolean; freshMs: number },
-    start: (signal: AbortSignal) => Promise<Omit<QueryResult, 'refreshedAt'>>,
+    start: (context: StartContext) => Promise<Omit<QueryResult, 'refreshedAt'>>,
+    signal?: AbortSignal,
   ): Promise<Outcome<QueryResult>> {
     if (!options.renew) {
       const hit = this.cache.get(key);
@@ -67,40 +89,102 @@ export class QueryExecutor {
     let execution = this.inflight.get(key);
     if (execution?.settled && execution.expiresAt < Date.now()) execution = undefined;
     if (execution?.settled) this.inflight.delete(key);
+    // one being cancelled because its waiters left is no execution to join: start another
+    if (execution?.controller.signal.reason instanceof QueryAbandonedError) execution = undefined;
     execution ??= this.start(key, options, start);
 
     let timer: NodeJS.Timeout | undefined;
     const window = new Promise<typeof stillRunning>((resolve) => {
       timer = setTimeout(() => resolve(stillRunning), this.settings.continueWaitMs);
     });
+    const leave = this.join(execution, signal);
     try {
-      const first = await Promise.race([execution.promise, window]);
+      const first = await Promise.race([execution.promise, window, leave.gone]);
       if (first !== stillRunning) return done(first);
       execution.abandoned = true;
-      const { promise } = execution;
-      return { state: 'running', wait: () => promise };
+      this.hold(execution);
+      const found = execution;
+      return { state: 'running', wait: () => this.waitFor(found, signal) };
     } finally {
       clearTimeout(timer);
+      leave.done();
     }
+  }
+
+  /** The result of a running execution, this caller waiting for it until it ends or leaves. */
+  private async waitFor(execution: Execution, signal: AbortSignal | undefined): Promise<QueryResult> {
+    const leave = this.join(execution, signal);
+    try {
+      return await Promise.race([execution.promise, leave.gone]);
+    } finally {
+      leave.done();
+    }
+  }
+
+  /**
+   * Counts a caller as waiting for `execution` until `done()`; its signal aborting (the client went
+   * away) ends its wait at once (`gone` rejects) and, if it was the last one, cancels the engine
+   * query. A caller without a signal (an in-process one) waits until the end.
+   */
+  private join(execution: Execution, signal: AbortSignal | undefined) {
+    execution.waiters++;
+    let left = false;
+    let reject: (error: Error) => void = () => undefined;
+    const gone = new Promise<never>((_resolve, fail) => {
+      reject = fail;
+    });
+    const onAbort = () => {
+      reject(new QueryAbandonedError());
+      leave();
+    };
+    gone.catch(() => undefined);
+    const leave = () => {
+      if (left) return;
+      left = true;
+      signal?.removeEventListener('abort', onAbort);
+      execution.waiters--;
+      this.cancelIfAbandoned(execution);
+    };
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener('abort', onAbort, { once: true });
+    return { gone, done: leave };
+  }
+
+  /** A caller told "still running": its repeat counts as waiting for a while (`repeatGraceMs`). */
+  private hold(execution: Execution) {
+    execution.holds++;
+    setTimeout(() => {
+      execution.holds--;
+      this.cancelIfAbandoned(execution);
+    }, repeatGraceMs).unref();
+  }
+
+  private cancelIfAbandoned(execution: Execution) {
+    if (execution.settled || execution.waiters > 0 || execution.holds > 0) return;
+    if (!execution.controller.signal.aborted) execution.controller.abort(new QueryAbandonedError());
   }
 
   private start(
     key: string,
     options: { renew: boolean; freshMs: number },
-    run: (signal: AbortSignal) => Promise<Omit<QueryResult, 'refreshedAt'>>,
+    run: (context: StartContext) => Promise<Omit<QueryResult, 'refreshedAt'>>,
   ): Execution {
     this.sweep();
     const controller = new AbortController();
     const timeoutMs = this.settings.queryTimeoutMs;
     const timeout = setTimeout(() => controller.abort(), timeoutMs);
     const timedOut = () => queryTimeout(`Query timeout after ${Math.round(timeoutMs / 1000)} s`);
+    // Why it was cancelled: its waiters left (the reason says so), or else it timed out.
+    const cancelled = () =>
+      controller.signal.reason instanceof QueryAbandonedError ? controller.signal.reason : timedOut();
     const engine = () => {
       this.executions++;
+      const queryId = randomBytes(6).toString('hex');
       // the timeout named here already, so that replicas waiting for this execution are told so
-      return run(controller.signal).then(
+      return run({ signal: controller.signal, queryId }).then(
         (r) => ({ ...r, refreshedAt: new Date() }),
         (error) => {
-          throw controller.signal.aborted ? timedOut() : error;
+          throw controller.signal.aborted ? cancelled() : error;
         },
       );
     };
@@ -113,13 +197,16 @@ export class QueryExecutor {
       settled: false,
       abandoned: false,
       expiresAt: Number.POSITIVE_INFINITY,
+      waiters: 0,
+      holds: 0,
+      controller,
       promise: produced
         .then((hit) => {
           freshUntil = hit.freshUntil;
           return hit.result;
         })
         .catch((error) => {
-          throw controller.signal.aborted ? timedOut() : error;
+          throw controller.signal.aborted ? cancelled() : error;
         }),
     };
     execution.promise.then(
@@ -133,7 +220,9 @@ export class QueryExecutor {
       .finally(() => {
         clearTimeout(timeout);
         execution.settled = true;
-        if (execution.abandoned) execution.expiresAt = Date.now() + pickupMs;
+        // cancelled because nobody waits: no repeat would want its error
+        const gone = controller.signal.reason instanceof QueryAbandonedError;
+        if (execution.abandoned && !gone) execution.expiresAt = Date.now() + pickupMs;
         else if (this.inflight.get(key) === execution) this.inflight.delete(key);
       })
       .catch(() => undefined);

@@ -278,9 +278,11 @@ describe.skipIf(!up)('MySQL/MariaDB data sources', () => {
     const request = load({ measures: ['slow.count'] });
     const running = async () => {
       const [rows] = (await admin.query(
-        "SELECT ID, INFO FROM information_schema.PROCESSLIST WHERE INFO LIKE '/* Tessera, deployment %'",
+        "SELECT ID, INFO FROM information_schema.PROCESSLIST WHERE INFO LIKE '/* tessera deployment=%'",
       )) as unknown as [Array<{ ID: number; INFO: string }>];
-      return rows.filter((r) => r.INFO.startsWith(`/* Tessera, deployment ${deploymentId} */`));
+      return rows.filter((r) =>
+        new RegExp(`^/\\* tessera deployment=${deploymentId} query=[0-9a-f]{12} \\*/ `).test(r.INFO),
+      );
     };
     let seen: Array<{ INFO: string }> = [];
     for (let i = 0; i < 40 && seen.length === 0; i++) {

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { defaultBasePath } from '../deployments/service.ts';
 import type { DataCaller } from './caller.ts';
+import { clientGone } from './client-gone.ts';
 import { sendDataApiError } from './error-handler.ts';
 import { notFound } from './errors.ts';
 import { sendNdjson } from './ndjson.ts';
@@ -35,20 +36,21 @@ export const dataRoutes: FastifyPluginAsyncTypebox<{ data: DataService }> = asyn
   // Deployment (404), operation (404) and token (403) are checked before the request is
   // validated (400), so that a caller without a valid token learns nothing about its format.
   const resolved = new WeakMap<FastifyRequest, { caller: DataCaller; operation: DataOperation }>();
-  const resolve = (path: (request: FastifyRequest) => string) => async (request: FastifyRequest) => {
-    const { deploymentId } = request.params as { deploymentId: string };
-    const deployment = await data.deployment(request.headers.host, deploymentId);
-    const operation = operationAt(path(request), deployment.base_path);
-    if (!operation) throw notFound(`Not found: ${path(request)}`);
-    const branch = request.headers['x-tessera-branch'];
-    const caller = await data.caller(
-      deployment,
-      request.headers.authorization,
-      typeof branch === 'string' ? branch : branch?.[0],
-      operation,
-    );
-    resolved.set(request, { caller, operation });
-  };
+  const resolve =
+    (path: (request: FastifyRequest) => string) => async (request: FastifyRequest, reply: FastifyReply) => {
+      const { deploymentId } = request.params as { deploymentId: string };
+      const deployment = await data.deployment(request.headers.host, deploymentId);
+      const operation = operationAt(path(request), deployment.base_path);
+      if (!operation) throw notFound(`Not found: ${path(request)}`);
+      const branch = request.headers['x-tessera-branch'];
+      const caller = await data.caller(
+        deployment,
+        request.headers.authorization,
+        typeof branch === 'string' ? branch : branch?.[0],
+        operation,
+      );
+      resolved.set(request, { caller: { ...caller, signal: clientGone(reply) }, operation });
+    };
 
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     const { caller, operation } = resolved.get(request)!;

@@ -6,7 +6,7 @@ import type { DataCaller } from './caller.ts';
 import type { CompiledLoad, CompiledSqlApi, QueryType } from './compile.ts';
 import { driverError, engineError } from './engine-errors.ts';
 import { DataApiError } from './errors.ts';
-import type { QueryExecutor, QueryResult } from './executor.ts';
+import type { QueryExecutor, QueryResult, StartContext } from './executor.ts';
 import { combine, type Outcome } from './outcome.ts';
 import type { RollupUse } from './pre-aggregations/use.ts';
 import type { DataSettings } from './settings.ts';
@@ -66,7 +66,7 @@ interface Statement {
   key: string;
   renew: boolean;
   freshMs: number;
-  start(signal: AbortSignal): Promise<Omit<QueryResult, 'refreshedAt'>>;
+  start(context: StartContext): Promise<Omit<QueryResult, 'refreshedAt'>>;
 }
 
 /**
@@ -119,12 +119,16 @@ export async function runLoad(
   const driver = await openDriver(deps, caller);
   const outcomes = await Promise.all(
     compiled.parts.map(({ query, compiled: c, refreshKeyMs, rollup }) =>
-      execute(deps, {
-        key: statementKey('load', caller, compiled.modelVersion, c.sql, c.params, c.totalSql?.sql ?? null),
-        renew: query.renewQuery === true,
-        freshMs: refreshKeyMs ?? deps.settings.defaultRefreshMs,
-        start: (signal) => loadRows(rollup?.driver ?? driver, c, signal),
-      }),
+      execute(
+        deps,
+        {
+          key: statementKey('load', caller, compiled.modelVersion, c.sql, c.params, c.totalSql?.sql ?? null),
+          renew: query.renewQuery === true,
+          freshMs: refreshKeyMs ?? deps.settings.defaultRefreshMs,
+          start: (context) => loadRows(rollup?.driver ?? driver, c, context),
+        },
+        caller.signal,
+      ),
     ),
   );
   return combine(outcomes, (results) => ({
@@ -146,18 +150,22 @@ export async function runSqlApi(
 ): Promise<Outcome<SqlApiResult>> {
   const driver = await openDriver(deps, caller);
   const { plan } = compiled;
-  const outcome = await execute(deps, {
-    key: statementKey('sql', caller, compiled.modelVersion, plan.sql, plan.params, null),
-    renew,
-    freshMs: deps.settings.defaultRefreshMs,
-    start: async (signal) => {
-      try {
-        return { rows: await driver.query(plan.sql, plan.params, { signal }), total: null };
-      } catch (error) {
-        throw engineError(error);
-      }
+  const outcome = await execute(
+    deps,
+    {
+      key: statementKey('sql', caller, compiled.modelVersion, plan.sql, plan.params, null),
+      renew,
+      freshMs: deps.settings.defaultRefreshMs,
+      start: async (context) => {
+        try {
+          return { rows: await driver.query(plan.sql, plan.params, context), total: null };
+        } catch (error) {
+          throw engineError(error);
+        }
+      },
     },
-  });
+    caller.signal,
+  );
   return combine([outcome], ([result]) => sqlApiResult(compiled, result));
 }
 
@@ -202,14 +210,15 @@ async function viewerCredential(deps: RunDeps, caller: DataCaller): Promise<View
   return { userId, password: token };
 }
 
-function execute(deps: RunDeps, s: Statement) {
-  return deps.executor.run(s.key, { renew: s.renew, freshMs: s.freshMs }, s.start);
+/** `signal`: the caller went away (its HTTP client closed the connection), executor.ts. */
+function execute(deps: RunDeps, s: Statement, signal: AbortSignal | undefined) {
+  return deps.executor.run(s.key, { renew: s.renew, freshMs: s.freshMs }, s.start, signal);
 }
 
-async function loadRows(driver: Driver, c: CompiledQuery, signal: AbortSignal) {
+async function loadRows(driver: Driver, c: CompiledQuery, context: StartContext) {
   const [raw, total] = await Promise.all([
-    driver.query(c.sql, c.params, { signal }),
-    c.totalSql ? driver.query(c.totalSql.sql, c.totalSql.params, { signal }) : Promise.resolve(null),
+    driver.query(c.sql, c.params, context),
+    c.totalSql ? driver.query(c.totalSql.sql, c.totalSql.params, context) : Promise.resolve(null),
   ]).catch((error) => {
     throw driverError(error);
   });

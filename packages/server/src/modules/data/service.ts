@@ -137,7 +137,11 @@ export class DataService {
     return { ...compiled, modelVersion: this.deps.models.version(model) };
   }
 
-  /** Runs what was compiled for this caller: the result, or "running" with a handle to await. */
+  /**
+   * Runs what was compiled for this caller: the result, or "running" with a handle to await.
+   * The caller's `signal` aborting (it went away) cancels the engine query once no other caller
+   * waits for it (executor.ts).
+   */
   run(caller: DataCaller, compiled: CompiledLoad): Promise<Outcome<LoadResult>>;
   run(caller: DataCaller, compiled: CompiledSqlApi, options?: SqlRunOptions): Promise<Outcome<SqlApiResult>>;
   async run(caller: DataCaller, compiled: CompiledLoad | CompiledSqlApi, options: SqlRunOptions = {}) {

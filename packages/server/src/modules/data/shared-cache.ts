@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { Redis } from 'ioredis';
-import { DataApiError } from './errors.ts';
+import { DataApiError, QueryAbandonedError } from './errors.ts';
 
 /** A result as the executor keeps it (executor.ts QueryResult), and until when it counts as fresh. */
 export interface SharedHit<R = unknown> {
@@ -173,7 +173,8 @@ export class SharedResults {
       result = await engine();
     } catch (error) {
       clearInterval(extend);
-      await this.release(lock, k, token, 'error', error);
+      // cancelled because this replica's requests all left: a replica still waiting runs it itself
+      await this.release(lock, k, token, error instanceof QueryAbandonedError ? 'gone' : 'error', error);
       throw error;
     }
     clearInterval(extend);
