@@ -982,21 +982,24 @@ export const routeSamples: Record<string, SampleFactory> = {
     url: `${ws(f)}/reports/${(await report(f)).id}/refresh`,
     payload: {},
   }),
-  'GET /api/v1/deployments/:deploymentId/content': (f) => ({ url: `${ws(f)}/content` }),
-  'POST /api/v1/deployments/:deploymentId/content/plan': (f) => ({
-    url: `${ws(f)}/content/plan`,
+  // Content as code reads and diffs a whole deployment: its samples get one of their own, kept
+  // small, rather than the fixtures' deployment that every other sample (and fuzz run) fills.
+  'GET /api/v1/deployments/:deploymentId/content': async (f) => ({ url: `${await contentHome(f)}/content` }),
+  'POST /api/v1/deployments/:deploymentId/content/plan': async (f) => ({
+    url: `${await contentHome(f)}/content/plan`,
     payload: {
       files: { 'workspace/planned/_folder.yaml': 'kind: folder\nname: Planned\nposition: 0\ngrants: []\n' },
     },
   }),
   // The deployment's own content and one folder more: applying it changes nothing else there.
   'POST /api/v1/deployments/:deploymentId/content/apply': async (f) => {
-    const res = await f.server.app.inject({ url: `${ws(f)}/content`, headers: bearer(f.server.adminKey) });
+    const home = await contentHome(f);
+    const res = await f.server.app.inject({ url: `${home}/content`, headers: bearer(f.server.adminKey) });
     if (res.statusCode !== 200) throw new Error(`fixture content: ${res.statusCode} ${res.body}`);
     const name = `sample-${unique()}`;
     const folder = `kind: folder\nname: ${name}\nposition: 0\ngrants: []\n`;
     return {
-      url: `${ws(f)}/content/apply`,
+      url: `${home}/content/apply`,
       payload: { files: { ...res.json().files, [`workspace/${name}/_folder.yaml`]: folder } },
     };
   },
@@ -1083,4 +1086,19 @@ export function managementRoutes(server: TestServer) {
       // Routes only embed tokens call (no API key ever gets 2xx) are covered by their own tests.
       r.access.credential !== 'embed',
   );
+}
+
+const contentHomes = new WeakMap<Fixtures, Promise<string>>();
+
+/** The content-as-code samples' own deployment (made once per fixtures), as a path prefix. */
+function contentHome(f: Fixtures): Promise<string> {
+  let home = contentHomes.get(f);
+  if (!home) {
+    home = post(f, '/api/v1/deployments', {
+      name: `content ${unique()}`,
+      dataSource: { type: 'duckdb', path: ':sample:' },
+    }).then(({ id }) => `/api/v1/deployments/${id}`);
+    contentHomes.set(f, home);
+  }
+  return home;
 }

@@ -31,6 +31,7 @@ import * as dbtSync from './migrations/0032-dbt-sync.ts';
 import * as contentKeys from './migrations/0033-content-keys.ts';
 import * as alerts from './migrations/0034-alerts.ts';
 import * as usageAnalytics from './migrations/0035-usage-analytics.ts';
+import * as usageDataQueries from './migrations/0036-usage-data-queries.ts';
 
 /** Migrations are listed in code (not read from disk) so that they work the same from any cwd. */
 const migrations: Record<string, Migration> = {
@@ -66,6 +67,7 @@ const migrations: Record<string, Migration> = {
   '0033-content-keys': contentKeys,
   '0035-usage-analytics': usageAnalytics,
   '0034-alerts': alerts,
+  '0036-usage-data-queries': usageDataQueries,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

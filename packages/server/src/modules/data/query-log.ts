@@ -24,13 +24,15 @@ export function logQuery(
   const what = compiled.kind === 'load' ? `${compiled.queryType} query` : 'SQL API query';
   const members = compiled.kind === 'load' ? membersOf(compiled.parts.map((p) => p.query)) : {};
   const base = { deploymentId: caller.deployment.id, branch: caller.branch, kind: 'query' as const };
+  // Who asked, for the usage model's data_queries (migration 0036): an account user's id, never a token.
+  const asker = caller.accountUserId === undefined ? {} : { userId: caller.accountUserId };
   if ('error' in outcome) {
     const code = errorCode(outcome.error);
     log.write({
       ...base,
       level: 'error',
       message: `${capitalised(what)} failed after ${durationMs} ms: ${code}`,
-      details: { queryKind: compiled.kind, durationMs, errorCode: code, ...members },
+      details: { queryKind: compiled.kind, durationMs, errorCode: code, ...asker, ...members },
     });
     return;
   }
@@ -53,6 +55,7 @@ export function logQuery(
       ...(compiled.kind === 'load' ? { queryType: compiled.queryType } : {}),
       durationMs,
       rows,
+      ...asker,
       ...(rollups.length > 0 ? { rollups } : {}),
       ...members,
     },

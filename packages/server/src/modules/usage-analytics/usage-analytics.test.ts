@@ -153,6 +153,55 @@ describe('usage analytics', () => {
   });
   afterAll(() => server?.close());
 
+  it("lists the data API's queries (dashboard widgets here) with who ran them, never another account's", async () => {
+    const widget = (host: string, key: string, deploymentId: number, publicId: string) =>
+      api(
+        host,
+        key,
+        'POST',
+        `/api/v1/deployments/${deploymentId}/dashboards/${publicId}/widgets/w1/data`,
+        {},
+      );
+    const before = await load(home, (await mint(home, server.adminKey)).body.token, {
+      measures: ['data_queries.count'],
+    });
+    for (let i = 0; i < 2; i++)
+      expect((await widget(home, server.adminKey, server.demoDeploymentId, boards.once)).status).toBe(200);
+    expect((await widget(home, viewer.key, server.demoDeploymentId, boards.once)).status).toBe(403);
+    expect((await widget(away, awayKey, awayDeployment, boards.foreign)).status).toBe(200);
+    await server.services.deploymentLogs.flush();
+
+    const token = (await mint(home, server.adminKey)).body.token;
+    // The usage model keeps a result five seconds (its refresh_key): this read asks past it.
+    const [after] = await load(home, token, { measures: ['data_queries.count'], renewQuery: true });
+    // Each answer is a line, from the engine or the result cache; the refused request none.
+    expect(Number(after['data_queries.count']) - Number(before[0]['data_queries.count'])).toBe(2);
+    const rows = await load(home, token, {
+      dimensions: [
+        'data_queries.user_email',
+        'data_queries.deployment_name',
+        'data_queries.message',
+        'data_queries.row_count',
+        'data_queries.failed',
+        'data_queries.created_at',
+      ],
+      order: { 'data_queries.created_at': 'desc' },
+      limit: 1,
+      renewQuery: true,
+    });
+    expect(rows[0]).toMatchObject({
+      'data_queries.user_email': 'admin@localhost',
+      'data_queries.row_count': '1',
+      'data_queries.failed': false,
+    });
+    expect(rows[0]['data_queries.message']).toMatch(/^SQL API query answered 1 row in \d+ ms$/);
+    const deployments = await load(home, token, {
+      dimensions: ['data_queries.deployment_name'],
+      renewQuery: true,
+    });
+    expect(deployments.map((r) => r['data_queries.deployment_name'])).not.toContain('away');
+  });
+
   it('answers the usage model with the views and runs this test made', async () => {
     const key = server.adminKey;
     for (let i = 0; i < 3; i++) await open(home, key, boards.often);
@@ -313,6 +362,7 @@ describe('usage analytics', () => {
       'activity',
       'dashboard_views',
       'dashboards',
+      'data_queries',
       'queries',
     ]);
   });
