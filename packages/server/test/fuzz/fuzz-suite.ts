@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { embedToken } from '../../src/modules/embed/test-support.ts';
 import { startTestServer, type TestServer } from '../harness.ts';
@@ -9,7 +10,7 @@ import { type FuzzRequest, requestArbitrary } from './request-arbitrary.ts';
 import { contractViolations } from './response-contract.ts';
 import { type Family, type RouteCase, routeCases } from './route-cases.ts';
 import { scimFixtures } from './scim-samples.ts';
-import { storeFingerprinter } from './store-fingerprint.ts';
+import { type StoreChanges, storeChanges } from './store-changes.ts';
 
 /** TESSERA_FUZZ_SEED replays a run; TESSERA_FUZZ_RUNS sets the runs per route. */
 const seed = Number(process.env.TESSERA_FUZZ_SEED ?? 20_260_517);
@@ -27,16 +28,6 @@ function routeSeed(id: string): number {
   let hash = 2_166_136_261;
   for (const char of id) hash = Math.imul(hash ^ char.charCodeAt(0), 16_777_619);
   return (seed ^ hash) | 0;
-}
-
-/** The tables whose line differs between two fingerprints. */
-function changedTables(before: string, after: string): string {
-  const old = new Set(before.split('\n'));
-  return after
-    .split('\n')
-    .filter((line) => !old.has(line))
-    .map((line) => line.split(':')[0])
-    .join(', ');
 }
 
 const writeMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -66,9 +57,7 @@ export function describeFuzz({ families, part = 1, of = 1, checksCoverage = fals
     let server: TestServer;
     let cases: RouteCase[] = [];
     let uncovered: string[] = [];
-    let fingerprint: () => Promise<string>;
-    /** The store's fingerprint when nothing has been sent since it was taken: the next write reuses it. */
-    let unchanged: string | undefined;
+    let changes: StoreChanges;
     const credentials: Record<string, string> = {};
     let totalRuns = 0;
     const answered = { '2xx': 0, '3xx': 0, '4xx': 0, '5xx': 0 };
@@ -98,7 +87,7 @@ export function describeFuzz({ families, part = 1, of = 1, checksCoverage = fals
         settings: { showDashboardChat: true },
       })}`;
       ({ cases, uncovered } = await routeCases(server.routes, { server, fixtures, scim, data }));
-      fingerprint = await storeFingerprinter(server);
+      changes = await storeChanges(server);
     });
     afterAll(async () => {
       console.log(
@@ -135,16 +124,14 @@ export function describeFuzz({ families, part = 1, of = 1, checksCoverage = fals
       const property = fc.asyncProperty(requestArbitrary(c), async (r) => {
         totalRuns++;
         const write = writeMethods.has(r.method);
-        const before = write ? (unchanged ?? (await fingerprint())) : undefined;
-        unchanged = undefined;
+        const before = write ? await changes.mark() : undefined;
         const answer = await send(r);
         answered[`${Math.floor(answer.status / 100)}xx` as keyof typeof answered]++;
         const problems = contractViolations(c.family, r, answer);
         if (before !== undefined && answer.status >= 400 && answer.status < 500) {
-          const after = await fingerprint();
-          if (after !== before)
-            problems.push(`answered ${answer.status} but changed ${changedTables(before, after)}`);
-          else unchanged = after;
+          const changed = await changes.since(before);
+          if (changed.length > 0)
+            problems.push(`answered ${answer.status} but changed ${changed.join(', ')}`);
         }
         if (problems.length > 0) throw new Error(problems.join('\n'));
       });
@@ -167,6 +154,26 @@ export function describeFuzz({ families, part = 1, of = 1, checksCoverage = fals
         'give these routes a sample (test/route-samples.ts or test/fuzz/*-samples.ts)',
       ).toEqual([]);
       expect(cases.length).toBeGreaterThan(100);
+    });
+
+    it.runIf(checksCoverage)('sees what a write commits, and only that', async () => {
+      // The store check is only as good as its journal: a committed change shows with its
+      // table, a rolled-back one and a bookkeeping stamp do not.
+      const db = server.store.db;
+      const start = await changes.mark();
+      await sql`update api_keys set last_used_at = now()`.execute(db);
+      await sql`update deployments set name = name`.execute(db);
+      await db
+        .transaction()
+        .execute(async (trx) => {
+          await sql`update deployments set name = name || '!'`.execute(trx);
+          throw new Error('roll back');
+        })
+        .catch(() => undefined);
+      expect(await changes.since(start)).toEqual([]);
+      await sql`update deployments set updated_at = updated_at + interval '1 second'`.execute(db);
+      await sql`update deployments set updated_at = updated_at - interval '1 second'`.execute(db);
+      expect(await changes.since(start)).toEqual(['deployments']);
     });
 
     for (const family of families) {
