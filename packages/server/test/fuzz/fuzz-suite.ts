@@ -4,13 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { embedToken } from '../../src/modules/embed/test-support.ts';
 import { startTestServer, type TestServer } from '../harness.ts';
 import { createFixtures } from '../route-samples.ts';
+import { type StoreChanges, storeChanges } from '../store-changes.ts';
 import { dataFixtures } from './data-samples.ts';
 import type { JsonSchema } from './json-schema-arbitrary.ts';
 import { type FuzzRequest, requestArbitrary } from './request-arbitrary.ts';
 import { contractViolations } from './response-contract.ts';
 import { type Family, type RouteCase, routeCases } from './route-cases.ts';
 import { scimFixtures } from './scim-samples.ts';
-import { type StoreChanges, storeChanges } from './store-changes.ts';
 
 /** TESSERA_FUZZ_SEED replays a run; TESSERA_FUZZ_RUNS sets the runs per route. */
 const seed = Number(process.env.TESSERA_FUZZ_SEED ?? 20_260_517);
@@ -65,9 +65,6 @@ export function describeFuzz({ families, part = 1, of = 1, checksCoverage = fals
 
     beforeAll(async () => {
       server = await startTestServer();
-      // The embed sweeper deletes sessions once they expire (spec 3); fuzzed sessions with short
-      // lifetimes would then change the store in the middle of another route's refused write.
-      await server.services.embedSweeper.stop();
       const fixtures = await createFixtures(server);
       const scim = await scimFixtures(server);
       const loadRoute = server.routes.find(

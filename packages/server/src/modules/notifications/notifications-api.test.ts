@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer, userWithKey } from '../../../test/harness.ts';
-import { storeSnapshot } from '../../../test/store-snapshot.ts';
+import { storeChangedSince, storeMark } from '../../../test/store-changes.ts';
 import { newDeployment } from '../workspace/test-client.ts';
 import { notificationsApi, publishNotificationBoard } from './test-support.ts';
 
@@ -84,7 +84,7 @@ describe('notifications API', () => {
   });
 
   it('refuses bad input with 400 naming each field, and writes nothing', async () => {
-    const before = await storeSnapshot(server);
+    const before = await storeMark(server);
     const cases: [Record<string, unknown>, string[]][] = [
       [
         { scheduleType: 'DAILY', hour: 24, minute: 60, dashboardId: board.dashboardId },
@@ -138,7 +138,7 @@ describe('notifications API', () => {
       const named = JSON.stringify(res.body.errors);
       for (const field of fields) expect(named, JSON.stringify(body)).toContain(field);
     }
-    expect(await storeSnapshot(server)).toBe(before);
+    expect(await storeChangedSince(server, before)).toEqual([]);
   });
 
   it('answers 404 for a dashboard of another deployment, and for an unknown one', async () => {
@@ -210,7 +210,7 @@ describe('notifications API', () => {
     const cleared = await api.ok('PUT', `/${n.id}`, { filters: null });
     expect(cleared.filters).toBeNull();
 
-    const before = await storeSnapshot(server);
+    const before = await storeMark(server);
     for (const [body, field] of [
       [{ hour: 99 }, 'body/hour'],
       [{ scheduleType: 'CUSTOM', customCron: 'nonsense' }, 'body/customCron'],
@@ -220,7 +220,7 @@ describe('notifications API', () => {
       expect(res.status).toBe(400);
       expect(JSON.stringify(res.body.errors)).toContain(field);
     }
-    expect(await storeSnapshot(server)).toBe(before);
+    expect(await storeChangedSince(server, before)).toEqual([]);
 
     expect((await api.call('DELETE', `/${n.id}`)).status).toBe(204);
     expect((await api.call('GET', `/${n.id}`)).status).toBe(404);
@@ -311,7 +311,7 @@ describe('notifications API', () => {
 
   it('refuses recipients that do not resolve, naming each, and writes none of the request', async () => {
     const n = await api.create({ scheduleType: 'DAILY', dashboardId: board.dashboardId });
-    const before = await storeSnapshot(server);
+    const before = await storeMark(server);
     const res = await api.call('POST', `/${n.id}/recipients`, {
       recipients: [
         { type: 'EMAIL', email: 'fine@example.com' },
@@ -342,7 +342,7 @@ describe('notifications API', () => {
       'body/recipients/7/type',
       'body/recipients/8/url',
     ]);
-    expect(await storeSnapshot(server)).toBe(before);
+    expect(await storeChangedSince(server, before)).toEqual([]);
     expect((await api.call('POST', `/${n.id}/recipients`, { recipients: [] })).status).toBe(400);
     expect(
       (await api.call('POST', '/999999/recipients', { recipients: [{ type: 'EMAIL', email: 'a@b.co' }] }))

@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, startTestServer, type TestServer, userWithKey } from '../../../test/harness.ts';
 import { scimClient } from '../../../test/scim-client.ts';
-import { storeSnapshot } from '../../../test/store-snapshot.ts';
+import { storeChangedSince, storeMark } from '../../../test/store-changes.ts';
 import { seed } from '../../bootstrap/seed.ts';
 import { SecretBox, sha256 } from '../../crypto/secrets.ts';
 import { embedToken } from '../embed/test-support.ts';
@@ -184,7 +184,7 @@ describe('browser sign-in', () => {
       headers: bearer(server.adminKey),
     });
     const passwordless = await userWithKey(server, 'viewer');
-    const before = await storeSnapshot(server);
+    const before = await storeMark(server);
     const attempts = [
       { email: active.email, password: 'not the password' },
       { email: 'nobody@example.com', password: active.password },
@@ -205,13 +205,13 @@ describe('browser sign-in', () => {
     }
     expect(new Set(answers.map((a) => JSON.stringify(a))).size).toBe(1);
     expect(answers[0]).toMatchObject({ status: 401, code: 'sign_in_failed' });
-    expect(await storeSnapshot(server)).toBe(before);
+    expect(await storeChangedSince(server, before)).toEqual([]);
     // The right password still opens a session.
     await signIn(active.email, active.password);
   });
 
   it('refuses bad input with 400 naming the field, writing nothing', async () => {
-    const before = await storeSnapshot(server);
+    const before = await storeMark(server);
     const cases: [unknown, string[]][] = [
       [{}, ['body/email', 'body/password']],
       [{ email: 5, password: 'x' }, ['body/email']],
@@ -227,7 +227,7 @@ describe('browser sign-in', () => {
     }
     const malformed = await send('POST', '/api/v1/session', { raw: '{"email": "a@b.c",' });
     expect(malformed.status).toBe(400);
-    expect(await storeSnapshot(server)).toBe(before);
+    expect(await storeChangedSince(server, before)).toEqual([]);
   });
 
   it('authenticates management reads with the cookie, and answers who is signed in with a fresh CSRF token', async () => {
@@ -258,7 +258,7 @@ describe('browser sign-in', () => {
     const browser = await signIn(server.adminEmail, server.adminPassword);
     const other = await signIn(server.adminEmail, server.adminPassword);
     const group = (name: string) => ({ body: { name } });
-    const before = await storeSnapshot(server);
+    const before = await storeMark(server);
     for (const [label, csrf] of [
       ['missing', null],
       ['wrong', 'abc.def'],
@@ -282,7 +282,7 @@ describe('browser sign-in', () => {
       expect(res.status, method).toBe(403);
       expect(res.body.code, method).toBe('csrf_token_invalid');
     }
-    expect(await storeSnapshot(server)).toBe(before);
+    expect(await storeChangedSince(server, before)).toEqual([]);
 
     const created = await send('POST', '/api/v1/groups', { ...group('csrf right'), headers: as(browser) });
     expect(created.status).toBe(200);
@@ -431,7 +431,7 @@ describe('browser sign-in', () => {
     const change = (body: unknown, headers = as(browser)) =>
       send('PUT', '/api/v1/session/password', { body, headers });
 
-    const before = await storeSnapshot(server);
+    const before = await storeMark(server);
     const refusals: [unknown, string][] = [
       [{ currentPassword: 'not it at all', newPassword: 'a brand new password' }, 'body/currentPassword'],
       [{ currentPassword: user.password, newPassword: 'elevenchars' }, 'body/newPassword'],
@@ -452,7 +452,7 @@ describe('browser sign-in', () => {
         )
       ).status,
     ).toBe(403);
-    expect(await storeSnapshot(server)).toBe(before);
+    expect(await storeChangedSince(server, before)).toEqual([]);
 
     // Twelve characters is enough (code points, not bytes).
     const changed = await change({ currentPassword: user.password, newPassword: 'ünïcödé pass' });
