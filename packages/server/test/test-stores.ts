@@ -103,18 +103,30 @@ export async function openTestStore(kind = inject('testDb')): Promise<TestStore>
 
 /**
  * PGlite instances a worker reuses: a store's instance, once its store is closed, is emptied
- * (every table but the migrations' truncated, sequences restarted, the session discarded) and
- * kept for the next store if its schema is then exactly the template's (a fingerprint of the
- * catalog); an instance a test changed otherwise is closed. Opening one from the template costs
- * most of a second of CPU; emptying one, some tens of milliseconds.
+ * (every table but the migrations' truncated, sequences restarted, the session discarded), given
+ * back the rows the migrations themselves insert (the built-in roles) and their sequences'
+ * positions, and kept for the next store if its schema is then exactly the template's (a
+ * fingerprint of the catalog); an instance a test changed otherwise is closed. Opening one from
+ * the template costs about a second of CPU; emptying one, some tens of milliseconds. (Without the
+ * migrations' rows given back, no emptied instance matched the template and none was reused.)
  */
 const poolKey = Symbol.for('tessera.test.pglitePool');
-type WithPool = typeof globalThis & { [poolKey]?: { idle: PGlite[]; fingerprint: string | null } };
+/** What the migrations wrote into a fresh copy of the template: rows by table, sequences' positions. */
+interface TemplateContents {
+  tables: Array<{ name: string; rows: string }>;
+  sequences: Array<{ name: string; value: string }>;
+}
+interface Pool {
+  idle: PGlite[];
+  fingerprint: string | null;
+  contents: TemplateContents | null;
+}
+type WithPool = typeof globalThis & { [poolKey]?: Pool };
 const maxIdle = 2;
 
 function pglitePool() {
   const holder = globalThis as WithPool;
-  holder[poolKey] ??= { idle: [], fingerprint: null };
+  holder[poolKey] ??= { idle: [], fingerprint: null, contents: null };
   return holder[poolKey];
 }
 
@@ -129,18 +141,49 @@ async function checkOutPglite(templateFile: string): Promise<PGlite> {
     loadDataDir: template,
   });
   pool.fingerprint ??= await schemaFingerprint(pglite);
+  pool.contents ??= await templateContents(pglite);
   return pglite;
+}
+
+const userTables = `SELECT quote_ident(schemaname) || '.' || quote_ident(tablename) AS name FROM pg_tables
+  WHERE schemaname = 'public' AND tablename NOT LIKE 'kysely_migration%'`;
+
+async function templateContents(pglite: PGlite): Promise<TemplateContents> {
+  const { rows: names } = await pglite.query<{ name: string }>(userTables);
+  const tables: TemplateContents['tables'] = [];
+  for (const { name } of names) {
+    const { rows } = await pglite.query<{ rows: string | null }>(
+      `SELECT json_agg(t)::text AS rows FROM ${name} t`,
+    );
+    if (rows[0]?.rows) tables.push({ name, rows: rows[0].rows });
+  }
+  const { rows: sequences } = await pglite.query<{ name: string; value: string }>(
+    `SELECT quote_ident(schemaname) || '.' || quote_ident(sequencename) AS name, last_value::text AS value
+     FROM pg_sequences WHERE last_value IS NOT NULL`,
+  );
+  return { tables, sequences };
+}
+
+/** Puts the migrations' rows back, foreign keys and triggers aside (replica role) as a restore does. */
+async function restoreContents(pglite: PGlite, contents: TemplateContents): Promise<void> {
+  await pglite.exec('SET session_replication_role = replica');
+  for (const table of contents.tables)
+    await pglite.query(
+      `INSERT INTO ${table.name} SELECT * FROM json_populate_recordset(NULL::${table.name}, $1)`,
+      [table.rows],
+    );
+  for (const sequence of contents.sequences)
+    await pglite.query('SELECT setval($1::regclass, $2::bigint)', [sequence.name, sequence.value]);
+  await pglite.exec('RESET session_replication_role');
 }
 
 /** Empties a closed store's instance and keeps it, or closes it when its schema moved on. */
 async function giveBack(pglite: PGlite): Promise<void> {
   const pool = pglitePool();
   try {
-    const { rows } = await pglite.query<{ name: string }>(
-      `SELECT quote_ident(schemaname) || '.' || quote_ident(tablename) AS name FROM pg_tables
-       WHERE schemaname = 'public' AND tablename NOT LIKE 'kysely_migration%'`,
-    );
+    const { rows } = await pglite.query<{ name: string }>(userTables);
     await pglite.exec(`TRUNCATE ${rows.map((r) => r.name).join(', ')} RESTART IDENTITY CASCADE`);
+    if (pool.contents) await restoreContents(pglite, pool.contents);
     await pglite.exec('DISCARD ALL');
     if (pool.idle.length < maxIdle && (await schemaFingerprint(pglite)) === pool.fingerprint) {
       pool.idle.push(pglite);
