@@ -93,13 +93,8 @@ const alive = (pid: number) => {
   }
 };
 
-/**
- * The run's template database, migrated once; each store is a copy of it (test-stores.ts). The
- * databases of runs that died without their teardown are dropped first, so none piles up.
- */
-async function makePostgresTemplate(adminUrl: string): Promise<{ name: string; drop(): Promise<void> }> {
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
+/** Drops the test databases of processes no longer running (workers of this run or of one that died). */
+async function dropDeadProcessesDatabases(admin: pg.Client): Promise<void> {
   const { rows } = await admin.query<{ datname: string }>(
     `SELECT datname FROM pg_database WHERE datname LIKE 'tessera\\_test\\_%' OR datname LIKE 'tessera\\_template\\_%'`,
   );
@@ -107,6 +102,16 @@ async function makePostgresTemplate(adminUrl: string): Promise<{ name: string; d
     const pid = Number(/^tessera_(?:test|template)_(\d+)/.exec(datname)?.[1]);
     if (pid && !alive(pid)) await admin.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`);
   }
+}
+
+/**
+ * The run's template database, migrated once; each store is a copy of it (test-stores.ts). The
+ * databases of runs that died without their teardown are dropped first, so none piles up.
+ */
+async function makePostgresTemplate(adminUrl: string): Promise<{ name: string; drop(): Promise<void> }> {
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await dropDeadProcessesDatabases(admin);
   const name = `tessera_template_${process.pid}`;
   await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
   await admin.query(`CREATE DATABASE ${name}`);
@@ -124,6 +129,8 @@ async function makePostgresTemplate(adminUrl: string): Promise<{ name: string; d
       const client = new pg.Client({ connectionString: adminUrl });
       await client.connect();
       await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      // The databases the workers kept for reuse (test-stores.ts), now that they have ended.
+      await dropDeadProcessesDatabases(client);
       await client.end();
     },
   };

@@ -3,6 +3,7 @@
  * dumped once per run by global setup, with its WebAssembly compiled and its file-system bundle
  * read once per worker; PostgreSQL gets a database per store copied from a migrated template
  * database made once per run (`CREATE DATABASE ... TEMPLATE`), so no store runs the migrations.
+ * Both are reused within a worker once emptied (below).
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -81,24 +82,73 @@ export async function openTestStore(kind = inject('testDb')): Promise<TestStore>
     const adminUrl = inject('postgresUrl');
     const template = inject('postgresTemplate');
     if (!adminUrl || !template) throw new Error('PostgreSQL is not reachable');
-    const name = `tessera_test_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
-    await withAdmin(adminUrl, (client) => createFromTemplate(client, name, template));
-    const url = new URL(adminUrl);
-    url.pathname = `/${name}`;
-    // The tests' databases are thrown away: a commit need not wait for the disk.
-    url.searchParams.set('options', '-c synchronous_commit=off');
-    const store = await openStore({ databaseUrl: url.toString(), poolSize: 20 });
+    const name = await checkOutDatabase(adminUrl, template);
+    const store = await openStore({ databaseUrl: databaseUrl(adminUrl, name), poolSize: 20 });
     return {
       ...store,
       label: 'postgres',
       close: async () => {
         await store.close();
-        await withAdmin(adminUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+        await giveBackDatabase(adminUrl, name);
       },
     };
   }
   const pglite = await checkOutPglite(inject('pgliteTemplate'));
   return { ...pgliteStore(lease(pglite)), label: 'pglite' };
+}
+
+function databaseUrl(adminUrl: string, name: string): string {
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  // The tests' databases are thrown away: a commit need not wait for the disk.
+  url.searchParams.set('options', '-c synchronous_commit=off');
+  return url.toString();
+}
+
+/**
+ * PostgreSQL databases a worker reuses, as PGlite instances below: emptied and given the
+ * template's contents back when their store closes. Dropping a database forces a checkpoint, about
+ * 1.5 s of the disk per store, and the postgres project opens some 130 stores (issue 20).
+ */
+const databasePoolKey = Symbol.for('tessera.test.databasePool');
+type WithDatabasePool = typeof globalThis & { [databasePoolKey]?: Pool<string> };
+
+function databasePool() {
+  const holder = globalThis as WithDatabasePool;
+  holder[databasePoolKey] ??= { idle: [], fingerprint: null, contents: null };
+  return holder[databasePoolKey];
+}
+
+async function withDatabase<T>(adminUrl: string, name: string, work: (client: pg.Client) => Promise<T>) {
+  return withAdmin(databaseUrl(adminUrl, name), work);
+}
+
+async function checkOutDatabase(adminUrl: string, template: string): Promise<string> {
+  const pool = databasePool();
+  const idle = pool.idle.pop();
+  if (idle) return idle;
+  const name = `tessera_test_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+  await withAdmin(adminUrl, (client) => createFromTemplate(client, name, template));
+  if (!pool.fingerprint)
+    await withDatabase(adminUrl, name, async (client) => {
+      pool.fingerprint = await schemaFingerprint(client);
+      pool.contents = await templateContents(client);
+    });
+  return name;
+}
+
+/** Keeps a closed store's database for the next store, or drops it when it cannot be emptied. */
+async function giveBackDatabase(adminUrl: string, name: string): Promise<void> {
+  const pool = databasePool();
+  const reusable =
+    pool.idle.length < maxIdle &&
+    (await withDatabase(adminUrl, name, async (client) => {
+      // A session a test left open (a replica's listener) would hold the truncation: drop instead.
+      await client.query("SET lock_timeout = '2s'");
+      return emptied(client, pool);
+    }).catch(() => false));
+  if (reusable) pool.idle.push(name);
+  else await withAdmin(adminUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
 }
 
 /**
@@ -116,8 +166,8 @@ interface TemplateContents {
   tables: Array<{ name: string; rows: string }>;
   sequences: Array<{ name: string; value: string }>;
 }
-interface Pool {
-  idle: PGlite[];
+interface Pool<Idle = PGlite> {
+  idle: Idle[];
   fingerprint: string | null;
   contents: TemplateContents | null;
 }
@@ -145,10 +195,15 @@ async function checkOutPglite(templateFile: string): Promise<PGlite> {
   return pglite;
 }
 
+/** What emptying an instance or a database needs of its connection: PGlite and node-postgres alike. */
+interface SqlRunner {
+  query<Row>(text: string, params?: unknown[]): Promise<{ rows: Row[] }>;
+}
+
 const userTables = `SELECT quote_ident(schemaname) || '.' || quote_ident(tablename) AS name FROM pg_tables
   WHERE schemaname = 'public' AND tablename NOT LIKE 'kysely_migration%'`;
 
-async function templateContents(pglite: PGlite): Promise<TemplateContents> {
+async function templateContents(pglite: SqlRunner): Promise<TemplateContents> {
   const { rows: names } = await pglite.query<{ name: string }>(userTables);
   const tables: TemplateContents['tables'] = [];
   for (const { name } of names) {
@@ -165,8 +220,8 @@ async function templateContents(pglite: PGlite): Promise<TemplateContents> {
 }
 
 /** Puts the migrations' rows back, foreign keys and triggers aside (replica role) as a restore does. */
-async function restoreContents(pglite: PGlite, contents: TemplateContents): Promise<void> {
-  await pglite.exec('SET session_replication_role = replica');
+async function restoreContents(pglite: SqlRunner, contents: TemplateContents): Promise<void> {
+  await pglite.query('SET session_replication_role = replica');
   for (const table of contents.tables)
     await pglite.query(
       `INSERT INTO ${table.name} SELECT * FROM json_populate_recordset(NULL::${table.name}, $1)`,
@@ -174,29 +229,34 @@ async function restoreContents(pglite: PGlite, contents: TemplateContents): Prom
     );
   for (const sequence of contents.sequences)
     await pglite.query('SELECT setval($1::regclass, $2::bigint)', [sequence.name, sequence.value]);
-  await pglite.exec('RESET session_replication_role');
+  await pglite.query('RESET session_replication_role');
+}
+
+/**
+ * Empties a store's instance or database and gives it the template's contents back; answers
+ * whether it is then as a fresh copy of the template (false when a test changed its schema).
+ */
+async function emptied(runner: SqlRunner, pool: Pool<unknown>): Promise<boolean> {
+  const { rows } = await runner.query<{ name: string }>(userTables);
+  await runner.query(`TRUNCATE ${rows.map((r) => r.name).join(', ')} RESTART IDENTITY CASCADE`);
+  if (pool.contents) await restoreContents(runner, pool.contents);
+  await runner.query('DISCARD ALL');
+  return (await schemaFingerprint(runner)) === pool.fingerprint;
 }
 
 /** Empties a closed store's instance and keeps it, or closes it when its schema moved on. */
 async function giveBack(pglite: PGlite): Promise<void> {
   const pool = pglitePool();
-  try {
-    const { rows } = await pglite.query<{ name: string }>(userTables);
-    await pglite.exec(`TRUNCATE ${rows.map((r) => r.name).join(', ')} RESTART IDENTITY CASCADE`);
-    if (pool.contents) await restoreContents(pglite, pool.contents);
-    await pglite.exec('DISCARD ALL');
-    if (pool.idle.length < maxIdle && (await schemaFingerprint(pglite)) === pool.fingerprint) {
-      pool.idle.push(pglite);
-      return;
-    }
-  } catch {
-    // An instance that cannot be emptied is not reused.
+  // An instance that cannot be emptied is not reused.
+  if (pool.idle.length < maxIdle && (await emptied(pglite, pool).catch(() => false))) {
+    pool.idle.push(pglite);
+    return;
   }
   await pglite.close().catch(() => undefined);
 }
 
 /** The schema and the sequences' positions: equal for an emptied instance and a fresh copy of the template. */
-async function schemaFingerprint(pglite: PGlite): Promise<string> {
+async function schemaFingerprint(pglite: SqlRunner): Promise<string> {
   const { rows } = await pglite.query<{ fingerprint: string }>(`
     SELECT md5(string_agg(item, '|' ORDER BY item)) AS fingerprint FROM (
       SELECT 'rel ' || n.nspname || '.' || c.relname || ' ' || c.relkind::text AS item
