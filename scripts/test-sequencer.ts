@@ -7,19 +7,24 @@
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 const knownSlow = [
-  'packages/server/src/modules/notifications/crash.test.ts',
-  'packages/web/test/embed.test.ts',
-  'packages/web/test/embed-creator.test.ts',
   'packages/web/test/dashboard.test.ts',
-  'packages/web/test/report-page.test.ts',
-  'packages/server/src/cli/cli.test.ts',
-  'packages/server/test/fuzz/',
-  'packages/web/test/chat.test.ts',
+  'packages/web/test/embed-creator.test.ts',
   'packages/server/src/modules/notifications/scheduler.test.ts',
-  'packages/server/src/modules/data/pre-aggregations.test.ts',
-  'packages/server/src/modules/notifications/delivery.test.ts',
-  'packages/server/src/modules/chat/chat-replicas.test.ts',
+  'packages/web/test/embed.test.ts',
+  'packages/web/test/dashboard-editor.test.ts',
+  'packages/server/test/authorization-matrix.test.ts',
+  'packages/server/test/fuzz/',
+  'packages/server/test/bad-input.test.ts',
   'packages/server/src/modules/data/shared-cache.test.ts',
+  'packages/server/src/modules/sign-in/sign-in.test.ts',
+  'packages/server/src/cli/content-cli.test.ts',
+  'packages/web/test/settings-admin.test.ts',
+  'packages/web/test/settings-users.test.ts',
+  'packages/server/src/modules/notifications/claim.test.ts',
+  'packages/server/src/cli/cli.test.ts',
+  'packages/server/src/modules/notifications/delivery.test.ts',
+  'packages/client/test/package.test.ts',
+  'packages/server/src/modules/notifications/crash.test.ts',
 ];
 
 const rank = (spec: TestSpecification) => {
