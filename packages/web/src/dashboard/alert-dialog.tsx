@@ -1,5 +1,4 @@
 import { useCreateAlert } from '@tessera/client/react';
-import { useState } from 'react';
 import { Field, SelectField } from '../ui/field.tsx';
 import { FormDialog, useFormDialog } from '../ui/form-dialog.tsx';
 import type { SemanticQuery } from './types.ts';
@@ -18,18 +17,21 @@ function periodsOf(query: SemanticQuery) {
  * "Create alert" from a tile's menu (issue 23 item 6): one of the tile's measures, a condition
  * (above or below a threshold, or a change against the previous period when the tile has periods)
  * and who is mailed, checked hourly or daily under the creator's security context. The server
- * names any bad field; it is shown beside that field.
+ * names any bad field; it is shown beside that field. Measures are offered by the titles the tile
+ * shows; once created, the dialog closes and the tile says so (`onCreated`).
  */
 export function AlertDialog(props: {
   deploymentId: number;
   title: string;
   query: SemanticQuery;
+  /** The tile's column titles by member, as its table shows them. */
+  titles: Record<string, string>;
   defaultEmail: string;
   onClose: () => void;
+  onCreated: (message: string) => void;
 }) {
   const measures = props.query.measures ?? [];
   const periods = periodsOf(props.query);
-  const [created, setCreated] = useState<string | null>(null);
   const { form, set, problems, fields, onError, handleSubmit } = useFormDialog(() => ({
     name: props.title ? `${props.title} alert` : 'Alert',
     measure: measures[0] ?? '',
@@ -39,7 +41,7 @@ export function AlertDialog(props: {
     scheduleType: 'DAILY' as 'HOURLY' | 'DAILY',
   }));
   const create = useCreateAlert({
-    onSuccess: (alert) => setCreated(`Alert “${alert.name}” created: ${alert.humanReadableSchedule}.`),
+    onSuccess: (alert) => props.onCreated(`Alert “${alert.name}” created: ${alert.humanReadableSchedule}.`),
     onError,
   });
   const submit = handleSubmit((f) => {
@@ -86,7 +88,7 @@ export function AlertDialog(props: {
       <SelectField
         label="Measure"
         value={form.measure}
-        options={measures.map((m) => ({ value: m, label: m }))}
+        options={measures.map((m) => ({ value: m, label: props.titles[m] ?? m }))}
         onChange={set('measure')}
         problem={fields['query/measure']}
       />
@@ -116,7 +118,6 @@ export function AlertDialog(props: {
         onChange={set('email')}
         problem={fields['recipients/0/email'] ?? fields['recipients/0'] ?? fields.recipients}
       />
-      {created && <p role="status">{created}</p>}
     </FormDialog>
   );
 }

@@ -89,6 +89,7 @@ function ReportTile({
 }: WidgetTileProps) {
   const [asTable, setAsTable] = useState(false);
   const [alerting, setAlerting] = useState(false);
+  const [notice, setNotice] = useState<string | null>(null);
   const body = useMemo<WidgetDataBody>(() => {
     // A SQL-API report takes the controls whose member its SQL projects; the server says which
     // it could not take (`notApplied`), and the tile shows them.
@@ -188,8 +189,13 @@ function ReportTile({
           deploymentId={deploymentId}
           title={title}
           query={model.query}
+          titles={Object.fromEntries((table?.columns ?? []).map((c) => [c.name, c.title]))}
           defaultEmail={createAlert.defaultEmail}
           onClose={() => setAlerting(false)}
+          onCreated={(message) => {
+            setAlerting(false);
+            setNotice(message);
+          }}
         />
       ) : null}
     </>
@@ -255,7 +261,7 @@ function ReportTile({
       note={
         <>
           <NotApplied answer={query.data} />
-          <ActionStatus busy={actions.busy} problem={actions.problem} />
+          <ActionStatus busy={actions.busy} problem={actions.problem} notice={notice} />
         </>
       }
     >
@@ -264,9 +270,16 @@ function ReportTile({
   );
 }
 
-/** What a menu action is doing, or why it failed (screen readers hear both). */
-function ActionStatus({ busy, problem }: { busy: 'refresh' | 'xlsx' | null; problem: string | null }) {
-  const text = problem ?? (busy === 'xlsx' ? 'Making the XLSX…' : busy === 'refresh' ? 'Refreshing…' : '');
+/** What a menu action is doing, why it failed, or what it made (screen readers hear each). */
+function ActionStatus(props: {
+  busy: 'refresh' | 'xlsx' | null;
+  problem: string | null;
+  notice: string | null;
+}) {
+  const { busy, problem } = props;
+  const text =
+    problem ??
+    (busy === 'xlsx' ? 'Making the XLSX…' : busy === 'refresh' ? 'Refreshing…' : (props.notice ?? ''));
   return (
     <p className={problem ? 'tsr-action-status tsr-action-error' : 'tsr-action-status'} role="status">
       {text}
