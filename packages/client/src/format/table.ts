@@ -41,6 +41,25 @@ export interface CellFormat {
 }
 export type CellFormats = Record<string, CellFormat | null | undefined>;
 
+/**
+ * A report's `preferences.columnFormats`, from the preferences as stored (an object, or JSON
+ * text), or none: one reading for the page, the XLSX download and the emailed image alike.
+ */
+export function columnFormatsOf(preferences: unknown): CellFormats {
+  let value = preferences;
+  if (typeof value === 'string') {
+    try {
+      value = JSON.parse(value);
+    } catch {
+      return {};
+    }
+  }
+  const formats = (value as { columnFormats?: unknown } | null)?.columnFormats;
+  return formats !== null && typeof formats === 'object' && !Array.isArray(formats)
+    ? (formats as CellFormats)
+    : {};
+}
+
 interface Annotated {
   title?: string;
   shortTitle?: string;

@@ -1,7 +1,7 @@
 import { type DashboardConfig, dashboardWidgets, widgetReportId, widgetTitle } from '@tessera/dashboard';
 import { type CubeQuery, JoinPathError } from '@tessera/semantic';
 import type { Static } from 'typebox';
-import type { CellFormats, RowsMeta } from '../../../../client/src/format/table.ts';
+import { columnFormatsOf, type RowsMeta } from '../../../../client/src/format/table.ts';
 import type { ReportSnapshotRow } from '../../db/schema.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../errors/domain-errors.ts';
 import type { DataCaller } from '../data/caller.ts';
@@ -99,7 +99,7 @@ export class DashboardDataService {
     const snapshot = opened.snapshot(answer.reportId);
     const title = (widget && widgetTitle(widget)) || snapshot?.title || snapshot?.name || 'Data';
     const meta = { annotation: answer.annotation as RowsMeta['annotation'], columns: answer.columns };
-    const file = await widgetWorkbook(title, answer.data, meta, columnFormats(snapshot?.preferences));
+    const file = await widgetWorkbook(title, answer.data, meta, columnFormatsOf(snapshot?.preferences));
     return { file, title };
   }
 
@@ -492,20 +492,4 @@ function semanticQuery(s: ReportSnapshotRow): CubeQuery | null {
     );
   }
   return null;
-}
-
-/** A report snapshot's `preferences.columnFormats` (stored as JSON, or as JSON text), or none. */
-function columnFormats(preferences: unknown): CellFormats {
-  let value = preferences;
-  if (typeof value === 'string') {
-    try {
-      value = JSON.parse(value);
-    } catch {
-      return {};
-    }
-  }
-  const formats = (value as { columnFormats?: unknown } | null)?.columnFormats;
-  return formats !== null && typeof formats === 'object' && !Array.isArray(formats)
-    ? (formats as CellFormats)
-    : {};
 }

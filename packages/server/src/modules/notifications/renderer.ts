@@ -20,8 +20,8 @@ import { markdownLines } from './markdown-lines.ts';
 import type { PublishedVersions, UserLookup } from './ports.ts';
 import type { NotificationFormat } from './schemas.ts';
 import {
-  type ColumnFormats,
   chartRows,
+  columnFormatsOf,
   defaultSpec,
   type RowsMeta,
   storedSpec,
@@ -265,7 +265,7 @@ export class DashboardRenderer {
       const stored = storedSpec(snapshot?.spec);
       const spec = stored ? preparedSpec(stored, columns, grains) : defaultSpec(rows, meta);
       if (spec) return { title, vegaSpec: spec, rows };
-      return { title, table: tableOf(rows, meta, columnFormats(snapshot?.preferences)) };
+      return { title, table: tableOf(rows, meta, columnFormatsOf(snapshot?.preferences)) };
     } catch (error) {
       // A domain error's message is written for the caller (a bad filter, no access, a query
       // error); anything else may carry internals, which an image sent by email must not show.
@@ -280,20 +280,4 @@ interface Opened {
   opened: OpenedDashboard | null;
   snapshot: (reportId: number) => ReportSnapshotRow | undefined;
   error: unknown;
-}
-
-/** The report's `preferences.columnFormats` (stored as JSON, or as JSON text), or none. */
-function columnFormats(preferences: unknown): ColumnFormats {
-  let value = preferences;
-  if (typeof value === 'string') {
-    try {
-      value = JSON.parse(value);
-    } catch {
-      return {};
-    }
-  }
-  const formats = (value as { columnFormats?: unknown } | null)?.columnFormats;
-  return formats !== null && typeof formats === 'object' && !Array.isArray(formats)
-    ? (formats as ColumnFormats)
-    : {};
 }

@@ -11,7 +11,7 @@ import {
 } from '../../../../client/src/format/table.ts';
 import type { TableContent, VegaLiteSpec } from '../../render/index.ts';
 
-export type { RowsMeta } from '../../../../client/src/format/table.ts';
+export { columnFormatsOf, type RowsMeta } from '../../../../client/src/format/table.ts';
 
 /**
  * What a widget draws when rendered without a browser: the report's own Vega-Lite spec when its
