@@ -56,11 +56,11 @@ describe('settings.tabs: a dashboard with tabs', () => {
   it('stacks every tab under its heading for paper and images, lg places shifted down', () => {
     const stacked = stackTabs({ settings, widgets });
     expect(stacked.map((w) => [w.id, w.position.y, w.position.h])).toEqual([
-      ['tab-heading:a', 0, 1],
-      ['w2', 1, 2],
-      ['w3', 4, 4],
-      ['tab-heading:b', 8, 1],
-      ['w1', 9, 2],
+      ['tab-heading:a', 0, 2],
+      ['w2', 2, 2],
+      ['w3', 5, 4],
+      ['tab-heading:b', 9, 2],
+      ['w1', 11, 2],
     ]);
     expect(stacked[0].config?.text).toBe('## Sales');
     expect(stacked[1].responsiveLayouts).toEqual({ lg: stacked[1].position });

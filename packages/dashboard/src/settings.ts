@@ -100,10 +100,11 @@ export function stackTabs(config: Pick<DashboardConfig, 'settings' | 'widgets'>)
     out.push({
       id: `tab-heading:${tab.id}`,
       type: 'TEXT',
-      position: { x: 0, y: top, w: 10_000, h: 1 },
+      // Two rows: in one, an image's tile has no room under its header for the heading's line.
+      position: { x: 0, y: top, w: 10_000, h: 2 },
       config: { text: `## ${tab.title.replace(/[\\`*_#<>[\]]/g, '\\$&')}`, variant: 'heading' },
     });
-    top += 1;
+    top += 2;
     const own = widgetsOnTab(widgets, tabs, tab.id);
     for (const w of own) {
       const lg = w.responsiveLayouts?.lg ?? w.position;

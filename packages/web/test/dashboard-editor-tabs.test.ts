@@ -218,6 +218,7 @@ describeInBrowser('dashboard editor: time-grain switchers, tabs and theme', () =
     const url = await viewerUrl();
     await viewer.goto(url);
     const vtabs = viewer.getByRole('tablist', { name: 'Dashboard tabs' });
+    await vtabs.getByRole('tab').first().waitFor();
     await expect
       .poll(() => vtabs.getByRole('tab').allTextContents())
       .toEqual(['Overview', 'Trends', 'Breakdown']);
@@ -250,7 +251,7 @@ describeInBrowser('dashboard editor: time-grain switchers, tabs and theme', () =
     await viewer.getByRole('link', { name: 'Print view' }).click();
     await viewer.locator('.tsr-print-grid').waitFor();
     await expect
-      .poll(() => viewer.locator('.tsr-print-grid h2').allTextContents())
+      .poll(() => viewer.locator('.tsr-print-grid h2').allTextContents(), { timeout: 15_000 })
       .toEqual(['Overview', 'Trends', 'Breakdown']);
     expect(await viewer.locator('.tsr-print-grid .tsr-tile-title').allTextContents()).toEqual([
       'Orders by week',
