@@ -71,8 +71,17 @@ async function twelveWidgetDraft(tessera: DemoServer): Promise<number> {
 
 /** One drag (or hover) of `steps` mouse moves, each waited on until its frame is measured. */
 async function moveAcross(page: Page, from: { x: number; y: number }, dx: number, dy: number, hold: boolean) {
+  // The move to the start is not part of the drag: its frame is waited on, then forgotten.
   await page.evaluate('window.__frames.length = 0');
   await page.mouse.move(from.x, from.y);
+  await page.waitForFunction(
+    () => (window as unknown as { __frames: unknown[] }).__frames.length >= 1,
+    null,
+    {
+      polling: 'raf',
+    },
+  );
+  await page.evaluate('window.__frames.length = 0');
   if (hold) await page.mouse.down();
   for (let i = 1; i <= steps; i++) {
     await page.mouse.move(from.x + (dx * i) / steps, from.y + (dy * i) / steps);
@@ -108,9 +117,12 @@ export async function editorDragRounds(browser: Browser, tessera: DemoServer) {
       const grid = await page.locator('.tsr-edit-grid').boundingBox();
       if (!grip || !grid) throw new Error('the editor shows no grid');
       const at = { x: grip.x + grip.width / 2, y: grip.y + grip.height / 2 };
-      // Across two thirds of the grid and down two rows of tiles, and back on the next round.
-      const dx = (round % 2 === 0 ? 1 : -1) * Math.min(grid.width * 0.6, grid.x + grid.width - at.x - 20);
-      const dragged = await moveAcross(page, at, round % 2 === 0 ? dx : 0, 200, true);
+      // To the other half of the grid and a little down: each round moves it across and back.
+      const dx = (at.x < grid.x + grid.width / 2 ? 1 : -1) * grid.width * 0.55;
+      const dragged = await moveAcross(page, at, dx, 60, true);
+      // A drag that moved nothing would measure nothing: the tile must have left its place.
+      const after = await page.locator('.tsr-edit-tile[data-widget-id="w0"] .tsr-edit-grip').boundingBox();
+      if (!after || Math.abs(after.x - grip.x) < 20) throw new Error('the drag did not move the tile');
       const hovered = await moveAcross(
         page,
         { x: grid.x + 20, y: grid.y + 20 },
