@@ -257,6 +257,7 @@ describeInBrowser('dashboard editor: time-grain switchers, tabs and theme', () =
       'Orders by week',
       'Orders by status',
     ]);
+    await saveScreenshot(viewer, 'dashboard-print-tabs-desktop');
     await viewer.close();
 
     // At phone width the tabs stay on the page and usable.
