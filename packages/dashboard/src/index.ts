@@ -41,3 +41,12 @@ export type {
   WidgetPosition,
   WidgetType,
 } from './schema.ts';
+export {
+  type DashboardTab,
+  type DashboardTimeGrainSetting,
+  dashboardTabs,
+  dashboardTimeGrains,
+  stackTabs,
+  widgetsOnTab,
+  widgetTabId,
+} from './settings.ts';

@@ -342,4 +342,47 @@ describeInBrowser('Explore in the browser (issue 21)', () => {
       await phone.close();
     }
   });
+
+  it('adds the question to a dashboard draft as a chart, beside what the draft had (issue 23 item 1)', async () => {
+    const { page } = browser;
+    const base = `/api/v1/deployments/${deploymentId}`;
+    const workbook = await api('POST', `${base}/workbooks`, { name: 'Explore board' });
+    await api('PUT', `${base}/workbooks/${workbook.id}/dashboard`, {
+      dashboardDraft: {
+        widgets: [
+          { id: 'note', type: 'TEXT', position: { x: 0, y: 0, w: 12, h: 2 }, config: { text: 'Hi' } },
+        ],
+      },
+    });
+    await results(page);
+    await page.getByRole('button', { name: 'Add to dashboard' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add to a dashboard' });
+    await dialog.getByRole('button', { name: 'Add chart' }).click();
+    // Nothing chosen: said beside the field, nothing added.
+    await dialog.getByText('Choose the dashboard to add the chart to').waitFor();
+    await dialog.getByLabel('Dashboard').selectOption({ label: 'Explore board' });
+    await dialog.getByLabel('Chart title').fill('Completed and shipped by month');
+    await saveScreenshotOf(page, 'explore-06-add-to-dashboard');
+    await dialog.getByRole('button', { name: 'Add chart' }).click();
+    const notice = page.getByText(
+      'Added “Completed and shipped by month” to the dashboard draft of Explore board.',
+    );
+    await notice.waitFor();
+    const wb = await api('GET', `${base}/workbooks/${workbook.id}`);
+    const widgets = wb.dashboardDraft.widgets;
+    expect(widgets.map((w: { id: string }) => w.id)[0]).toBe('note');
+    expect(widgets).toHaveLength(2);
+    // The widget holds the question: its report, in this workbook, has the query the page ran.
+    const report = await api('GET', `${base}/reports/${widgets[1].config.reportId}`);
+    expect(report).toMatchObject({ name: 'Completed and shipped by month', workbookId: workbook.id });
+    expect(JSON.parse(report.jsonQuery)).toMatchObject({
+      measures: question.measures,
+      dimensions: question.dimensions,
+    });
+    // Placed under what the draft had.
+    expect(widgets[1].position).toMatchObject({ x: 0, y: 2 });
+    await page.getByRole('link', { name: 'Open the editor' }).click();
+    await page.locator('.tsr-edit-tile', { hasText: 'Completed and shipped by month' }).waitFor();
+    expect(browser.errors).toEqual([]);
+  });
 });

@@ -1,3 +1,4 @@
+import type { DashboardTimeGrainSetting, Grain } from '@tessera/dashboard';
 import type { WidgetModel } from './model.ts';
 
 /**
@@ -8,15 +9,18 @@ import type { WidgetModel } from './model.ts';
  * SQL-API reports add none: their columns are not model members.
  * - every filter the dashboard sets itself (`settings.filters`, the editor's), even on a member
  *   no widget groups by.
+ * - when the dashboard configures its time-grain switchers (`settings.timeGrains`, the editor's),
+ *   exactly those, each offering its own grains, instead of one per time dimension.
  */
 export type ControlDef =
   | { kind: 'dimension'; member: string }
   | { kind: 'dateRange'; member: string }
-  | { kind: 'grain'; member: string; published: string };
+  | { kind: 'grain'; member: string; published: string; choices?: readonly Grain[] };
 
 export function deriveControls(
   models: readonly WidgetModel[],
   configured: readonly string[] = [],
+  grainSwitchers: readonly DashboardTimeGrainSetting[] | null = null,
 ): ControlDef[] {
   const times = new Map<string, string>();
   // The dashboard's own filters (settings.filters, set in the editor) come first, in their order.
@@ -33,7 +37,14 @@ export function deriveControls(
   }
   const controls: ControlDef[] = [];
   for (const [member, published] of times) {
-    controls.push({ kind: 'dateRange', member }, { kind: 'grain', member, published });
+    controls.push({ kind: 'dateRange', member });
+    if (!grainSwitchers) controls.push({ kind: 'grain', member, published });
+  }
+  for (const s of grainSwitchers ?? []) {
+    // What the reports group by when the viewer picks nothing; a switcher on a member no report
+    // groups by still shows, starting at its default.
+    const published = times.get(s.member) ?? s.defaultGrain ?? s.grains[0];
+    controls.push({ kind: 'grain', member: s.member, published, choices: s.grains });
   }
   for (const member of dimensions) {
     if (!times.has(member)) controls.push({ kind: 'dimension', member });

@@ -87,6 +87,7 @@ export function Controls({
               key={key}
               member={c.member}
               published={c.published}
+              choices={c.choices ?? grainChoices}
               state={state}
               onChange={onChange}
             />
@@ -239,11 +240,14 @@ function DateRange({
 function GrainSelect({
   member,
   published,
+  choices,
   state,
   onChange,
 }: {
   member: string;
   published: string;
+  /** The grains offered: the dashboard's switcher's (settings.timeGrains), or the usual five. */
+  choices: readonly string[];
   state: ViewState;
   onChange: (s: ViewState) => void;
 }) {
@@ -257,10 +261,8 @@ function GrainSelect({
   return (
     <Field member={member} kind="grain" label="Group by" htmlFor={id}>
       <select id={id} value={state.grains[member] ?? published} onChange={(e) => set(e.target.value)}>
-        {(grainChoices as readonly string[]).includes(published) ? null : (
-          <option value={published}>{capitalise(published)}</option>
-        )}
-        {grainChoices.map((g) => (
+        {choices.includes(published) ? null : <option value={published}>{capitalise(published)}</option>}
+        {choices.map((g) => (
           <option key={g} value={g}>
             {capitalise(g)}
           </option>

@@ -3,15 +3,22 @@ import './dashboard.css';
 import { QueryClient, QueryClientContext, QueryClientProvider } from '@tanstack/react-query';
 import type { Client } from '@tessera/client';
 import { ClientProvider } from '@tessera/client/react';
-import { dashboardFilters } from '@tessera/dashboard';
-import { type ReactNode, useContext, useMemo, useState } from 'react';
+import {
+  dashboardFilters,
+  dashboardTabs,
+  dashboardTimeGrains,
+  stackTabs,
+  widgetTabId,
+} from '@tessera/dashboard';
+import { type ReactNode, useContext, useId, useMemo, useState } from 'react';
 import { GridLayout, getBreakpointFromWidth, useContainerWidth } from 'react-grid-layout';
 import type { PublishedDashboard } from './api-types.ts';
 import { Controls } from './controls.tsx';
 import { deriveControls } from './controls-model.ts';
 import { toggleCrossFilter } from './cross-filter.ts';
+import { DashboardTabList, tabElementId, useActiveTab } from './dashboard-tabs.tsx';
 import { gridSettings } from './layout.ts';
-import { dashboardConfig, widgetModels } from './model.ts';
+import { dashboardConfig, type WidgetModel, widgetModels } from './model.ts';
 import { describeView, PrintGrid } from './print-grid.tsx';
 import { chartConfig, mergeTheme, themeVariables } from './theme.ts';
 import type { DashboardTheme } from './types.ts';
@@ -81,25 +88,45 @@ function Dashboard({
   const config = useMemo(() => dashboardConfig(dashboard), [dashboard]);
   const models = useMemo(() => widgetModels(dashboard), [dashboard]);
   const filters = useMemo(() => dashboardFilters(config), [config]);
+  const switchers = useMemo(() => dashboardTimeGrains(config), [config]);
   const controls = useMemo(
     () =>
       deriveControls(
         models,
         filters.map((f) => f.member),
+        switchers,
       ),
-    [models, filters],
+    [models, filters, switchers],
   );
   const defaults = useMemo(
-    () => Object.fromEntries(filters.flatMap((f) => (f.defaultValue ? [[f.member, f.defaultValue]] : []))),
-    [filters],
+    () => ({
+      equals: Object.fromEntries(
+        filters.flatMap((f) => (f.defaultValue ? [[f.member, f.defaultValue]] : [])),
+      ),
+      grains: Object.fromEntries(
+        (switchers ?? []).flatMap((s) => (s.defaultGrain ? [[s.member, s.defaultGrain]] : [])),
+      ),
+    }),
+    [filters, switchers],
+  );
+  const tabs = useMemo(() => dashboardTabs(config), [config]);
+  const [activeTab, setActiveTab] = useActiveTab(tabs, syncUrl && !print);
+  const tabsId = useId();
+  // On screen, the chosen tab's widgets; on paper, every tab's, one under the other (settings.ts).
+  const shown = useMemo(
+    () =>
+      print
+        ? printedModels(config, models)
+        : models.filter((m) => tabs.length === 0 || widgetTabId(m.widget, tabs) === activeTab),
+    [print, config, models, tabs, activeTab],
   );
   const grid = useMemo(
     () =>
       gridSettings(
         config,
-        models.map((m) => m.widget),
+        shown.map((m) => m.widget),
       ),
-    [config, models],
+    [config, shown],
   );
   const theme = useMemo(() => mergeTheme(config.theme, overrides), [config.theme, overrides]);
   const charts = useMemo(() => chartConfig(theme), [theme]);
@@ -141,7 +168,9 @@ function Dashboard({
       {...source}
     />
   );
-  const byId = new Map(models.map((m) => [m.widget.id, m]));
+  const byId = new Map(shown.map((m) => [m.widget.id, m]));
+  const panelId = `${tabsId}-panel`;
+  const tabbed = tabs.length > 0 && !print && activeTab !== null;
   const classes = ['tsr-dashboard', print ? 'tsr-print' : null, className].filter(Boolean).join(' ');
 
   return (
@@ -157,7 +186,27 @@ function Dashboard({
       ) : hideControls ? null : (
         <Controls controls={controls} state={state} onChange={setState} {...source} />
       )}
-      <div ref={containerRef} className="tsr-grid">
+      {tabbed ? (
+        <DashboardTabList
+          tabs={tabs}
+          active={activeTab}
+          onChange={setActiveTab}
+          panelId={panelId}
+          idPrefix={tabsId}
+        />
+      ) : null}
+      <div
+        ref={containerRef}
+        className="tsr-grid"
+        {...(tabbed
+          ? {
+              id: panelId,
+              role: 'tabpanel',
+              tabIndex: 0,
+              'aria-labelledby': tabElementId(tabsId, activeTab),
+            }
+          : {})}
+      >
         {print ? (
           <PrintGrid grid={grid}>
             {(id) => {
@@ -178,17 +227,40 @@ function Dashboard({
             dragConfig={{ enabled: false }}
             resizeConfig={{ enabled: false }}
           >
-            {models.map((model) => (
+            {shown.map((model) => (
               <div key={model.widget.id} className="tsr-cell">
                 {tile(model)}
               </div>
             ))}
           </GridLayout>
         ) : null}
+        {tabbed && shown.length === 0 ? <Empty>This tab has no widgets yet.</Empty> : null}
       </div>
       {models.length === 0 ? <Empty>This dashboard has no widgets yet.</Empty> : null}
     </div>
   );
+}
+
+/**
+ * Every tab's widgets for paper (settings.ts `stackTabs`): the same models at their stacked places,
+ * and a heading per tab. An untabbed dashboard prints as it is.
+ */
+function printedModels(config: ReturnType<typeof dashboardConfig>, models: WidgetModel[]): WidgetModel[] {
+  const byId = new Map(models.map((m) => [m.widget.id, m]));
+  return stackTabs({ ...config, widgets: models.map((m) => m.widget) }).map((widget) => {
+    const model = byId.get(widget.id);
+    if (model) return { ...model, widget };
+    return {
+      widget,
+      title: '',
+      description: null,
+      snapshot: null,
+      missingReport: false,
+      query: null,
+      spec: null,
+      columnFormats: {},
+    };
+  });
 }
 
 /** On paper there are no controls: the filters and grains the view was printed with, in words. */

@@ -1,3 +1,4 @@
+import type { Grain } from '@tessera/dashboard';
 import { useCallback, useEffect, useState } from 'react';
 import { emptyState, parseState, type ViewState, writeState } from './view-state.ts';
 
@@ -5,12 +6,10 @@ import { emptyState, parseState, type ViewState, writeState } from './view-state
  * The controls' state, kept in the URL query string when `sync` (view-state.ts says how): read
  * on mount and on back/forward, written with `replaceState` on each change so that the address
  * bar always holds a link to this view. The router's own history entry (`history.state`) is kept.
- * The dashboard's filter defaults (settings.filters) fill in what the link does not choose.
+ * The dashboard's filter defaults (settings.filters) and its switchers' default grains
+ * (settings.timeGrains) fill in what the link does not choose.
  */
-export function useViewState(
-  sync: boolean,
-  defaults: Record<string, string> = {},
-): [ViewState, (next: ViewState) => void] {
+export function useViewState(sync: boolean, defaults: Defaults = {}): [ViewState, (next: ViewState) => void] {
   const [state, setState] = useState<ViewState>(() =>
     withDefaults(sync ? parseState(window.location.search) : emptyState, defaults),
   );
@@ -36,11 +35,19 @@ export function useViewState(
   return [state, update];
 }
 
-/** `state` with a default value for every defaulted member the state does not filter already. */
-function withDefaults(state: ViewState, defaults: Record<string, string>): ViewState {
+export interface Defaults {
+  /** Filter values by member. */
+  equals?: Record<string, string>;
+  /** Time grains by time dimension. */
+  grains?: Record<string, Grain>;
+}
+
+/** `state` with each default the state does not choose otherwise already. */
+function withDefaults(state: ViewState, defaults: Defaults): ViewState {
   const equals = { ...state.equals };
-  for (const [member, value] of Object.entries(defaults)) {
+  for (const [member, value] of Object.entries(defaults.equals ?? {})) {
     if (equals[member] === undefined && state.contains[member] === undefined) equals[member] = value;
   }
-  return { ...state, equals };
+  const grains = { ...defaults.grains, ...state.grains };
+  return { ...state, equals, grains };
 }

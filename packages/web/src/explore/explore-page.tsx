@@ -18,6 +18,7 @@ import { SpecEditor } from '../results/spec-editor.tsx';
 import { SqlView } from '../results/sql-view.tsx';
 import type { Column, ColumnFormats, Row, Table } from '../results/table.ts';
 import { useSignedInUser } from '../session/session.tsx';
+import { AddedNotice, type AddedToDashboard, AddToDashboardDialog } from './add-to-dashboard-dialog.tsx';
 import { useExploreModel, useExploreRows, useExploreSql } from './data.ts';
 import { type Drill, drillQuery } from './drill.ts';
 import { DrillDialog } from './drill-dialog.tsx';
@@ -68,6 +69,8 @@ function Explore({ deploymentId }: { deploymentId: number }) {
   const [drill, setDrill] = useState<Drill | null>(null);
   const [saving, setSaving] = useState(false);
   const [saved, setSaved] = useState<{ id: number; name: string } | null>(null);
+  const [adding, setAdding] = useState(false);
+  const [added, setAdded] = useState<AddedToDashboard | null>(null);
 
   const go = useCallback(
     (next: ExploreQuery, nextChart: ChartKind | null = chart, nextSpec = customSpec) =>
@@ -128,6 +131,14 @@ function Explore({ deploymentId }: { deploymentId: number }) {
             <button
               type="button"
               className="button button-secondary"
+              disabled={!table || !cubeQuery}
+              onClick={() => setAdding(true)}
+            >
+              Add to dashboard
+            </button>
+            <button
+              type="button"
+              className="button button-secondary"
               disabled={!runnable(query) && !chart}
               onClick={() => navigate({ search: '' }, { flushSync: true })}
             >
@@ -138,6 +149,7 @@ function Explore({ deploymentId }: { deploymentId: number }) {
       />
       <div role="status" className="ex-status">
         {saved && <SavedNotice deploymentId={deploymentId} report={saved} onDismiss={() => setSaved(null)} />}
+        {added && <AddedNotice deploymentId={deploymentId} added={added} onDismiss={() => setAdded(null)} />}
       </div>
       {state.problem && <p className="form-error ex-problem">{state.problem}</p>}
       <div className="ex-layout">
@@ -283,6 +295,19 @@ function Explore({ deploymentId }: { deploymentId: number }) {
         </div>
       </div>
       {drill && <DrillDialog deploymentId={deploymentId} drill={drill} onClose={() => setDrill(null)} />}
+      {adding && table && cubeQuery && (
+        <AddToDashboardDialog
+          deploymentId={deploymentId}
+          query={cubeQuery}
+          spec={customSpec ?? reportSpec(kind, table, {}, title)}
+          defaultTitle={title}
+          onAdded={(result) => {
+            setAdding(false);
+            setAdded(result);
+          }}
+          onClose={() => setAdding(false)}
+        />
+      )}
       {saving && table && cubeQuery && (
         <SaveReportDialog
           deploymentId={deploymentId}

@@ -2,6 +2,7 @@ import {
   preparedSpec,
   readDashboardConfig,
   shownGrains,
+  stackTabs,
   type Widget,
   widgetReportId,
   widgetText,
@@ -127,7 +128,8 @@ export class DashboardRenderer {
     if (!found) throw new RenderError(`Dashboard ${request.dashboardPublicId} has no published version`);
     const viewer = await this.viewer(request, found.dashboard.public_id);
     const config = readDashboardConfig(found.version.config);
-    const widgets = config.widgets ?? [];
+    // A tabbed dashboard prints every tab, one under the other, each under its title (settings.ts).
+    const widgets = stackTabs(config);
     const opened = await this.open(request, viewer, found);
     const contents = await Promise.all(
       widgets.map(async (w) => [w.id, await this.widget(request, opened, w)] as const),

@@ -1,5 +1,5 @@
-import type { DashboardDraft } from '@tessera/dashboard';
-import { type DraftFilter, draftFilters } from './draft-model.ts';
+import { type DashboardDraft, dashboardTabs, widgetTabId } from '@tessera/dashboard';
+import { type DraftFilter, type DraftTimeGrain, draftFilters, draftTimeGrains } from './draft-model.ts';
 
 /**
  * What publishing the draft would change (spec 4.4; issue 23 item 2): widgets added, removed and
@@ -15,6 +15,17 @@ export interface DraftDiff {
   filtersRemoved: DraftFilter[];
   filtersChanged: DraftFilter[];
   themeChanged: boolean;
+  /** Time-grain switchers (settings.timeGrains) by member; `automatic` when one side has none set. */
+  grainsAdded: DraftTimeGrain[];
+  grainsRemoved: DraftTimeGrain[];
+  grainsChanged: DraftTimeGrain[];
+  /** Whether the switchers went from automatic to configured or back. */
+  grainsMode: 'automatic' | 'configured' | null;
+  /** Tab titles added, removed; renamed as [before, after]; whether the order changed. */
+  tabsAdded: string[];
+  tabsRemoved: string[];
+  tabsRenamed: [string, string][];
+  tabsReordered: boolean;
   /** Other top-level parts that changed: title, description, layout. */
   other: string[];
 }
@@ -31,6 +42,28 @@ export function diffDrafts(published: DashboardDraft | null, draft: DashboardDra
     const what = widgetChanges(old, w);
     if (what.length > 0) changed.push({ id, what });
   }
+  const tabsBefore = dashboardTabs(published);
+  const tabsAfter = dashboardTabs(draft);
+  const titleAfter = new Map(tabsAfter.map((t) => [t.id, t.title]));
+  for (const [id, w] of after) {
+    const old = before.get(id);
+    if (!old || tabsAfter.length === 0) continue;
+    // Tabs added to an untabbed dashboard: its widgets were on what is now the first tab.
+    const was = tabsBefore.length ? widgetTabId(old, tabsBefore) : tabsAfter[0].id;
+    const now = widgetTabId(w, tabsAfter);
+    if (was === now || now === null) continue;
+    const entry = changed.find((c) => c.id === id) ?? { id, what: [] };
+    entry.what = [...entry.what.filter((x) => x !== 'content'), `moved to tab “${titleAfter.get(now)}”`];
+    if (!changed.includes(entry)) changed.push(entry);
+  }
+  const idsBefore = new Set(tabsBefore.map((t) => t.id));
+  const idsAfter = new Set(tabsAfter.map((t) => t.id));
+  const common = (tabs: typeof tabsAfter, other: Set<string>) =>
+    tabs.filter((t) => other.has(t.id)).map((t) => t.id);
+  const grainsBefore = draftTimeGrains(published);
+  const grainsAfter = draftTimeGrains(draft);
+  const gBefore = new Map((grainsBefore ?? []).map((g) => [g.member, g]));
+  const gAfter = new Map((grainsAfter ?? []).map((g) => [g.member, g]));
   const filtersBefore = new Map(draftFilters(published).map((f) => [f.member, f]));
   const filtersAfter = new Map(draftFilters(draft).map((f) => [f.member, f]));
   return {
@@ -43,6 +76,24 @@ export function diffDrafts(published: DashboardDraft | null, draft: DashboardDra
       (f) => filtersBefore.has(f.member) && filtersBefore.get(f.member)?.defaultValue !== f.defaultValue,
     ),
     themeChanged: !same(published?.theme ?? null, draft.theme ?? null),
+    grainsAdded: [...gAfter.values()].filter((g) => !gBefore.has(g.member)),
+    grainsRemoved: [...gBefore.values()].filter((g) => !gAfter.has(g.member)),
+    grainsChanged: [...gAfter.values()].filter(
+      (g) => gBefore.has(g.member) && !same(g, gBefore.get(g.member)),
+    ),
+    grainsMode:
+      (grainsBefore === null) === (grainsAfter === null)
+        ? null
+        : grainsAfter === null
+          ? 'automatic'
+          : 'configured',
+    tabsAdded: tabsAfter.filter((t) => !idsBefore.has(t.id)).map((t) => t.title),
+    tabsRemoved: tabsBefore.filter((t) => !idsAfter.has(t.id)).map((t) => t.title),
+    tabsRenamed: tabsAfter.flatMap((t) => {
+      const was = tabsBefore.find((b) => b.id === t.id);
+      return was && was.title !== t.title ? [[was.title, t.title] as [string, string]] : [];
+    }),
+    tabsReordered: !same(common(tabsBefore, idsAfter), common(tabsAfter, idsBefore)),
     other: (['title', 'description', 'layout'] as const).filter(
       (k) => !same(published?.[k] ?? null, draft[k] ?? null),
     ),
@@ -57,8 +108,17 @@ export function isEmptyDiff(d: DraftDiff): boolean {
       d.filtersAdded.length +
       d.filtersRemoved.length +
       d.filtersChanged.length +
+      d.grainsAdded.length +
+      d.grainsRemoved.length +
+      d.grainsChanged.length +
+      d.tabsAdded.length +
+      d.tabsRemoved.length +
+      d.tabsRenamed.length +
       d.other.length ===
-      0 && !d.themeChanged
+      0 &&
+    !d.themeChanged &&
+    !d.tabsReordered &&
+    d.grainsMode === null
   );
 }
 
@@ -66,8 +126,10 @@ function widgetChanges(a: AnyWidget, b: AnyWidget): string[] {
   const what: string[] = [];
   if (!same(a.position, b.position) || !same(a.responsiveLayouts ?? null, b.responsiveLayouts ?? null))
     what.push('place');
-  if (!same(a.config ?? null, b.config ?? null) || (a.type ?? 'CHART') !== (b.type ?? 'CHART'))
-    what.push('content');
+  // The tab a widget is on is said on its own (diffDrafts), with the tab's name.
+  const { tabId: _a, ...configA } = a.config ?? {};
+  const { tabId: _b, ...configB } = b.config ?? {};
+  if (!same(configA, configB) || (a.type ?? 'CHART') !== (b.type ?? 'CHART')) what.push('content');
   if (!same(a.style ?? null, b.style ?? null)) what.push('style');
   return what;
 }

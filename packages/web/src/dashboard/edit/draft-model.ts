@@ -2,11 +2,16 @@ import {
   type Breakpoint,
   type DashboardDraft,
   type DashboardFilterSetting,
+  type DashboardTimeGrainSetting,
   dashboardFilters,
+  dashboardTabs,
+  dashboardTimeGrains,
   gridSettings,
   placeWidgets,
   type Widget,
   type WidgetPosition,
+  widgetsOnTab,
+  widgetTabId,
 } from '@tessera/dashboard';
 
 /**
@@ -28,38 +33,59 @@ export function setFilters(draft: DashboardDraft, filters: DraftFilter[]): Dashb
   return { ...draft, settings: { ...draft.settings, filters } };
 }
 
+/** The draft's time-grain switchers (`settings.timeGrains`; null: one per time dimension). */
+export const draftTimeGrains = dashboardTimeGrains;
+export type DraftTimeGrain = DashboardTimeGrainSetting;
+
+/** Sets the switchers; null goes back to the automatic ones (the key is removed). */
+export function setTimeGrains(draft: DashboardDraft, switchers: DraftTimeGrain[] | null): DashboardDraft {
+  const { timeGrains: _dropped, ...settings } = draft.settings ?? {};
+  return { ...draft, settings: switchers ? { ...settings, timeGrains: switchers } : settings };
+}
+
 function newId(prefix: string): string {
   return `${prefix}-${Math.random().toString(36).slice(2, 8)}`;
 }
 
-/** The first free row under every widget at `lg`. */
-function bottom(draft: DashboardDraft): number {
-  return draftWidgets(draft).reduce((y, w) => Math.max(y, w.position.y + w.position.h), 0);
+/** The first free row under every widget (of one tab, on a tabbed dashboard) at `lg`. */
+export function bottom(draft: DashboardDraft, tabId: string | null): number {
+  return widgetsOnTab(draftWidgets(draft), dashboardTabs(draft), tabId).reduce(
+    (y, w) => Math.max(y, w.position.y + w.position.h),
+    0,
+  );
 }
 
-function add(draft: DashboardDraft, widget: Omit<Widget, 'position'>, size: { w: number; h: number }) {
-  const position = { x: 0, y: bottom(draft), ...size };
-  const placed: Widget = { ...widget, position, responsiveLayouts: { lg: position } };
+function add(
+  draft: DashboardDraft,
+  widget: Omit<Widget, 'position'>,
+  size: { w: number; h: number },
+  tabId: string | null,
+) {
+  const position = { x: 0, y: bottom(draft, tabId), ...size };
+  const config = tabId ? { ...widget.config, tabId } : widget.config;
+  const placed: Widget = { ...widget, config, position, responsiveLayouts: { lg: position } };
   return { draft: { ...draft, widgets: [...(draft.widgets ?? []), placed] }, id: placed.id };
 }
 
-/** A chart of a report, half the width, under the others. */
-export function addReportWidget(draft: DashboardDraft, reportId: number) {
-  return add(draft, { id: newId('chart'), type: 'CHART', config: { reportId } }, { w: 6, h: 6 });
+/** A chart of a report, half the width, under the others (on the tab being edited). */
+export function addReportWidget(draft: DashboardDraft, reportId: number, tabId: string | null = null) {
+  return add(draft, { id: newId('chart'), type: 'CHART', config: { reportId } }, { w: 6, h: 6 }, tabId);
 }
 
 /** A Markdown text widget; a heading is one line of text across the grid. */
-export function addTextWidget(draft: DashboardDraft, kind: 'text' | 'heading') {
+export function addTextWidget(draft: DashboardDraft, kind: 'text' | 'heading', tabId: string | null = null) {
   return kind === 'heading'
     ? add(
         draft,
         { id: newId('heading'), type: 'TEXT', config: { text: '## Heading', variant: 'heading' } },
         { w: 12, h: 1 },
+        tabId,
       )
     : add(
         draft,
         { id: newId('text'), type: 'TEXT', config: { text: 'Write **Markdown** here.' } },
         { w: 6, h: 3 },
+        tabId,
       );
 }
 
@@ -88,7 +114,7 @@ export function applyLayout(
   layout: readonly { i: string; x: number; y: number; w: number; h: number }[],
 ): DashboardDraft {
   const at = new Map(layout.map((l) => [l.i, { x: l.x, y: l.y, w: l.w, h: l.h }]));
-  const current = new Map(placed(draft, b).map(({ id, ...p }) => [id, p]));
+  const current = new Map(placed(draft, b, tabOf(draft, layout[0]?.i)).map(({ id, ...p }) => [id, p]));
   const moved = [...at].some(([id, p]) => !samePlace(p, current.get(id)));
   if (!moved) return draft;
   return {
@@ -115,11 +141,18 @@ export function resetBreakpoint(draft: DashboardDraft, b: Breakpoint): Dashboard
   };
 }
 
-/** Each widget's place at `b`, as the viewer places it. */
-export function placed(draft: DashboardDraft, b: Breakpoint) {
-  return placeWidgets(draftWidgets(draft), b, gridSettings(draft.layout));
+/** Each widget's place at `b` (of one tab's widgets, on a tabbed dashboard), as the viewer places it. */
+export function placed(draft: DashboardDraft, b: Breakpoint, tabId: string | null = null) {
+  const widgets = widgetsOnTab(draftWidgets(draft), dashboardTabs(draft), tabId);
+  return placeWidgets(widgets, b, gridSettings(draft.layout));
 }
 
 function samePlace(p: WidgetPosition, q: WidgetPosition | undefined): boolean {
   return !!q && p.x === q.x && p.y === q.y && p.w === q.w && p.h === q.h;
+}
+
+/** The tab the widget `id` is on, or null (no tabs, no such widget). */
+function tabOf(draft: DashboardDraft, id: string | undefined): string | null {
+  const widget = draftWidgets(draft).find((w) => w.id === id);
+  return widget ? widgetTabId(widget, dashboardTabs(draft)) : null;
 }

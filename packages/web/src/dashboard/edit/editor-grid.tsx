@@ -1,5 +1,12 @@
 import type { Breakpoint, DashboardDraft, Widget } from '@tessera/dashboard';
-import { gridSettings, widgetReportId, widgetText, widgetTitle } from '@tessera/dashboard';
+import {
+  dashboardTabs,
+  gridSettings,
+  widgetReportId,
+  widgetsOnTab,
+  widgetText,
+  widgetTitle,
+} from '@tessera/dashboard';
 import { useMemo } from 'react';
 import { GridLayout, type Layout, useContainerWidth } from 'react-grid-layout';
 import { MarkdownText } from '../markdown-text.tsx';
@@ -35,6 +42,10 @@ export function widgetName(widget: Pick<Widget, 'id' | 'config'>, reports: Reado
  */
 export function EditorGrid(props: {
   draft: DashboardDraft;
+  /** The tab shown (settings.tabs), or null for an untabbed dashboard. */
+  tabId: string | null;
+  /** The tab panel's id and its tab's, when the grid shows one tab (WAI-ARIA tabs). */
+  panel: { id: string; labelledBy: string } | null;
   breakpoint: Breakpoint;
   reports: ReadonlyMap<number, ReportInfo>;
   selected: string | null;
@@ -42,21 +53,28 @@ export function EditorGrid(props: {
   onRemove: (id: string) => void;
   onLayout: (layout: Layout) => void;
 }) {
-  const { draft, breakpoint } = props;
+  const { draft, breakpoint, tabId } = props;
   const settings = useMemo(() => gridSettings(draft.layout), [draft.layout]);
   const layout = useMemo(
-    () => placed(draft, breakpoint).map(({ id, ...at }) => ({ i: id, ...at })),
-    [draft, breakpoint],
+    () => placed(draft, breakpoint, tabId).map(({ id, ...at }) => ({ i: id, ...at })),
+    [draft, breakpoint, tabId],
   );
-  const widgets = draftWidgets(draft);
+  const widgets = widgetsOnTab(draftWidgets(draft), dashboardTabs(draft), tabId);
   const { width, containerRef, mounted } = useContainerWidth({ measureBeforeMount: true });
   return (
-    <div ref={containerRef} className="tsr-grid tsr-edit-grid" data-breakpoint={breakpoint}>
+    <div
+      ref={containerRef}
+      className="tsr-grid tsr-edit-grid"
+      data-breakpoint={breakpoint}
+      {...(props.panel
+        ? { id: props.panel.id, role: 'tabpanel', 'aria-labelledby': props.panel.labelledBy }
+        : {})}
+    >
       {mounted ? (
         // A new grid per breakpoint: its columns change with it, and a grid kept across the change
         // was seen fitting the new layout into the old columns. The editor's tiles load nothing.
         <GridLayout
-          key={breakpoint}
+          key={`${breakpoint}:${tabId}`}
           width={width}
           layout={layout}
           gridConfig={{
@@ -85,7 +103,9 @@ export function EditorGrid(props: {
         </GridLayout>
       ) : null}
       {widgets.length === 0 ? (
-        <p className="tsr-dashboard-empty">No widgets yet: add a report, a text or a heading.</p>
+        <p className="tsr-dashboard-empty">
+          {tabId ? 'No widgets on this tab yet' : 'No widgets yet'}: add a report, a text or a heading.
+        </p>
       ) : null}
     </div>
   );

@@ -3,13 +3,22 @@ import './editor.css';
 import 'react-grid-layout/css/styles.css';
 import { isApiError } from '@tessera/client';
 import { useGetReports, useGetWorkbook, useRestoreDashboardVersion } from '@tessera/client/react';
-import { type Breakpoint, breakpoints, type DashboardDraft, widgetReportId } from '@tessera/dashboard';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import {
+  type Breakpoint,
+  breakpoints,
+  type DashboardDraft,
+  dashboardTabs,
+  widgetReportId,
+  widgetTabId,
+} from '@tessera/dashboard';
+import { useCallback, useEffect, useId, useMemo, useState } from 'react';
 import type { Layout } from 'react-grid-layout';
 import { Link, useParams } from 'react-router';
 import { idParam } from '../../layout/deployment.ts';
 import { PageHeader } from '../../layout/page.tsx';
 import { ErrorState, LoadingState } from '../../layout/states.tsx';
+import { DashboardTabList, tabElementId } from '../dashboard-tabs.tsx';
+import { mergeTheme, themeVariables } from '../theme.ts';
 import { errorText } from '../widget-tile.tsx';
 import {
   addReportWidget,
@@ -20,12 +29,18 @@ import {
   removeWidget,
   resetBreakpoint,
   setFilters,
+  setTimeGrains,
   updateWidgetConfig,
 } from './draft-model.ts';
 import { EditorGrid, type ReportInfo, widgetName } from './editor-grid.tsx';
 import { AddWidgets, FiltersPanel, WidgetPanel } from './editor-panels.tsx';
+import { GrainPanel } from './grain-panel.tsx';
 import { type History, record, redo, startHistory, undo } from './history.ts';
 import { PublishDialog } from './publish-dialog.tsx';
+import { addTab, deleteTab, moveTab, moveWidgetToTab, renameTab } from './tabs-model.ts';
+import { TabsPanel } from './tabs-panel.tsx';
+import { setThemeValue } from './theme-model.ts';
+import { ThemePanel } from './theme-panel.tsx';
 import { type SaveState, useAutosave } from './use-autosave.ts';
 import { VersionsPanel } from './versions-panel.tsx';
 
@@ -118,6 +133,12 @@ function Editor(props: {
     [],
   );
   const widgets = draftWidgets(draft);
+  // The tab the grid shows and new widgets go on (settings.tabs; null: an untabbed dashboard).
+  const tabs = dashboardTabs(draft);
+  const [chosenTab, setChosenTab] = useState<string | null>(null);
+  const activeTab = tabs.some((t) => t.id === chosenTab) ? chosenTab : (tabs[0]?.id ?? null);
+  const tabsId = useId();
+  const previewStyle = useMemo(() => themeVariables(mergeTheme(draft.theme)), [draft.theme]);
   const selectedWidget = widgets.find((w) => w.id === selected) ?? null;
   // Another editor saved since this one last did: said before this editor's next save is refused.
   const savedElsewhere =
@@ -151,7 +172,7 @@ function Editor(props: {
       if (!step) return;
       e.preventDefault();
       apply((d) => {
-        const layout = placed(d, breakpoint).map(({ id, ...p }) => ({ i: id, ...p }));
+        const layout = placed(d, breakpoint, activeTab).map(({ id, ...p }) => ({ i: id, ...p }));
         const item = layout.find((l) => l.i === selected);
         if (!item) return d;
         if (e.shiftKey) {
@@ -166,7 +187,7 @@ function Editor(props: {
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [apply, selected, breakpoint]);
+  }, [apply, selected, breakpoint, activeTab]);
 
   const onRestore = async (versionNumber: number) => {
     try {
@@ -189,18 +210,24 @@ function Editor(props: {
     }
   };
 
-  const suggestions = useMemo(() => {
+  const { suggestions, timeSuggestions } = useMemo(() => {
     const members = new Set<string>();
+    const times = new Set<string>();
     for (const w of widgets) {
       const query = reportsQuery.data?.items.find((r) => r.id === widgetReportId(w))?.jsonQuery;
       if (!query) continue;
       try {
-        for (const d of (JSON.parse(query) as { dimensions?: string[] }).dimensions ?? []) members.add(d);
+        const parsed = JSON.parse(query) as {
+          dimensions?: string[];
+          timeDimensions?: { dimension?: string }[];
+        };
+        for (const d of parsed.dimensions ?? []) members.add(d);
+        for (const t of parsed.timeDimensions ?? []) if (t.dimension) times.add(t.dimension);
       } catch {
         // A report whose query is not JSON suggests nothing.
       }
     }
-    return [...members];
+    return { suggestions: [...members], timeSuggestions: [...times] };
   }, [widgets, reportsQuery.data]);
 
   const viewLink = workbook.publishedDashboard
@@ -278,7 +305,8 @@ function Editor(props: {
         </p>
       ) : null}
       <div className="tsr-edit-body">
-        <div className="tsr-edit-canvas">
+        {/* The draft's theme on the canvas (tabs and grid): the preview follows the Theme panel. */}
+        <div className="tsr-edit-canvas" style={previewStyle}>
           <div className="tsr-edit-toolbar">
             <label>
               Layout for{' '}
@@ -300,9 +328,29 @@ function Editor(props: {
               </button>
             ) : null}
           </div>
+          {activeTab !== null ? (
+            <div className="tsr-edit-tabbar">
+              <DashboardTabList
+                tabs={tabs}
+                active={activeTab}
+                onChange={setChosenTab}
+                panelId={`${tabsId}-panel`}
+                idPrefix={tabsId}
+              />
+            </div>
+          ) : null}
           <div className="tsr-dashboard">
             <EditorGrid
               draft={draft}
+              tabId={activeTab}
+              panel={
+                activeTab !== null
+                  ? {
+                      id: `${tabsId}-panel`,
+                      labelledBy: tabElementId(tabsId, activeTab),
+                    }
+                  : null
+              }
               breakpoint={breakpoint}
               reports={reports}
               selected={selected}
@@ -320,12 +368,12 @@ function Editor(props: {
             reports={reportList}
             loading={reportsQuery.isPending}
             onAddReport={(id) => {
-              const added = addReportWidget(draft, id);
+              const added = addReportWidget(draft, id, activeTab);
               apply(() => added.draft);
               setSelected(added.id);
             }}
             onAddText={(kind) => {
-              const added = addTextWidget(draft, kind);
+              const added = addTextWidget(draft, kind, activeTab);
               apply(() => added.draft);
               setSelected(added.id);
             }}
@@ -333,6 +381,13 @@ function Editor(props: {
           <WidgetPanel
             widget={selectedWidget}
             name={selectedWidget ? widgetName(selectedWidget, reports) : ''}
+            tabs={tabs}
+            tabId={selectedWidget ? widgetTabId(selectedWidget, tabs) : null}
+            onMoveToTab={(tabId) => {
+              if (!selected) return;
+              apply((d) => moveWidgetToTab(d, selected, tabId));
+              setChosenTab(tabId);
+            }}
             onChange={(changes, key) =>
               selected && apply((d) => updateWidgetConfig(d, selected, changes), key)
             }
@@ -341,6 +396,26 @@ function Editor(props: {
             draft={draft}
             suggestions={suggestions}
             onChange={(f) => apply((d) => setFilters(d, f))}
+          />
+          <TabsPanel
+            draft={draft}
+            onAdd={(title) => {
+              const added = addTab(draft, title);
+              apply(() => added.draft);
+              setChosenTab(added.id);
+            }}
+            onRename={(id, title) => apply((d) => renameTab(d, id, title), `tab:${id}`)}
+            onMove={(id, by) => apply((d) => moveTab(d, id, by))}
+            onDelete={(id) => apply((d) => deleteTab(d, id))}
+          />
+          <GrainPanel
+            draft={draft}
+            suggestions={timeSuggestions}
+            onChange={(switchers) => apply((d) => setTimeGrains(d, switchers))}
+          />
+          <ThemePanel
+            draft={draft}
+            onChange={(path, value) => apply((d) => setThemeValue(d, path, value), `theme:${path}`)}
           />
           <VersionsPanel
             deploymentId={deploymentId}

@@ -1,4 +1,4 @@
-import type { DashboardDraft, Widget } from '@tessera/dashboard';
+import type { DashboardDraft, DashboardTab, Widget } from '@tessera/dashboard';
 import { widgetText, widgetTitle } from '@tessera/dashboard';
 import { type FormEvent, useId, useState } from 'react';
 import { type DraftFilter, draftFilters } from './draft-model.ts';
@@ -133,6 +133,10 @@ export function WidgetPanel(props: {
   widget: Widget | null;
   name: string;
   onChange: (changes: Record<string, unknown>, key: string) => void;
+  /** The dashboard's tabs, the widget's, and a move to another (under its widgets). */
+  tabs: readonly DashboardTab[];
+  tabId: string | null;
+  onMoveToTab: (tabId: string) => void;
 }) {
   const id = useId();
   const { widget } = props;
@@ -155,6 +159,22 @@ export function WidgetPanel(props: {
         placeholder={props.name}
         onChange={(e) => props.onChange({ title: e.target.value || undefined }, `title:${widget.id}`)}
       />
+      {props.tabs.length > 0 ? (
+        <>
+          <label htmlFor={`${id}-tab`}>Tab</label>
+          <select
+            id={`${id}-tab`}
+            value={props.tabId ?? ''}
+            onChange={(e) => props.onMoveToTab(e.target.value)}
+          >
+            {props.tabs.map((t) => (
+              <option key={t.id} value={t.id}>
+                {t.title}
+              </option>
+            ))}
+          </select>
+        </>
+      ) : null}
       {text !== null ? (
         <>
           <label htmlFor={`${id}-x`}>Text (Markdown)</label>

@@ -121,6 +121,21 @@ function DiffList({
     rows.push(['removed', 'Filters removed', diff.filtersRemoved.map(filterText).join(', ')]);
   if (diff.filtersChanged.length)
     rows.push(['changed', 'Filter defaults changed', diff.filtersChanged.map(filterText).join(', ')]);
+  if (diff.grainsMode === 'automatic')
+    rows.push(['changed', 'Time-grain switchers', 'back to one per time dimension']);
+  if (diff.grainsAdded.length)
+    rows.push(['added', 'Time-grain switchers added', diff.grainsAdded.map(grainText).join('; ')]);
+  if (diff.grainsRemoved.length)
+    rows.push(['removed', 'Time-grain switchers removed', diff.grainsRemoved.map(grainText).join('; ')]);
+  if (diff.grainsChanged.length)
+    rows.push(['changed', 'Time-grain switchers changed', diff.grainsChanged.map(grainText).join('; ')]);
+  if (diff.grainsMode === 'configured' && diff.grainsAdded.length === 0)
+    rows.push(['removed', 'Time-grain switchers', 'none offered']);
+  if (diff.tabsAdded.length) rows.push(['added', 'Tabs added', diff.tabsAdded.join(', ')]);
+  if (diff.tabsRemoved.length) rows.push(['removed', 'Tabs removed', diff.tabsRemoved.join(', ')]);
+  if (diff.tabsRenamed.length)
+    rows.push(['changed', 'Tabs renamed', diff.tabsRenamed.map(([a, b]) => `${a} → ${b}`).join(', ')]);
+  if (diff.tabsReordered) rows.push(['changed', 'Tabs', 'reordered']);
   if (diff.themeChanged) rows.push(['changed', 'Theme', 'changed']);
   if (diff.other.length) rows.push(['changed', 'Also changed', diff.other.join(', ')]);
   return (
@@ -140,4 +155,8 @@ function DiffList({
 
 function filterText(f: { member: string; defaultValue?: string }) {
   return f.defaultValue ? `${f.member} = ${f.defaultValue}` : f.member;
+}
+
+function grainText(g: { member: string; grains: string[]; defaultGrain?: string }) {
+  return `${g.member}: ${g.grains.join(', ')}${g.defaultGrain ? ` (starts at ${g.defaultGrain})` : ''}`;
 }
