@@ -23,8 +23,17 @@ import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 export interface TrinoProtocolServer {
   url: string;
   port: number;
-  /** Each statement received: its text and request headers (lower-case names). */
-  statements: Array<{ id: string; sql: string; headers: http.IncomingHttpHeaders }>;
+  /**
+   * Each statement received: its text, request headers (lower-case names), the pages with rows
+   * it was served and the 503s answered to it.
+   */
+  statements: Array<{
+    id: string;
+    sql: string;
+    headers: http.IncomingHttpHeaders;
+    dataPages: number;
+    busyAnswers: number;
+  }>;
   /** `running` (id) when a sleeping statement started, `cancelled` (id) on a DELETE. */
   events: EventEmitter;
   /** Runs SQL on the backing DuckDB directly (the test's own setup). */
@@ -184,7 +193,7 @@ export async function startTrinoProtocolServer(options: {
         if (req.method === 'POST' && path === '/v1/statement') {
           const sql = Buffer.concat(chunks).toString('utf8');
           const id = `20261128_000000_${String(++count).padStart(5, '0')}_tessr`;
-          statements.push({ id, sql, headers: req.headers });
+          statements.push({ id, sql, headers: req.headers, dataPages: 0, busyAnswers: 0 });
           const catalog = req.headers['x-trino-catalog'] as string | undefined;
           let start!: () => void;
           const started = new Promise<void>((resolve) => {
@@ -231,13 +240,17 @@ export async function startTrinoProtocolServer(options: {
           json(res, 200, { id: q.id, nextUri: uri(q, 0), stats: { state: 'RUNNING' } });
           return;
         }
+        const statement = statements.find((st) => st.id === q.id)!;
         if (!q.busyAnswered) {
           q.busyAnswered = true;
+          statement.busyAnswers++;
           res.writeHead(503);
           res.end('Service Unavailable');
           return;
         }
-        json(res, 200, await page(q, Number(m[4])));
+        const body = await page(q, Number(m[4]));
+        if ('data' in body) statement.dataPages++;
+        json(res, 200, body);
       })();
     });
   };

@@ -200,7 +200,8 @@ describe('Trino data sources (protocol server)', () => {
     expect(rows.map((r) => Number(r['orders.id']))).toEqual(Array.from({ length: 19 }, (_, i) => i + 1));
     const sent = trino.statements.slice(before);
     expect(sent).toHaveLength(1);
-    const { sql, headers } = sent[0]!;
+    const { sql, headers, dataPages, busyAnswers } = sent[0]!;
+    expect({ dataPages, busyAnswers }).toEqual({ dataPages: 3, busyAnswers: 1 });
     expect(sql).toMatch(new RegExp(`^/\\* tessera deployment=${deploymentId} query=[0-9a-f]+ \\*/ SELECT`));
     expect(headers).toMatchObject({
       'x-trino-user': 'analyst',
