@@ -85,15 +85,19 @@ export const kinds: Kind[] = [
   {
     type: 'trino',
     label: 'Trino',
-    description:
-      'A Trino or Starburst cluster, over its HTTP protocol. A password is sent over HTTPS only. ' +
-      'A private certificate authority (caCertificate) is set through the API.',
+    description: 'A Trino or Starburst cluster, over its HTTP protocol.',
     fields: [
       { name: 'host', label: 'Host', input: 'text', required: true, placeholder: 'trino.example.com' },
       { name: 'port', label: 'Port', input: 'number', initial: '443' },
       { name: 'ssl', label: 'Use HTTPS', input: 'checkbox', initial: 'true' },
       { name: 'user', label: 'User', input: 'text', required: true },
-      { name: 'password', label: 'Password', input: 'password', secret: true },
+      {
+        name: 'password',
+        label: 'Password',
+        input: 'password',
+        secret: true,
+        hint: 'Sent over HTTPS only. A private certificate authority (caCertificate) is set through the API.',
+      },
       { name: 'catalog', label: 'Catalog', input: 'text', required: true, placeholder: 'hive' },
       { name: 'schema', label: 'Schema', input: 'text', placeholder: 'default' },
       {

@@ -104,7 +104,7 @@ export const trinoKind: WarehouseKind = {
       .map((field) => ({ field, message: 'is required for type trino' }));
     // Basic credentials over plain HTTP are readable on the wire; Trino itself refuses them there
     if (typeof settings.password === 'string' && settings.password !== '' && settings.ssl !== true)
-      problems.push({ field: 'password', message: 'is sent over HTTPS only: set ssl to true' });
+      problems.push({ field: 'password', message: 'is sent over HTTPS only: turn HTTPS on (ssl: true)' });
     return problems;
   },
   open: async (settings, context) =>
