@@ -3,6 +3,8 @@ import { duckdb } from './dialect/duckdb.ts';
 import { mysql } from './dialect/mysql.ts';
 import { postgres } from './dialect/postgres.ts';
 import { type CompiledSql, printSelect } from './dialect/print.ts';
+import { snowflake } from './dialect/snowflake.ts';
+import { trino } from './dialect/trino.ts';
 import { UserError } from './errors.ts';
 import type { Model } from './model/types.ts';
 import { planQuery } from './planner/plan.ts';
@@ -15,7 +17,7 @@ import { type OutputColumn, outputColumns } from './result/format.ts';
 import { resolveAccess } from './security/access.ts';
 import type { SecurityContext } from './security/context.ts';
 
-export const DIALECTS: Readonly<Record<DialectName, Dialect>> = { duckdb, postgres, mysql };
+export const DIALECTS: Readonly<Record<DialectName, Dialect>> = { duckdb, postgres, mysql, trino, snowflake };
 
 export interface CompileQueryOptions {
   readonly dialect: DialectName | Dialect;

@@ -36,6 +36,8 @@ export interface TestServer {
 export async function startTestServer(
   overrides: Partial<Config> = {},
   beforeReady?: (app: App) => void,
+  /** Where the app's log lines go (at debug level), for a test reading them; none by default. */
+  logStream?: NodeJS.WritableStream,
 ): Promise<TestServer> {
   countSetup('servers');
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tessera-test-'));
@@ -51,7 +53,8 @@ export async function startTestServer(
   const seeded = await seed(store.db, secrets, { dataDir, adminApiKey: null, skipDemo: false });
   const bus = new InvalidationBus();
   await bus.connect(store);
-  const { app, services, routes } = await buildApp({ config, db: store.db, secrets, bus, logger: false });
+  const logger = logStream ? { level: 'debug', stream: logStream } : false;
+  const { app, services, routes } = await buildApp({ config, db: store.db, secrets, bus, logger });
   beforeReady?.(app);
   await app.ready();
   return {

@@ -3888,6 +3888,19 @@ export interface operations {
                     ssl?: boolean;
                     maxConnections?: number;
                     hasPassword: boolean;
+                  }
+                | {
+                    /** @enum {string} */
+                    type: 'trino';
+                    host?: string;
+                    port?: number;
+                    ssl?: boolean;
+                    user?: string;
+                    catalog?: string;
+                    schema?: string;
+                    caCertificate?: string;
+                    maxConnections?: number;
+                    hasPassword: boolean;
                   };
               /** @description The outcome of connecting to a data source and running `SELECT 1` */
               connection?: {
@@ -3973,6 +3986,19 @@ export interface operations {
                     database?: string;
                     user?: string;
                     ssl?: boolean;
+                    maxConnections?: number;
+                    hasPassword: boolean;
+                  }
+                | {
+                    /** @enum {string} */
+                    type: 'trino';
+                    host?: string;
+                    port?: number;
+                    ssl?: boolean;
+                    user?: string;
+                    catalog?: string;
+                    schema?: string;
+                    caCertificate?: string;
                     maxConnections?: number;
                     hasPassword: boolean;
                   };
@@ -4275,6 +4301,30 @@ export interface operations {
                 ssl?: boolean;
                 /** @description Connections the deployment opens to the server at most (default 10); further queries wait for one */
                 maxConnections?: number;
+              }
+            | {
+                /**
+                 * @description Trino (also Starburst)
+                 * @enum {string}
+                 */
+                type: 'trino';
+                host?: string;
+                /** @description Default 443 with `ssl`, 8080 without */
+                port?: number;
+                /** @description HTTPS; Trino takes a password over HTTPS only */
+                ssl?: boolean;
+                /** @description Sent as X-Trino-User; required */
+                user?: string;
+                /** @description Write-only; encrypted at rest; needs `ssl` */
+                password?: string;
+                /** @description The catalog unqualified table names are read from */
+                catalog?: string;
+                /** @description The schema unqualified table names are read from */
+                schema?: string;
+                /** @description A PEM certificate authority to trust besides the system's, for a cluster on a private CA */
+                caCertificate?: string;
+                /** @description Statements the deployment runs on the cluster at once (default 10); further queries wait */
+                maxConnections?: number;
               };
           /** @description Data API base path under /data/{deploymentId} */
           basePath?: string;
@@ -4325,6 +4375,19 @@ export interface operations {
                   database?: string;
                   user?: string;
                   ssl?: boolean;
+                  maxConnections?: number;
+                  hasPassword: boolean;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'trino';
+                  host?: string;
+                  port?: number;
+                  ssl?: boolean;
+                  user?: string;
+                  catalog?: string;
+                  schema?: string;
+                  caCertificate?: string;
                   maxConnections?: number;
                   hasPassword: boolean;
                 };
@@ -4641,6 +4704,19 @@ export interface operations {
                   ssl?: boolean;
                   maxConnections?: number;
                   hasPassword: boolean;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'trino';
+                  host?: string;
+                  port?: number;
+                  ssl?: boolean;
+                  user?: string;
+                  catalog?: string;
+                  schema?: string;
+                  caCertificate?: string;
+                  maxConnections?: number;
+                  hasPassword: boolean;
                 };
             /** @description The outcome of connecting to a data source and running `SELECT 1` */
             connection?: {
@@ -4945,6 +5021,30 @@ export interface operations {
                 ssl?: boolean;
                 /** @description Connections the deployment opens to the server at most (default 10); further queries wait for one */
                 maxConnections?: number;
+              }
+            | {
+                /**
+                 * @description Trino (also Starburst)
+                 * @enum {string}
+                 */
+                type: 'trino';
+                host?: string;
+                /** @description Default 443 with `ssl`, 8080 without */
+                port?: number;
+                /** @description HTTPS; Trino takes a password over HTTPS only */
+                ssl?: boolean;
+                /** @description Sent as X-Trino-User; required */
+                user?: string;
+                /** @description Write-only; encrypted at rest; needs `ssl` */
+                password?: string;
+                /** @description The catalog unqualified table names are read from */
+                catalog?: string;
+                /** @description The schema unqualified table names are read from */
+                schema?: string;
+                /** @description A PEM certificate authority to trust besides the system's, for a cluster on a private CA */
+                caCertificate?: string;
+                /** @description Statements the deployment runs on the cluster at once (default 10); further queries wait */
+                maxConnections?: number;
               };
           /** @description Data API base path under /data/{deploymentId} */
           basePath?: string;
@@ -4995,6 +5095,19 @@ export interface operations {
                   database?: string;
                   user?: string;
                   ssl?: boolean;
+                  maxConnections?: number;
+                  hasPassword: boolean;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'trino';
+                  host?: string;
+                  port?: number;
+                  ssl?: boolean;
+                  user?: string;
+                  catalog?: string;
+                  schema?: string;
+                  caCertificate?: string;
                   maxConnections?: number;
                   hasPassword: boolean;
                 };
@@ -6413,6 +6526,19 @@ export interface operations {
                   ssl?: boolean;
                   maxConnections?: number;
                   hasPassword: boolean;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'trino';
+                  host?: string;
+                  port?: number;
+                  ssl?: boolean;
+                  user?: string;
+                  catalog?: string;
+                  schema?: string;
+                  caCertificate?: string;
+                  maxConnections?: number;
+                  hasPassword: boolean;
                 };
             /** @description The outcome of connecting to a data source and running `SELECT 1` */
             connection?: {
@@ -6737,6 +6863,19 @@ export interface operations {
                   database?: string;
                   user?: string;
                   ssl?: boolean;
+                  maxConnections?: number;
+                  hasPassword: boolean;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'trino';
+                  host?: string;
+                  port?: number;
+                  ssl?: boolean;
+                  user?: string;
+                  catalog?: string;
+                  schema?: string;
+                  caCertificate?: string;
                   maxConnections?: number;
                   hasPassword: boolean;
                 };
@@ -7081,6 +7220,19 @@ export interface operations {
                   ssl?: boolean;
                   maxConnections?: number;
                   hasPassword: boolean;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'trino';
+                  host?: string;
+                  port?: number;
+                  ssl?: boolean;
+                  user?: string;
+                  catalog?: string;
+                  schema?: string;
+                  caCertificate?: string;
+                  maxConnections?: number;
+                  hasPassword: boolean;
                 };
             /** @description The outcome of connecting to a data source and running `SELECT 1` */
             connection?: {
@@ -7393,6 +7545,30 @@ export interface operations {
               password?: string;
               ssl?: boolean;
               /** @description Connections the deployment opens to the server at most (default 10); further queries wait for one */
+              maxConnections?: number;
+            }
+          | {
+              /**
+               * @description Trino (also Starburst)
+               * @enum {string}
+               */
+              type: 'trino';
+              host?: string;
+              /** @description Default 443 with `ssl`, 8080 without */
+              port?: number;
+              /** @description HTTPS; Trino takes a password over HTTPS only */
+              ssl?: boolean;
+              /** @description Sent as X-Trino-User; required */
+              user?: string;
+              /** @description Write-only; encrypted at rest; needs `ssl` */
+              password?: string;
+              /** @description The catalog unqualified table names are read from */
+              catalog?: string;
+              /** @description The schema unqualified table names are read from */
+              schema?: string;
+              /** @description A PEM certificate authority to trust besides the system's, for a cluster on a private CA */
+              caCertificate?: string;
+              /** @description Statements the deployment runs on the cluster at once (default 10); further queries wait */
               maxConnections?: number;
             };
       };
@@ -7712,6 +7888,30 @@ export interface operations {
                 password?: string;
                 ssl?: boolean;
                 /** @description Connections the deployment opens to the server at most (default 10); further queries wait for one */
+                maxConnections?: number;
+              }
+            | {
+                /**
+                 * @description Trino (also Starburst)
+                 * @enum {string}
+                 */
+                type: 'trino';
+                host?: string;
+                /** @description Default 443 with `ssl`, 8080 without */
+                port?: number;
+                /** @description HTTPS; Trino takes a password over HTTPS only */
+                ssl?: boolean;
+                /** @description Sent as X-Trino-User; required */
+                user?: string;
+                /** @description Write-only; encrypted at rest; needs `ssl` */
+                password?: string;
+                /** @description The catalog unqualified table names are read from */
+                catalog?: string;
+                /** @description The schema unqualified table names are read from */
+                schema?: string;
+                /** @description A PEM certificate authority to trust besides the system's, for a cluster on a private CA */
+                caCertificate?: string;
+                /** @description Statements the deployment runs on the cluster at once (default 10); further queries wait */
                 maxConnections?: number;
               };
         };
@@ -46991,7 +47191,7 @@ export interface operations {
                   };
                   transformedQuery: null;
                   dataSource: string;
-                  /** @description duckdb or postgres */
+                  /** @description The deployment's SQL dialect: duckdb, postgres, mysql or trino */
                   dbType: string;
                   extDbType: string;
                   external: boolean;
@@ -47084,7 +47284,7 @@ export interface operations {
                 };
                 transformedQuery: null;
                 dataSource: string;
-                /** @description duckdb or postgres */
+                /** @description The deployment's SQL dialect: duckdb, postgres, mysql or trino */
                 dbType: string;
                 extDbType: string;
                 external: boolean;
@@ -47415,7 +47615,7 @@ export interface operations {
                   };
                   transformedQuery: null;
                   dataSource: string;
-                  /** @description duckdb or postgres */
+                  /** @description The deployment's SQL dialect: duckdb, postgres, mysql or trino */
                   dbType: string;
                   extDbType: string;
                   external: boolean;
@@ -47508,7 +47708,7 @@ export interface operations {
                 };
                 transformedQuery: null;
                 dataSource: string;
-                /** @description duckdb or postgres */
+                /** @description The deployment's SQL dialect: duckdb, postgres, mysql or trino */
                 dbType: string;
                 extDbType: string;
                 external: boolean;

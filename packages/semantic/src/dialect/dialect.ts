@@ -45,6 +45,13 @@ export interface Dialect {
    * engines that sort them the other way. Absent: `expr ASC|DESC`.
    */
   orderItem?: (expr: string, desc: boolean) => string;
+  /**
+   * ORDER BY items say NULLS LAST ascending and NULLS FIRST descending, where PostgreSQL puts them
+   * and the engine's default differs but the syntax exists (Trino sorts NULLs last both ways).
+   */
+  readonly nullsOrder?: boolean;
+  /** OFFSET is printed before LIMIT (Trino's grammar takes no other order). */
+  readonly offsetBeforeLimit?: boolean;
   /** A derived table of literal rows, without its alias. Absent: `(VALUES ...) AS alias (columns)`. */
   values?: (rows: readonly (readonly string[])[], columns: readonly string[]) => string;
   /**
@@ -54,7 +61,7 @@ export interface Dialect {
   readonly refuses?: { readonly fullJoin?: string };
 }
 
-export const DIALECT_NAMES = ['duckdb', 'postgres', 'mysql'] as const;
+export const DIALECT_NAMES = ['duckdb', 'postgres', 'mysql', 'trino', 'snowflake'] as const;
 export type DialectName = (typeof DIALECT_NAMES)[number];
 
 export function quoteWith(q: string) {

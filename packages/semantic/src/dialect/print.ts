@@ -47,7 +47,11 @@ export function printSelect(select: Select, dialect: Dialect): CompiledSql {
       case 'dateTrunc':
         return dialect.dateTrunc(e.unit, expr(e.expr));
       case 'timeBucket':
-        return dialect.timeBucket(e.interval, expr(e.expr), dialect.timestamp(bind(e.origin), 'local'));
+        return dialect.timeBucket(
+          e.interval,
+          expr(e.expr),
+          dialect.timestamp(bind(dialect.timestampValue(e.origin, 'local')), 'local'),
+        );
       case 'interval':
         return dialect.interval(e.interval);
       case 'agg': {
@@ -140,11 +144,10 @@ export function printSelect(select: Select, dialect: Dialect): CompiledSql {
     if (s.having) lines.push(`${indent}HAVING ${expr(s.having)}`);
     if (s.orderBy.length > 0) {
       lines.push(
-        `${indent}ORDER BY ${s.orderBy.map((o) => `${expr(o.expr)} ${o.desc ? 'DESC' : 'ASC'}`).join(', ')}`,
+        `${indent}ORDER BY ${s.orderBy.map((o) => `${expr(o.expr)} ${direction(o.desc)}`).join(', ')}`,
       );
     }
-    if (s.limit !== null) lines.push(`${indent}LIMIT ${s.limit}`);
-    if (s.offset !== null) lines.push(`${indent}OFFSET ${s.offset}`);
+    lines.push(...limitOffset(s, indent));
     return lines.join('\n');
   };
   // The engine's own ORDER BY puts NULLs elsewhere: order the rows outside, by the items' aliases
@@ -156,9 +159,15 @@ export function printSelect(select: Select, dialect: Dialect): CompiledSql {
     );
     const lines = [`${indent}SELECT * FROM (`, inner, `${indent}) AS ${q('ordered')}`];
     lines.push(`${indent}ORDER BY ${items.join(', ')}`);
-    if (s.limit !== null) lines.push(`${indent}LIMIT ${s.limit}`);
-    if (s.offset !== null) lines.push(`${indent}OFFSET ${s.offset}`);
+    lines.push(...limitOffset(s, indent));
     return lines.join('\n');
+  };
+  const direction = (desc: boolean): string =>
+    dialect.nullsOrder ? (desc ? 'DESC NULLS FIRST' : 'ASC NULLS LAST') : desc ? 'DESC' : 'ASC';
+  const limitOffset = (s: Select, indent: string): string[] => {
+    const limit = s.limit !== null ? [`${indent}LIMIT ${s.limit}`] : [];
+    const offset = s.offset !== null ? [`${indent}OFFSET ${s.offset}`] : [];
+    return dialect.offsetBeforeLimit ? [...offset, ...limit] : [...limit, ...offset];
   };
   const sql = selectSql(select, '');
   return { sql, params };

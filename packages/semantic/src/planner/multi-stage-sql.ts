@@ -2,6 +2,9 @@ import type { Dimension } from '../model/types.ts';
 import type { QueryMember } from '../query/types.ts';
 import { and, type Expr, ident, type OrderItem, raw, type Select, select } from './nodes.ts';
 
+/** `CAST(x AS <the dialect's text type>)` (TEXT is no Trino type). */
+const castText = (e: Expr): Expr => ({ kind: 'func', name: 'castText', args: [e] });
+
 /** One column of a stage's grain: a dimension, raw or at a granularity. */
 export interface GrainCol {
   readonly id: string;
@@ -58,8 +61,8 @@ export function combine(parts: readonly Select[], G: readonly GrainColumn[]): Se
           {
             kind: 'binary',
             op: '=',
-            left: raw('COALESCE(CAST(', l, " AS TEXT), '')"),
-            right: raw('COALESCE(CAST(', r, " AS TEXT), '')"),
+            left: raw('COALESCE(', castText(l), ", '')"),
+            right: raw('COALESCE(', castText(r), ", '')"),
           },
         ];
       }),

@@ -7,4 +7,4 @@ SELECT * FROM (
 ) AS "ordered"
 ORDER BY "orders__created_at_fiscal_quarter" IS NULL, "orders__created_at_fiscal_quarter" ASC
 LIMIT 10000
--- params: ["2024-02-01T00:00:00.000"]
+-- params: ["2024-02-01 00:00:00.000"]

@@ -7,4 +7,4 @@ SELECT * FROM (
 ) AS "ordered"
 ORDER BY "orders__created_at_fortnight" IS NULL, "orders__created_at_fortnight" ASC
 LIMIT 10000
--- params: ["2024-01-01T00:00:00.000"]
+-- params: ["2024-01-01 00:00:00.000"]

@@ -152,3 +152,54 @@ export function duckdbFault(error: unknown): EngineFault {
       return null;
   }
 }
+
+/** Trino's QueryError as the client protocol sends it (`error` of a QueryResults page). */
+export interface TrinoError {
+  message?: unknown;
+  errorCode?: unknown;
+  errorName?: unknown;
+  errorType?: unknown;
+}
+
+/** Trino error names whose type alone would sort them wrongly. */
+const trinoNames: Record<string, Extract<EngineFault, { fault: 'engine' }>['reason']> = {
+  PERMISSION_DENIED: 'permission',
+  USER_CANCELED: 'cancelled',
+  ADMINISTRATIVELY_KILLED: 'cancelled',
+  ADMINISTRATIVELY_PREEMPTED: 'cancelled',
+  QUERY_REJECTED: 'busy',
+  SERVER_SHUTTING_DOWN: 'shutting_down',
+  SERVER_STARTING_UP: 'shutting_down',
+};
+
+/**
+ * Trino by its error object's `errorType` (io.trino.spi.ErrorType): USER_ERROR is the query's
+ * (a syntax error, an unknown column or table, a division by zero, a type mismatch);
+ * INSUFFICIENT_RESOURCES (memory, time or queue limits) is the engine busy; INTERNAL_ERROR and
+ * EXTERNAL (a connector's storage or metastore failing) are the engine's failure. A few names are
+ * sorted on their own first (a denied permission, a cancellation by an operator). An HTTP status
+ * other than 200 is the coordinator's: 401 a refused login, 503 busy after the protocol's retries.
+ */
+export function trinoFault(error: unknown): EngineFault {
+  const e = error as TrinoError & { code?: unknown; status?: unknown };
+  const name = typeof e?.errorName === 'string' ? e.errorName : '';
+  const reason = trinoNames[name];
+  if (reason === 'permission') return engine('permission', firstLine(e.message));
+  if (reason) return engine(reason);
+  switch (e?.errorType) {
+    case 'USER_ERROR':
+      return statement(error);
+    case 'INSUFFICIENT_RESOURCES':
+      return engine('busy');
+    case 'INTERNAL_ERROR':
+    case 'EXTERNAL':
+      return engine('failed');
+  }
+  if (typeof e?.status === 'number') {
+    if (e.status === 429 || e.status === 503) return engine('busy');
+    if (e.status >= 500) return engine('failed');
+    return engine('unreachable');
+  }
+  if (typeof e?.code === 'string' && /^E[A-Z]+$/.test(e.code)) return engine('unreachable');
+  return null;
+}

@@ -8,7 +8,17 @@ export type KindType = DataSourceInput['type'];
 /** One setting of a warehouse kind, as its form shows it. */
 export interface KindField {
   /** The key in `DataSourceInput`. */
-  name: 'host' | 'port' | 'database' | 'user' | 'password' | 'ssl' | 'maxConnections' | 'path';
+  name:
+    | 'host'
+    | 'port'
+    | 'database'
+    | 'catalog'
+    | 'schema'
+    | 'user'
+    | 'password'
+    | 'ssl'
+    | 'maxConnections'
+    | 'path';
   label: string;
   input: 'text' | 'number' | 'password' | 'checkbox';
   required?: boolean;
@@ -69,6 +79,33 @@ export const kinds: Kind[] = [
         input: 'number',
         placeholder: '10',
         hint: 'At most this many connections to the server; further queries wait for one.',
+      },
+    ],
+  },
+  {
+    type: 'trino',
+    label: 'Trino',
+    description: 'A Trino or Starburst cluster, over its HTTP protocol.',
+    fields: [
+      { name: 'host', label: 'Host', input: 'text', required: true, placeholder: 'trino.example.com' },
+      { name: 'port', label: 'Port', input: 'number', initial: '443' },
+      { name: 'ssl', label: 'Use HTTPS', input: 'checkbox', initial: 'true' },
+      { name: 'user', label: 'User', input: 'text', required: true },
+      {
+        name: 'password',
+        label: 'Password',
+        input: 'password',
+        secret: true,
+        hint: 'Sent over HTTPS only. A private certificate authority (caCertificate) is set through the API.',
+      },
+      { name: 'catalog', label: 'Catalog', input: 'text', required: true, placeholder: 'hive' },
+      { name: 'schema', label: 'Schema', input: 'text', placeholder: 'default' },
+      {
+        name: 'maxConnections',
+        label: 'Max running queries',
+        input: 'number',
+        placeholder: '10',
+        hint: 'At most this many statements run on the cluster at once; further queries wait.',
       },
     ],
   },

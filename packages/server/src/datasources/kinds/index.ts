@@ -3,6 +3,7 @@ import { duckdbKind } from './duckdb.ts';
 import type { WarehouseKind } from './kind.ts';
 import { mysqlKind } from './mysql.ts';
 import { postgresKind } from './postgres.ts';
+import { trinoKind } from './trino.ts';
 
 /**
  * Every warehouse kind Tessera connects to, one file each (issue 24 item 0). The API's
@@ -12,6 +13,7 @@ export const warehouseKinds = [
   duckdbKind,
   postgresKind,
   mysqlKind,
+  trinoKind,
 ] as const satisfies readonly WarehouseKind[];
 
 export const dataSourceTypes = warehouseKinds.map((k) => k.type);
