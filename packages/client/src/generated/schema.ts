@@ -493,23 +493,6 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  '/build/api/v1/deployments/{deploymentId}/merge-to-default': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /** Promote a branch to main: refused while its model has errors */
-    post: operations['mergeToDefaultBranch'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
   '/build/api/v1/deployments/{deploymentId}/data-model/generate': {
     parameters: {
       query?: never;
@@ -618,6 +601,127 @@ export interface paths {
     get: operations['listDeploymentVersions'];
     put?: never;
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/build/api/v1/deployments/{deploymentId}/commit': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Commit (and push) the active branch's pending changes */
+    post: operations['commitChanges'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/build/api/v1/deployments/{deploymentId}/merge': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Merge a branch into its parent branch (git-flow merge); 409 naming the files on a conflict */
+    post: operations['mergeIntoParentBranch'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/build/api/v1/deployments/{deploymentId}/merge-to-default': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Merge a branch straight into the deploy (default) branch: refused while the result has model errors; 409 naming the files on a conflict */
+    post: operations['mergeToDefaultBranch'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/build/api/v1/deployments/{deploymentId}/pull': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Pull the latest for a branch from its remote and rebuild if changed */
+    post: operations['pull'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/build/api/v1/deployments/{deploymentId}/branches/staging-environment': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /** Enable or disable a branch's staging environment */
+    put: operations['setBranchStagingEnvironment'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/build/api/v1/deployments/{deploymentId}/git/remote': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The deployment's git remote (its token and webhook secret are never returned) */
+    get: operations['getGitRemote'];
+    /** Connect the deployment to a git repository over HTTPS, with a token and a webhook secret */
+    put: operations['setGitRemote'];
+    post?: never;
+    /** Disconnect the git remote (the repository in Tessera stays) */
+    delete: operations['removeGitRemote'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/build/api/v1/deployments/{deploymentId}/git/webhook': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** A push event from the git remote, signed as GitHub signs it (X-Hub-Signature-256: sha256=<HMAC-SHA256 of the body under the webhook secret>): the pushed branch is pulled */
+    post: operations['gitWebhook'];
     delete?: never;
     options?: never;
     head?: never;
@@ -3481,6 +3585,11 @@ export interface components {
         | 'workbook_not_found'
         | 'branch_exists'
         | 'main_branch'
+        | 'merge_conflict'
+        | 'no_active_branch'
+        | 'git_remote_missing'
+        | 'git_remote_failed'
+        | 'webhook_signature_invalid'
         | 'demo_deployment'
         | 'file_exists'
         | 'upload_finished'
@@ -3737,7 +3846,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -3749,6 +3858,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -3804,7 +3916,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -3812,7 +3924,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -4137,7 +4249,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -4149,6 +4261,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -4204,7 +4319,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -4212,7 +4327,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -4480,7 +4595,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -4492,6 +4607,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -4571,7 +4689,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -4579,7 +4697,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -4793,7 +4911,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -4805,6 +4923,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -4872,7 +4993,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -4880,7 +5001,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -5150,7 +5271,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -5162,6 +5283,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -5253,7 +5377,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -5261,7 +5385,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -5410,7 +5534,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -5422,6 +5546,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -5513,7 +5640,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -5521,7 +5648,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -5720,7 +5847,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -5732,6 +5859,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -5799,7 +5929,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -5807,7 +5937,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -5992,7 +6122,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -6004,6 +6134,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -6071,7 +6204,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -6079,7 +6212,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -6254,7 +6387,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -6266,6 +6399,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -6333,7 +6469,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -6341,7 +6477,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -6566,7 +6702,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -6578,6 +6714,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -6669,7 +6808,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -6677,7 +6816,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -6892,7 +7031,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -6904,6 +7043,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -6995,7 +7137,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -7003,7 +7145,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -7234,7 +7376,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -7246,6 +7388,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -7325,7 +7470,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -7333,7 +7478,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -7549,7 +7694,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -7561,6 +7706,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -7640,7 +7788,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -7648,7 +7796,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -7869,7 +8017,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -7881,6 +8029,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -7972,7 +8123,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -7980,7 +8131,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -8147,7 +8298,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -8159,6 +8310,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -8226,7 +8380,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -8234,7 +8388,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -8420,7 +8574,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -8432,6 +8586,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -8499,7 +8656,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -8507,7 +8664,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -8664,7 +8821,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -8676,6 +8833,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -8743,7 +8903,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -8751,7 +8911,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -8918,7 +9078,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -8930,6 +9090,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -9021,7 +9184,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -9029,7 +9192,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -9187,7 +9350,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -9199,6 +9362,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -9290,7 +9456,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -9298,7 +9464,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -9457,7 +9623,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -9469,6 +9635,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -9560,7 +9729,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -9568,7 +9737,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -9728,7 +9897,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -9740,6 +9909,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -9807,7 +9979,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -9815,7 +9987,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -9982,7 +10154,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -9994,6 +10166,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -10085,7 +10260,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -10093,7 +10268,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -10250,7 +10425,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -10262,6 +10437,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -10353,7 +10531,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -10361,7 +10539,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -10510,7 +10688,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -10522,6 +10700,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -10613,7 +10794,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -10621,7 +10802,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -10783,7 +10964,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -10795,6 +10976,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -10862,7 +11046,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -10870,7 +11054,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -11029,7 +11213,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -11041,6 +11225,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -11132,7 +11319,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -11140,7 +11327,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -11291,7 +11478,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -11303,6 +11490,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -11394,7 +11584,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -11402,276 +11592,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
-          };
-        };
-      };
-    };
-  };
-  mergeToDefaultBranch: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        deploymentId: number;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          branchName: string;
-          message?: string;
-          removeBranchAfterMerge?: boolean | null;
-        };
-      };
-    };
-    responses: {
-      /** @description Default Response */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            merged: boolean;
-            branchDeleted: boolean;
-          };
-        };
-      };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['Problem'] & {
-            /** @enum {string} */
-            code:
-              | 'validation_failed'
-              | 'bad_request'
-              | 'malformed_body'
-              | 'unstorable_text'
-              | 'value_too_long'
-              | 'invalid_cursor'
-              | 'cursor_unavailable_for_sort'
-              | 'invalid_folder'
-              | 'folder_cycle'
-              | 'folder_not_empty'
-              | 'folder_too_deep'
-              | 'invalid_report'
-              | 'invalid_dashboard_config'
-              | 'invalid_widget_report'
-              | 'invalid_widget_query'
-              | 'invalid_dashboard_filter'
-              | 'unknown_member'
-              | 'unknown_column'
-              | 'report_without_query'
-              | 'nothing_to_publish'
-              | 'not_published'
-              | 'upload_incomplete'
-              | 'cannot_delete_self'
-              | 'role_name_reserved'
-              | 'invalid_policy';
-          };
-        };
-      };
-      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['Problem'] & {
-            /** @enum {string} */
-            code:
-              | 'credential_missing'
-              | 'credential_malformed'
-              | 'credential_invalid'
-              | 'credential_revoked'
-              | 'credential_expired';
-          };
-        };
-      };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['Problem'] & {
-            /** @enum {string} */
-            code:
-              | 'https_required'
-              | 'credential_kind_not_allowed'
-              | 'insufficient_role'
-              | 'deployment_out_of_scope'
-              | 'forbidden'
-              | 'content_access_denied'
-              | 'data_download_restricted'
-              | 'last_admin'
-              | 'cannot_deactivate_self'
-              | 'built_in_role'
-              | 'csrf_token_invalid'
-              | 'chat_disabled'
-              | 'chat_thread_forbidden'
-              | 'comment_not_yours';
-          };
-        };
-      };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `dbt_sync_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['Problem'] & {
-            /** @enum {string} */
-            code:
-              | 'tenant_not_found'
-              | 'not_found'
-              | 'api_key_not_found'
-              | 'dashboard_not_found'
-              | 'deployment_not_found'
-              | 'folder_not_found'
-              | 'group_not_found'
-              | 'member_not_found'
-              | 'permission_not_found'
-              | 'report_not_found'
-              | 'upload_not_found'
-              | 'user_not_found'
-              | 'user_attribute_not_found'
-              | 'widget_not_found'
-              | 'widget_without_report'
-              | 'workbook_not_found'
-              | 'role_not_found'
-              | 'agent_not_found'
-              | 'chat_not_found'
-              | 'notification_not_found'
-              | 'export_not_found'
-              | 'alert_not_found'
-              | 'dbt_sync_not_found'
-              | 'oauth_integration_not_found'
-              | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found'
-              | 'dashboard_version_not_found'
-              | 'comment_not_found'
-              | 'environment_not_found';
-          };
-        };
-      };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['Problem'] & {
-            /** @enum {string} */
-            code:
-              | 'conflict'
-              | 'branch_exists'
-              | 'main_branch'
-              | 'demo_deployment'
-              | 'file_exists'
-              | 'upload_finished'
-              | 'upload_too_large'
-              | 'user_exists'
-              | 'group_exists'
-              | 'user_attribute_exists'
-              | 'report_public_id_taken'
-              | 'upsert_branch_changed'
-              | 'role_exists'
-              | 'chat_streaming'
-              | 'chat_user_limit'
-              | 'export_not_ready'
-              | 'dbt_sync_not_ready'
-              | 'oidc_token_config_exists'
-              | 'draft_version_conflict';
-          };
-        };
-      };
-      /** @description Payload Too Large: `body_too_large` */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['Problem'] & {
-            /** @enum {string} */
-            code: 'body_too_large';
-          };
-        };
-      };
-      /** @description URI Too Long: `uri_too_long` */
-      414: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['Problem'] & {
-            /** @enum {string} */
-            code: 'uri_too_long';
-          };
-        };
-      };
-      /** @description Unsupported Media Type: `unsupported_media_type` */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['Problem'] & {
-            /** @enum {string} */
-            code: 'unsupported_media_type';
-          };
-        };
-      };
-      /** @description Unprocessable Entity: `export_failed` */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['Problem'] & {
-            /** @enum {string} */
-            code: 'export_failed';
-          };
-        };
-      };
-      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['Problem'] & {
-            /** @enum {string} */
-            code: 'rate_limited' | 'exports_in_flight';
-          };
-        };
-      };
-      /** @description Internal Server Error: `internal_error` */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['Problem'] & {
-            /** @enum {string} */
-            code: 'internal_error';
-          };
-        };
-      };
-      /** @description Bad Gateway: `oauth_provider_error` */
-      502: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['Problem'] & {
-            /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -11832,7 +11753,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -11844,6 +11765,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -11935,7 +11859,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -11943,7 +11867,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -12097,7 +12021,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -12109,6 +12033,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -12176,7 +12103,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -12184,7 +12111,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -12340,7 +12267,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -12352,6 +12279,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -12443,7 +12373,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -12451,7 +12381,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -12613,7 +12543,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -12625,6 +12555,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -12716,7 +12649,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -12724,7 +12657,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -12894,7 +12827,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -12906,6 +12839,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -12997,7 +12933,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -13005,7 +12941,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -13192,7 +13128,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -13204,6 +13140,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -13271,7 +13210,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -13279,7 +13218,2276 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
+          };
+        };
+      };
+    };
+  };
+  commitChanges: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        deploymentId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description The branch to commit; the caller's dev-mode branch when omitted */
+          branchName?: string | null;
+          message?: string | null;
+          exitDevMode?: boolean | null;
+          resolveMergeConflict?: boolean | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            success: boolean;
+            branchName: string;
+            /** @description The branch's head after the commit */
+            commitHash: string;
+            /** @description False when the branch had no pending changes */
+            committed: boolean;
+            /** @description Whether the commit was pushed to the git remote */
+            pushed: boolean;
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'malformed_body'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_out_of_scope'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'data_download_restricted'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `dbt_sync_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'user_attribute_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found'
+              | 'alert_not_found'
+              | 'dbt_sync_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found'
+              | 'dashboard_version_not_found'
+              | 'comment_not_found'
+              | 'environment_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
+              | 'demo_deployment'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'user_attribute_exists'
+              | 'report_public_id_taken'
+              | 'upsert_branch_changed'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready'
+              | 'dbt_sync_not_ready'
+              | 'oidc_token_config_exists'
+              | 'draft_version_conflict';
+          };
+        };
+      };
+      /** @description Payload Too Large: `body_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'body_too_large';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'unsupported_media_type';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'git_remote_failed' | 'oauth_provider_error';
+          };
+        };
+      };
+    };
+  };
+  mergeIntoParentBranch: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        deploymentId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          branchId?: number;
+          branchName?: string;
+          deleteBranch?: boolean | null;
+          message?: string | null;
+          squashCommits?: boolean | null;
+          switchToParentBranch?: boolean | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            merged: boolean;
+            branchDeleted: boolean;
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'malformed_body'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_out_of_scope'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'data_download_restricted'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `dbt_sync_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'user_attribute_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found'
+              | 'alert_not_found'
+              | 'dbt_sync_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found'
+              | 'dashboard_version_not_found'
+              | 'comment_not_found'
+              | 'environment_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
+              | 'demo_deployment'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'user_attribute_exists'
+              | 'report_public_id_taken'
+              | 'upsert_branch_changed'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready'
+              | 'dbt_sync_not_ready'
+              | 'oidc_token_config_exists'
+              | 'draft_version_conflict';
+          };
+        };
+      };
+      /** @description Payload Too Large: `body_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'body_too_large';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'unsupported_media_type';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'git_remote_failed' | 'oauth_provider_error';
+          };
+        };
+      };
+    };
+  };
+  mergeToDefaultBranch: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        deploymentId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          branchId?: number;
+          branchName?: string;
+          message?: string;
+          removeBranchAfterMerge?: boolean | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            merged: boolean;
+            branchDeleted: boolean;
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'malformed_body'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_out_of_scope'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'data_download_restricted'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `dbt_sync_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'user_attribute_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found'
+              | 'alert_not_found'
+              | 'dbt_sync_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found'
+              | 'dashboard_version_not_found'
+              | 'comment_not_found'
+              | 'environment_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
+              | 'demo_deployment'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'user_attribute_exists'
+              | 'report_public_id_taken'
+              | 'upsert_branch_changed'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready'
+              | 'dbt_sync_not_ready'
+              | 'oidc_token_config_exists'
+              | 'draft_version_conflict';
+          };
+        };
+      };
+      /** @description Payload Too Large: `body_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'body_too_large';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'unsupported_media_type';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'git_remote_failed' | 'oauth_provider_error';
+          };
+        };
+      };
+    };
+  };
+  pull: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        deploymentId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          branchName: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Whether the branch's files changed */
+            buildTriggered: boolean;
+            commitHash: string;
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'malformed_body'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_out_of_scope'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'data_download_restricted'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `dbt_sync_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'user_attribute_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found'
+              | 'alert_not_found'
+              | 'dbt_sync_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found'
+              | 'dashboard_version_not_found'
+              | 'comment_not_found'
+              | 'environment_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
+              | 'demo_deployment'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'user_attribute_exists'
+              | 'report_public_id_taken'
+              | 'upsert_branch_changed'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready'
+              | 'dbt_sync_not_ready'
+              | 'oidc_token_config_exists'
+              | 'draft_version_conflict';
+          };
+        };
+      };
+      /** @description Payload Too Large: `body_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'body_too_large';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'unsupported_media_type';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'git_remote_failed' | 'oauth_provider_error';
+          };
+        };
+      };
+    };
+  };
+  setBranchStagingEnvironment: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        deploymentId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          branchId?: number | null;
+          branchName?: string | null;
+          enabled: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              id: number;
+              name: string;
+              parentBranch: string | null;
+              isStagingEnvironmentEnabled: boolean;
+              lastHash: string | null;
+            };
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'malformed_body'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_out_of_scope'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'data_download_restricted'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `dbt_sync_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'user_attribute_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found'
+              | 'alert_not_found'
+              | 'dbt_sync_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found'
+              | 'dashboard_version_not_found'
+              | 'comment_not_found'
+              | 'environment_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
+              | 'demo_deployment'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'user_attribute_exists'
+              | 'report_public_id_taken'
+              | 'upsert_branch_changed'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready'
+              | 'dbt_sync_not_ready'
+              | 'oidc_token_config_exists'
+              | 'draft_version_conflict';
+          };
+        };
+      };
+      /** @description Payload Too Large: `body_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'body_too_large';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'unsupported_media_type';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'git_remote_failed' | 'oauth_provider_error';
+          };
+        };
+      };
+    };
+  };
+  getGitRemote: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        deploymentId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            url: string | null;
+            hasToken: boolean;
+            hasWebhookSecret: boolean;
+            /** @description Where the remote posts push events */
+            webhookPath: string;
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_out_of_scope'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'data_download_restricted'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `dbt_sync_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'user_attribute_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found'
+              | 'alert_not_found'
+              | 'dbt_sync_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found'
+              | 'dashboard_version_not_found'
+              | 'comment_not_found'
+              | 'environment_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
+              | 'demo_deployment'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'user_attribute_exists'
+              | 'report_public_id_taken'
+              | 'upsert_branch_changed'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready'
+              | 'dbt_sync_not_ready'
+              | 'oidc_token_config_exists'
+              | 'draft_version_conflict';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'git_remote_failed' | 'oauth_provider_error';
+          };
+        };
+      };
+    };
+  };
+  setGitRemote: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        deploymentId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * Format: uri
+           * @description HTTPS URL of the repository (plain HTTP only to this host, for a local git server)
+           */
+          url: string;
+          token?: string | null;
+          webhookSecret?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            url: string | null;
+            hasToken: boolean;
+            hasWebhookSecret: boolean;
+            /** @description Where the remote posts push events */
+            webhookPath: string;
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'malformed_body'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_out_of_scope'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'data_download_restricted'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `dbt_sync_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'user_attribute_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found'
+              | 'alert_not_found'
+              | 'dbt_sync_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found'
+              | 'dashboard_version_not_found'
+              | 'comment_not_found'
+              | 'environment_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
+              | 'demo_deployment'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'user_attribute_exists'
+              | 'report_public_id_taken'
+              | 'upsert_branch_changed'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready'
+              | 'dbt_sync_not_ready'
+              | 'oidc_token_config_exists'
+              | 'draft_version_conflict';
+          };
+        };
+      };
+      /** @description Payload Too Large: `body_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'body_too_large';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'unsupported_media_type';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'git_remote_failed' | 'oauth_provider_error';
+          };
+        };
+      };
+    };
+  };
+  removeGitRemote: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        deploymentId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            success: boolean;
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'malformed_body'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_out_of_scope'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'data_download_restricted'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `dbt_sync_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'user_attribute_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found'
+              | 'alert_not_found'
+              | 'dbt_sync_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found'
+              | 'dashboard_version_not_found'
+              | 'comment_not_found'
+              | 'environment_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
+              | 'demo_deployment'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'user_attribute_exists'
+              | 'report_public_id_taken'
+              | 'upsert_branch_changed'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready'
+              | 'dbt_sync_not_ready'
+              | 'oidc_token_config_exists'
+              | 'draft_version_conflict';
+          };
+        };
+      };
+      /** @description Payload Too Large: `body_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'body_too_large';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'unsupported_media_type';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'git_remote_failed' | 'oauth_provider_error';
+          };
+        };
+      };
+    };
+  };
+  gitWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        deploymentId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            pulled: boolean;
+            branchName: string | null;
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'validation_failed' | 'bad_request' | 'malformed_body';
+          };
+        };
+      };
+      /** @description Unauthorized: `webhook_signature_invalid` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'webhook_signature_invalid';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'https_required';
+          };
+        };
+      };
+      /** @description Payload Too Large: `body_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'body_too_large';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'unsupported_media_type';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
           };
         };
       };
@@ -13476,7 +15684,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -13488,6 +15696,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -13555,7 +15766,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -13563,7 +15774,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -13726,7 +15937,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -13738,6 +15949,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -13829,7 +16043,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -13837,7 +16051,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -13996,7 +16210,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -14008,6 +16222,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -14075,7 +16292,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -14083,7 +16300,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -14233,7 +16450,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -14245,6 +16462,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -14336,7 +16556,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -14344,7 +16564,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -14507,7 +16727,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -14519,6 +16739,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -14586,7 +16809,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -14594,7 +16817,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -14759,7 +16982,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -14771,6 +16994,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -14838,7 +17064,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -14846,7 +17072,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -15007,7 +17233,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -15019,6 +17245,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -15086,7 +17315,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -15094,7 +17323,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -15266,7 +17495,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -15278,6 +17507,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -15333,7 +17565,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -15341,7 +17573,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -15519,7 +17751,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -15531,6 +17763,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -15610,7 +17845,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -15618,7 +17853,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -15778,7 +18013,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -15790,6 +18025,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -15857,7 +18095,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -15865,7 +18103,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -16026,7 +18264,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -16038,6 +18276,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -16129,7 +18370,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -16137,7 +18378,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -16322,7 +18563,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -16334,6 +18575,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -16389,7 +18633,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -16397,7 +18641,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -16604,7 +18848,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -16616,6 +18860,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -16695,7 +18942,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -16703,7 +18950,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -16874,7 +19121,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -16886,6 +19133,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -16941,7 +19191,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -16949,7 +19199,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -17133,7 +19383,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -17145,6 +19395,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -17224,7 +19477,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -17232,7 +19485,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -17422,7 +19675,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -17434,6 +19687,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -17513,7 +19769,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -17521,7 +19777,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -17685,7 +19941,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -17697,6 +19953,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -17776,7 +20035,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -17784,7 +20043,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -17958,7 +20217,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -17970,6 +20229,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -18037,7 +20299,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -18045,7 +20307,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -18253,7 +20515,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -18265,6 +20527,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -18356,7 +20621,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -18364,7 +20629,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -18513,7 +20778,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -18525,6 +20790,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -18616,7 +20884,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -18624,7 +20892,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -18800,7 +21068,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -18812,6 +21080,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -18867,7 +21138,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -18875,7 +21146,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -19272,7 +21543,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -19284,6 +21555,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -19363,7 +21637,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -19371,7 +21645,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -19523,7 +21797,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -19535,6 +21809,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -19626,7 +21903,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -19634,7 +21911,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -19796,7 +22073,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -19808,6 +22085,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -19863,7 +22143,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -19871,7 +22151,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -20028,7 +22308,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -20040,6 +22320,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -20119,7 +22402,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -20127,7 +22410,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -20278,7 +22561,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -20290,6 +22573,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -20357,7 +22643,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -20365,7 +22651,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -20524,7 +22810,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -20536,6 +22822,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -20627,7 +22916,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -20635,7 +22924,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -20784,7 +23073,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -20796,6 +23085,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -20887,7 +23179,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -20895,7 +23187,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -21045,7 +23337,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -21057,6 +23349,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -21124,7 +23419,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -21132,7 +23427,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -21289,7 +23584,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -21301,6 +23596,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -21392,7 +23690,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -21400,7 +23698,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -21552,7 +23850,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -21564,6 +23862,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -21655,7 +23956,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -21663,7 +23964,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -21897,7 +24198,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -21909,6 +24210,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -21964,7 +24268,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -21972,7 +24276,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -22273,7 +24577,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -22285,6 +24589,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -22364,7 +24671,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -22372,7 +24679,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -22595,7 +24902,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -22607,6 +24914,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -22674,7 +24984,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -22682,7 +24992,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -22985,7 +25295,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -22997,6 +25307,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -23088,7 +25401,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -23096,7 +25409,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -23241,7 +25554,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -23253,6 +25566,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -23344,7 +25660,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -23352,7 +25668,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -23498,7 +25814,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -23510,6 +25826,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -23601,7 +25920,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -23609,7 +25928,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -23755,7 +26074,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -23767,6 +26086,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -23858,7 +26180,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -23866,7 +26188,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -24012,7 +26334,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -24024,6 +26346,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -24115,7 +26440,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -24123,7 +26448,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -24269,7 +26594,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -24281,6 +26606,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -24372,7 +26700,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -24380,7 +26708,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -24599,7 +26927,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -24611,6 +26939,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -24678,7 +27009,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -24686,7 +27017,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -24865,7 +27196,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -24877,6 +27208,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -24968,7 +27302,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -24976,7 +27310,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -25155,7 +27489,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -25167,6 +27501,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -25258,7 +27595,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -25266,7 +27603,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -25412,7 +27749,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -25424,6 +27761,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -25515,7 +27855,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -25523,7 +27863,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -25694,7 +28034,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -25706,6 +28046,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -25773,7 +28116,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -25781,7 +28124,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -26149,7 +28492,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -26161,6 +28504,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -26228,7 +28574,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -26236,7 +28582,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -26639,7 +28985,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -26651,6 +28997,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -26742,7 +29091,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -26750,7 +29099,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -27003,7 +29352,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -27015,6 +29364,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -27082,7 +29434,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -27090,7 +29442,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -27492,7 +29844,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -27504,6 +29856,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -27595,7 +29950,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -27603,7 +29958,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -27768,7 +30123,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -27780,6 +30135,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -27871,7 +30229,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -27879,7 +30237,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -28139,7 +30497,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -28151,6 +30509,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -28242,7 +30603,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -28250,7 +30611,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -28654,7 +31015,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -28666,6 +31027,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -28757,7 +31121,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -28765,7 +31129,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -29087,7 +31451,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -29099,6 +31463,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -29190,7 +31557,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -29198,7 +31565,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -29416,7 +31783,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -29428,6 +31795,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -29495,7 +31865,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -29503,7 +31873,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -29716,7 +32086,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -29728,6 +32098,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -29795,7 +32168,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -29803,7 +32176,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -29989,7 +32362,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -30001,6 +32374,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -30092,7 +32468,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -30100,7 +32476,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -30327,7 +32703,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -30339,6 +32715,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -30430,7 +32809,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -30438,7 +32817,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -30730,7 +33109,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -30742,6 +33121,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -30809,7 +33191,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -30817,7 +33199,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -31065,7 +33447,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -31077,6 +33459,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -31168,7 +33553,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -31176,7 +33561,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -31387,7 +33772,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -31399,6 +33784,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -31466,7 +33854,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -31474,7 +33862,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -31723,7 +34111,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -31735,6 +34123,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -31826,7 +34217,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -31834,7 +34225,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -31999,7 +34390,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -32011,6 +34402,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -32102,7 +34496,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -32110,7 +34504,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -32359,7 +34753,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -32371,6 +34765,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -32462,7 +34859,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -32470,7 +34867,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -32740,7 +35137,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -32752,6 +35149,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -32843,7 +35243,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -32851,7 +35251,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -33108,7 +35508,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -33120,6 +35520,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -33211,7 +35614,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -33219,7 +35622,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -33484,7 +35887,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -33496,6 +35899,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -33587,7 +35993,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -33595,7 +36001,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -33849,7 +36255,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -33861,6 +36267,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -33928,7 +36337,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -33936,7 +36345,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -34205,7 +36614,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -34217,6 +36626,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -34284,7 +36696,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -34292,7 +36704,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -34537,7 +36949,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -34549,6 +36961,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -34640,7 +37055,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -34648,7 +37063,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -34906,7 +37321,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -34918,6 +37333,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -35009,7 +37427,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -35017,7 +37435,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -35189,7 +37607,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -35201,6 +37619,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -35292,7 +37713,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -35300,7 +37721,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -35484,7 +37905,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -35496,6 +37917,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -35563,7 +37987,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -35571,7 +37995,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -35768,7 +38192,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -35780,6 +38204,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -35871,7 +38298,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -35879,7 +38306,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -36044,7 +38471,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -36056,6 +38483,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -36147,7 +38577,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -36155,7 +38585,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -36329,7 +38759,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -36341,6 +38771,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -36396,7 +38829,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -36404,7 +38837,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -36615,7 +39048,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -36627,6 +39060,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -36706,7 +39142,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -36714,7 +39150,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -36880,7 +39316,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -36892,6 +39328,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -36947,7 +39386,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -36955,7 +39394,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -37138,7 +39577,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -37150,6 +39589,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -37229,7 +39671,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -37237,7 +39679,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -37409,7 +39851,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -37421,6 +39863,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -37488,7 +39933,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -37496,7 +39941,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -37675,7 +40120,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -37687,6 +40132,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -37778,7 +40226,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -37786,7 +40234,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -37955,7 +40403,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -37967,6 +40415,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -38034,7 +40485,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -38042,7 +40493,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -38208,7 +40659,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -38220,6 +40671,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -38311,7 +40765,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -38319,7 +40773,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -38464,7 +40918,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -38476,6 +40930,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -38567,7 +41024,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -38575,7 +41032,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -38763,7 +41220,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -38775,6 +41232,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -38830,7 +41290,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -38838,7 +41298,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -39003,7 +41463,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -39015,6 +41475,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -39094,7 +41557,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -39102,7 +41565,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -39265,7 +41728,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -39277,6 +41740,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -39368,7 +41834,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -39376,7 +41842,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -39544,7 +42010,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -39556,6 +42022,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -39635,7 +42104,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -39643,7 +42112,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -39801,7 +42270,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -39813,6 +42282,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -39880,7 +42352,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -39888,7 +42360,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -40082,7 +42554,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -40094,6 +42566,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -40149,7 +42624,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -40157,7 +42632,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -40316,7 +42791,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -40328,6 +42803,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -40383,7 +42861,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -40391,7 +42869,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -40572,7 +43050,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -40584,6 +43062,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -40639,7 +43120,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -40647,7 +43128,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -40810,7 +43291,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -40822,6 +43303,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -40913,7 +43397,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -40921,7 +43405,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -41070,7 +43554,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -41082,6 +43566,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -41173,7 +43660,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -41181,7 +43668,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -41379,7 +43866,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -41391,6 +43878,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -41458,7 +43948,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -41466,7 +43956,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -41640,7 +44130,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -41652,6 +44142,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -41743,7 +44236,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -41751,7 +44244,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -41925,7 +44418,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -41937,6 +44430,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -42028,7 +44524,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -42036,7 +44532,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -42190,7 +44686,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -42202,6 +44698,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -42281,7 +44780,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -42289,7 +44788,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -49187,7 +51686,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -49199,6 +51698,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -49290,7 +51792,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -49298,7 +51800,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -49513,7 +52015,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -49525,6 +52027,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -49616,7 +52121,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -49624,7 +52129,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -49842,7 +52347,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -49854,6 +52359,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -49945,7 +52453,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -49953,7 +52461,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -50123,7 +52631,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -50135,6 +52643,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -50226,7 +52737,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -50234,7 +52745,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -50470,7 +52981,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -50482,6 +52993,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -50561,7 +53075,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -50569,7 +53083,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -50861,7 +53375,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -50873,6 +53387,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -50952,7 +53469,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -50960,7 +53477,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -51141,7 +53658,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -51153,6 +53670,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -51208,7 +53728,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -51216,7 +53736,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -51427,7 +53947,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -51439,6 +53959,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -51506,7 +54029,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -51514,7 +54037,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -51685,7 +54208,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -51697,6 +54220,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -51788,7 +54314,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -51796,7 +54322,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -51962,7 +54488,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -51974,6 +54500,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -52029,7 +54558,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -52037,7 +54566,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -52212,7 +54741,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -52224,6 +54753,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -52303,7 +54835,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -52311,7 +54843,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -52491,7 +55023,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -52503,6 +55035,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -52558,7 +55093,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -52566,7 +55101,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -52739,7 +55274,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -52751,6 +55286,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -52830,7 +55368,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -52838,7 +55376,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -53005,7 +55543,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -53017,6 +55555,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -53084,7 +55625,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -53092,7 +55633,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -53252,7 +55793,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -53264,6 +55805,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -53355,7 +55899,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -53363,7 +55907,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -53542,7 +56086,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -53554,6 +56098,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -53621,7 +56168,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -53629,7 +56176,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -53804,7 +56351,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -53816,6 +56363,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -53907,7 +56457,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -53915,7 +56465,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -54082,7 +56632,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -54094,6 +56644,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -54161,7 +56714,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -54169,7 +56722,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -54330,7 +56883,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -54342,6 +56895,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -54433,7 +56989,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -54441,7 +56997,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -54615,7 +57171,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -54627,6 +57183,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -54718,7 +57277,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -54726,7 +57285,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -54909,7 +57468,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -54921,6 +57480,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -54988,7 +57550,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -54996,7 +57558,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -55187,7 +57749,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -55199,6 +57761,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -55290,7 +57855,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -55298,7 +57863,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -55468,7 +58033,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -55480,6 +58045,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -55571,7 +58139,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -55579,7 +58147,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -55763,7 +58331,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -55775,6 +58343,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -55842,7 +58413,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -55850,7 +58421,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -56044,7 +58615,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -56056,6 +58627,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -56147,7 +58721,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -56155,7 +58729,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -56338,7 +58912,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -56350,6 +58924,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -56441,7 +59018,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -56449,7 +59026,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -56626,7 +59203,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -56638,6 +59215,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -56705,7 +59285,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -56713,7 +59293,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -56900,7 +59480,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -56912,6 +59492,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -57003,7 +59586,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -57011,7 +59594,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -57278,7 +59861,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -57290,6 +59873,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -57357,7 +59943,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -57365,7 +59951,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -57571,7 +60157,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -57583,6 +60169,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -57650,7 +60239,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -57658,7 +60247,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -57841,7 +60430,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -57853,6 +60442,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -57944,7 +60536,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -57952,7 +60544,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -58131,7 +60723,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -58143,6 +60735,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -58210,7 +60805,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -58218,7 +60813,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -58382,7 +60977,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -58394,6 +60989,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -58485,7 +61083,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -58493,7 +61091,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -58676,7 +61274,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -58688,6 +61286,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -58779,7 +61380,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -58787,7 +61388,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -58986,7 +61587,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -58998,6 +61599,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -59089,7 +61693,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -59097,7 +61701,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -59290,7 +61894,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -59302,6 +61906,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -59369,7 +61976,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -59377,7 +61984,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -59547,7 +62154,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -59559,6 +62166,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -59650,7 +62260,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -59658,7 +62268,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -59824,7 +62434,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -59836,6 +62446,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -59903,7 +62516,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -59911,7 +62524,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -60062,7 +62675,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -60074,6 +62687,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -60165,7 +62781,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -60173,7 +62789,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -60343,7 +62959,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -60355,6 +62971,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -60446,7 +63065,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -60454,7 +63073,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -60640,7 +63259,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -60652,6 +63271,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -60743,7 +63365,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -60751,7 +63373,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -60991,7 +63613,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -61003,6 +63625,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -61070,7 +63695,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -61078,7 +63703,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -61367,7 +63992,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -61379,6 +64004,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -61470,7 +64098,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -61478,7 +64106,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -61700,7 +64328,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -61712,6 +64340,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -61779,7 +64410,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -61787,7 +64418,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -62074,7 +64705,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -62086,6 +64717,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -62177,7 +64811,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -62185,7 +64819,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -62331,7 +64965,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -62343,6 +64977,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -62434,7 +65071,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -62442,7 +65079,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -62619,7 +65256,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -62631,6 +65268,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -62698,7 +65338,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -62706,7 +65346,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -62937,7 +65577,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -62949,6 +65589,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -63040,7 +65683,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -63048,7 +65691,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -63206,7 +65849,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -63218,6 +65861,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -63309,7 +65955,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -63317,7 +65963,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -63504,7 +66150,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -63516,6 +66162,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -63583,7 +66232,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -63591,7 +66240,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -63768,7 +66417,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -63780,6 +66429,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -63871,7 +66523,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -63879,7 +66531,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -64104,7 +66756,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -64116,6 +66768,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -64207,7 +66862,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -64215,7 +66870,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -64368,7 +67023,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -64380,6 +67035,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -64447,7 +67105,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -64455,7 +67113,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -64606,7 +67264,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -64618,6 +67276,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -64685,7 +67346,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -64693,7 +67354,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -64844,7 +67505,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -64856,6 +67517,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -64923,7 +67587,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -64931,7 +67595,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -65108,7 +67772,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -65120,6 +67784,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -65211,7 +67878,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -65219,7 +67886,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -65398,7 +68065,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -65410,6 +68077,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -65501,7 +68171,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -65509,7 +68179,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -65742,7 +68412,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -65754,6 +68424,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -65821,7 +68494,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -65829,7 +68502,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -66117,7 +68790,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -66129,6 +68802,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -66220,7 +68896,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -66228,7 +68904,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -66449,7 +69125,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -66461,6 +69137,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -66528,7 +69207,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -66536,7 +69215,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -66825,7 +69504,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -66837,6 +69516,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -66928,7 +69610,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -66936,7 +69618,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -67082,7 +69764,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -67094,6 +69776,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -67185,7 +69870,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -67193,7 +69878,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -67368,7 +70053,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -67380,6 +70065,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -67471,7 +70159,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -67479,7 +70167,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -67666,7 +70354,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -67678,6 +70366,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -67745,7 +70436,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -67753,7 +70444,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -67932,7 +70623,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -67944,6 +70635,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -67999,7 +70693,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -68007,7 +70701,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -68195,7 +70889,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -68207,6 +70901,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -68286,7 +70983,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -68294,7 +70991,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -68462,7 +71159,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -68474,6 +71171,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -68541,7 +71241,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -68549,7 +71249,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -68694,7 +71394,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -68706,6 +71406,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -68797,7 +71500,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -68805,7 +71508,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -68994,7 +71697,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -69006,6 +71709,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -69097,7 +71803,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -69105,7 +71811,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -69268,7 +71974,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -69280,6 +71986,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -69335,7 +72044,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -69343,7 +72052,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -69530,7 +72239,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -69542,6 +72251,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -69633,7 +72345,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -69641,7 +72353,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -69826,7 +72538,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -69838,6 +72550,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -69929,7 +72644,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -69937,7 +72652,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -70100,7 +72815,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -70112,6 +72827,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -70167,7 +72885,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -70175,7 +72893,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -70379,7 +73097,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -70391,6 +73109,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -70470,7 +73191,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -70478,7 +73199,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -70643,7 +73364,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -70655,6 +73376,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -70722,7 +73446,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -70730,7 +73454,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -70936,7 +73660,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -70948,6 +73672,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -71039,7 +73766,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -71047,7 +73774,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -71198,7 +73925,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -71210,6 +73937,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -71301,7 +74031,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -71309,7 +74039,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -71466,7 +74196,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -71478,6 +74208,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -71533,7 +74266,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -71541,7 +74274,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -71700,7 +74433,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -71712,6 +74445,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -71779,7 +74515,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -71787,7 +74523,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -71940,7 +74676,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -71952,6 +74688,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -72043,7 +74782,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -72051,7 +74790,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -72209,7 +74948,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -72221,6 +74960,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -72312,7 +75054,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -72320,7 +75062,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -72565,7 +75307,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -72577,6 +75319,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -72632,7 +75377,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -72640,7 +75385,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -72817,7 +75562,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -72829,6 +75574,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -72908,7 +75656,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -72916,7 +75664,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -73078,7 +75826,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -73090,6 +75838,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -73157,7 +75908,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -73165,7 +75916,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -73344,7 +76095,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -73356,6 +76107,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -73447,7 +76201,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -73455,7 +76209,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -73606,7 +76360,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -73618,6 +76372,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -73709,7 +76466,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -73717,7 +76474,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -73875,7 +76632,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -73887,6 +76644,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -73978,7 +76738,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -73986,7 +76746,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
