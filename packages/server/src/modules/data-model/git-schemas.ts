@@ -15,7 +15,14 @@ export const CommitBody = Type.Object({
   ),
   message: Type.Optional(Nullable(Message)),
   exitDevMode: Type.Optional(Nullable(Type.Boolean())),
-  resolveMergeConflict: Type.Optional(Nullable(Type.Boolean())),
+  resolveMergeConflict: Type.Optional(
+    Nullable(
+      Type.Boolean({
+        description:
+          'Accepted as the reference sends it; no effect: a conflicting merge is refused, never left half-done',
+      }),
+    ),
+  ),
 });
 export const CommitResponse = Type.Object({
   success: Type.Boolean(),
@@ -30,7 +37,11 @@ export const MergeIntoParentBody = Type.Object({
   branchName: Type.Optional(BranchName),
   deleteBranch: Type.Optional(Nullable(Type.Boolean())),
   message: Type.Optional(Nullable(Message)),
-  squashCommits: Type.Optional(Nullable(Type.Boolean())),
+  squashCommits: Type.Optional(
+    Nullable(
+      Type.Boolean({ description: 'Accepted as the reference sends it; the merge is always a merge commit' }),
+    ),
+  ),
   switchToParentBranch: Type.Optional(Nullable(Type.Boolean())),
 });
 export const MergeToDefaultBody = Type.Object({

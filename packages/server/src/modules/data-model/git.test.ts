@@ -172,6 +172,19 @@ describe('git-backed data models', () => {
     });
     expect(await load('remote_orders.n')).toBe(await load('git_orders.left_n'));
 
+    // The token is sealed at rest: neither the remote's row, the repository's files nor the
+    // audit log hold it in clear.
+    const db = server.store.db;
+    const stored = [
+      await db.selectFrom('model_git_remotes').selectAll().execute(),
+      (await db.selectFrom('model_git_files').select('content').execute()).map((r) =>
+        Buffer.from(r.content).toString('latin1'),
+      ),
+      await db.selectFrom('audit_log').selectAll().execute(),
+    ];
+    expect(JSON.stringify(stored)).not.toContain(token);
+    expect(JSON.stringify(stored)).not.toContain(secret);
+
     // Nothing new on the remote: a pull changes nothing.
     const again = await call('POST', '/pull', { branchName: 'main' });
     expect(again.statusCode, again.body).toBe(200);
