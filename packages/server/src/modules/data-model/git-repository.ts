@@ -24,6 +24,22 @@ export class GitMergeConflict extends Error {
 /** The remote refused or could not be reached; the message never carries the token. */
 export class GitRemoteError extends Error {}
 
+/**
+ * Why git would refuse `name` as a branch (git-check-ref-format(1)), or null: the API's branch
+ * pattern already keeps to letters, digits, `.`, `_`, `/` and `-`; these are the rules left.
+ */
+export function branchNameProblem(name: string): string | null {
+  if (name.startsWith('/') || name.endsWith('/') || name.includes('//'))
+    return 'is not a git branch name: a slash may only separate two parts';
+  if (name.includes('..')) return 'is not a git branch name: it may not contain ".."';
+  if (name.endsWith('.')) return 'is not a git branch name: it may not end with "."';
+  for (const part of name.split('/')) {
+    if (part.startsWith('.')) return 'is not a git branch name: no part may start with "."';
+    if (part.endsWith('.lock')) return 'is not a git branch name: no part may end with ".lock"';
+  }
+  return null;
+}
+
 /** A branch's ref is `refs/heads/<name>`, as in any git repository. */
 const ref = (branch: string) => `refs/heads/${branch}`;
 /** Where a fetched branch of the remote is kept before it is merged. */
@@ -54,7 +70,10 @@ export class ModelGit {
     return new ModelGit(trx, deploymentId);
   }
 
-  /** Read only: no lock, used for the heads a branch list shows. */
+  /**
+   * Without the lock or a transaction: the heads a branch list shows, and the network halves of a
+   * pull and a push (a fetch writes only content-addressed objects and `refs/remotes/`).
+   */
   static reader(db: Db, deploymentId: number): ModelGit {
     return new ModelGit(db, deploymentId);
   }

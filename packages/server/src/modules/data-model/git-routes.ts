@@ -13,6 +13,7 @@ import {
   PullResponse,
   StagingBody,
   StagingResponse,
+  WebhookParams,
   WebhookResponse,
 } from './git-schemas.ts';
 import type { ModelGitService } from './git-service.ts';
@@ -160,14 +161,14 @@ const webhookRoute: FastifyPluginAsyncTypebox<{ git: ModelGitService }> = async 
         operationId: 'gitWebhook',
         summary:
           'A push event from the git remote, signed as GitHub signs it (X-Hub-Signature-256: sha256=<HMAC-SHA256 of the body under the webhook secret>): the pushed branch is pulled',
-        params: DeploymentParams,
+        params: WebhookParams,
         response: { 200: WebhookResponse },
       },
       config: { access: { public: true } },
     },
     (r) =>
       git.webhook(
-        r.params.deploymentId,
+        Number(r.params.deploymentId),
         Buffer.isBuffer(r.body) ? r.body : Buffer.alloc(0),
         header(r.headers['x-hub-signature-256']),
         header(r.headers['x-github-event']),

@@ -99,6 +99,12 @@ export const GitRemoteResponse = Type.Object({
   webhookPath: Type.String({ description: 'Where the remote posts push events' }),
 });
 
+/**
+ * A public route reads its own parameters (http/validation.ts checks decimal integers only behind
+ * a credential): the id as decimal digits, so that `0x1` or `1e0` is a 400, not another deployment.
+ */
+export const WebhookParams = Type.Object({ deploymentId: Type.String({ pattern: '^[1-9][0-9]{0,8}$' }) });
+
 export const WebhookResponse = Type.Object({
   pulled: Type.Boolean(),
   branchName: Nullable(Type.String()),

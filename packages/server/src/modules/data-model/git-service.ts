@@ -13,7 +13,15 @@ import {
 import type { GitRemotesRepository } from './git-remotes.ts';
 import { type GitAuthor, GitMergeConflict, GitRemoteError, ModelGit, safeUrl } from './git-repository.ts';
 import type { DataModelRepository } from './repository.ts';
-import { type DataModelService, errorView, gitAuthor, MAIN_BRANCH, modelChange, where } from './service.ts';
+import {
+  type DataModelService,
+  errorView,
+  gitAuthor,
+  MAIN_BRANCH,
+  modelChange,
+  requireBranchName,
+  where,
+} from './service.ts';
 
 type Files = DataModelRepository;
 
@@ -42,21 +50,26 @@ export class ModelGitService {
     if (!branch)
       throw new DomainError('no_active_branch', 'No branch named and the caller is not in dev mode on one');
     await this.requireBranch(id, branch);
+    requireBranchName(branch, 'body/branchName');
     const remote = await this.remote(id);
-    return this.dataModel.recorded(p, async (files, trx) => {
+    const result = await this.dataModel.recorded(p, async (files, trx) => {
       const git = await ModelGit.locked(trx, id);
       const message = body.message || `Changes to ${branch}`;
       const { oid, committed } = await this.commitBranch(git, files, id, branch, message, author(p));
-      if (remote) await this.remoteCall(() => git.push(remote.url, remote.token, branch));
       if (body.exitDevMode) await files.removeDevelopment(id, { userId: p.userId, branch });
       return {
-        result: { success: true, branchName: branch, commitHash: oid, committed, pushed: remote !== null },
+        result: { success: true, branchName: branch, commitHash: oid, committed },
         audit: modelChange('data_model.commit', id, branch, {
           before: {},
-          after: { commit: oid, committed, pushed: remote !== null },
+          after: { commit: oid, committed },
         }),
       };
     });
+    // Pushed once committed, outside the transaction: no store transaction waits on the network.
+    // A refused push leaves the commit here, as `git commit && git push` would.
+    if (remote)
+      await this.remoteCall(() => ModelGit.reader(this.db, id).push(remote.url, remote.token, branch));
+    return { ...result, pushed: remote !== null };
   }
 
   /** Merges a branch into the branch it was made from (main unless created `from` another). */
@@ -166,14 +179,19 @@ export class ModelGitService {
    */
   async pull(p: Principal, id: number, body: { branchName: string }) {
     await this.dataModel.deployment(p, id);
+    requireBranchName(body.branchName, 'body/branchName');
     const remote = await this.remote(id);
     if (!remote)
       throw new DomainError('git_remote_missing', 'The deployment has no git remote: PUT git/remote first');
     const branch = body.branchName;
+    // Fetched before the transaction (objects are content-addressed, so a fetch racing another
+    // replica's writes the same files); the merge then runs under the deployment's lock.
+    const fetched = await this.remoteCall(() =>
+      ModelGit.reader(this.db, id).fetch(remote.url, remote.token, branch),
+    );
+    if (!fetched) throw new NotFoundError(`Branch ${branch} of the git remote`);
     return this.dataModel.recorded(p, async (files, trx) => {
       const git = await ModelGit.locked(trx, id);
-      const fetched = await this.remoteCall(() => git.fetch(remote.url, remote.token, branch));
-      if (!fetched) throw new NotFoundError(`Branch ${branch} of the git remote`);
       const before = await files.files(id, branch);
       const who = author(p);
       const local = (await this.commitBranch(git, files, id, branch, `Changes to ${branch}`, who)).oid;

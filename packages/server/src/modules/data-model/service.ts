@@ -5,7 +5,7 @@ import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '.
 import type { AuditChange, AuditLog } from '../audit-log/service.ts';
 import type { DeploymentsService } from '../deployments/service.ts';
 import { generateModel } from './generate-model.ts';
-import { ModelGit } from './git-repository.ts';
+import { branchNameProblem, ModelGit } from './git-repository.ts';
 import { checkModelFiles } from './model-check.ts';
 import { DataModelRepository } from './repository.ts';
 import type { ModelVersions } from './versions.ts';
@@ -68,6 +68,7 @@ export class DataModelService {
     body: { branchName?: string; files: { path: string; content: string }[] },
   ) {
     await this.deployment(p, id);
+    requireBranchName(body.branchName, 'body/branchName');
     await checkModelFiles(body.files.map((f, i) => ({ ...f, field: `body/files/${i}/content` })));
     const branch = body.branchName ?? MAIN_BRANCH;
     const errors = await this.errorsWith(id, branch, body.files);
@@ -142,6 +143,8 @@ export class DataModelService {
   ): Promise<ErrorView[]> {
     if (branch === MAIN_BRANCH)
       throw new ConflictError('Generated files go onto a branch other than main', 'main_branch');
+    // dbt sync's request names the branch in `branchName` (or it is made from the ref and date).
+    requireBranchName(branch, 'body/branchName');
     const repo = new DataModelRepository(trx);
     const existing = new Set((await repo.files(id, branch)).map((f) => f.path));
     if (!(await repo.branches(id)).includes(branch))
@@ -241,6 +244,7 @@ export class DataModelService {
   async startDevMode(p: Principal, id: number, body: { branchName?: string | null }) {
     await this.deployment(p, id);
     const branch = body.branchName ?? `dev-${p.userId}`;
+    requireBranchName(branch, 'body/branchName');
     if (branch === MAIN_BRANCH)
       throw new ConflictError('Development mode needs a branch other than main', 'main_branch');
     await this.repository.transaction(async (repo, trx) => {
@@ -290,6 +294,8 @@ export class DataModelService {
     body: { name: string; from?: string | null; activate?: boolean | null },
   ) {
     await this.deployment(p, id);
+    requireBranchName(body.name, 'body/name');
+    requireBranchName(body.from, 'body/from');
     if ((await this.repository.branches(id)).includes(body.name) || body.name === MAIN_BRANCH)
       throw new ConflictError(`Branch ${body.name} already exists`, 'branch_exists');
     const from = body.from ?? MAIN_BRANCH;
@@ -356,6 +362,12 @@ async function startGitBranch(
   const { oid } = await git.commit(from, await repo.files(id, from), `Changes to ${from}`, gitAuthor(p));
   await git.setHead(name, oid);
   if (from !== MAIN_BRANCH) await git.setParent(name, from);
+}
+
+/** A branch is a git branch: a name git refuses is a 400 naming the field (issue 25 item 2). */
+export function requireBranchName(name: string | null | undefined, field: string) {
+  const problem = name ? branchNameProblem(name) : null;
+  if (problem) throw new ValidationError(`Branch ${name} ${problem}`, [{ field, message: problem }]);
 }
 
 /** A commit's author: the user acting, or Tessera itself for a webhook's pull. */
