@@ -15389,7 +15389,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        deploymentId: number;
+        deploymentId: string;
       };
       cookie?: never;
     };

@@ -178,6 +178,21 @@ export class ModelGit {
     }
   }
 
+  /**
+   * The remote as `git remote add origin` writes it: isomorphic-git maps fetched heads through its
+   * refspec. Written when the remote is connected, so that a fetch changes no file but objects
+   * and `refs/remotes/`.
+   */
+  async setRemote(url: string) {
+    await this.init();
+    await git.setConfig({ ...this.base, path: 'remote.origin.url', value: safeUrl(url) });
+    await git.setConfig({
+      ...this.base,
+      path: 'remote.origin.fetch',
+      value: '+refs/heads/*:refs/remotes/origin/*',
+    });
+  }
+
   /** The files of a commit, with their text. */
   async files(oid: string): Promise<ModelFile[]> {
     const out: ModelFile[] = [];
@@ -202,14 +217,6 @@ export class ModelGit {
    * head, or null when the remote has no such branch.
    */
   async fetch(url: string, token: string | null, branch: string): Promise<string | null> {
-    await this.init();
-    // isomorphic-git maps fetched heads through the remote's refspec, as `git remote add` writes it.
-    await git.setConfig({ ...this.base, path: 'remote.origin.url', value: safeUrl(url) });
-    await git.setConfig({
-      ...this.base,
-      path: 'remote.origin.fetch',
-      value: '+refs/heads/*:refs/remotes/origin/*',
-    });
     try {
       const result = await git.fetch({
         ...this.base,

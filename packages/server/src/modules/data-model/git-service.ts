@@ -272,6 +272,7 @@ export class ModelGitService {
     };
     await this.dataModel.recorded(p, async (_files, trx) => {
       await this.remotes.put(id, row, trx);
+      await (await ModelGit.locked(trx, id)).setRemote(body.url);
       return {
         result: undefined,
         audit: {
