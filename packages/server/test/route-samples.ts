@@ -1,5 +1,5 @@
 import { SecretBox } from '../src/crypto/secrets.ts';
-import { type GitTestServer, startGitTestServer } from '../src/modules/data-model/git-test-server.ts';
+import { startGitTestServer } from '../src/modules/data-model/git-test-server.ts';
 import { fileHash } from '../src/modules/data-model/hashes.ts';
 import { shopManifest } from '../src/modules/dbt-sync/test-support.ts';
 import { publishSimpleBoard } from '../src/modules/embed/test-support.ts';
@@ -1136,7 +1136,6 @@ const contentHomes = new WeakMap<Fixtures, Promise<string>>();
 
 export const sampleWebhookSecret = 'sample-webhook-secret-0123456789';
 const gitHomes = new WeakMap<Fixtures, Map<string, Promise<string>>>();
-let gitServer: Promise<GitTestServer> | undefined;
 
 /**
  * A deployment of the git samples' own (made once per fixtures and use), as a path prefix: for
@@ -1155,8 +1154,9 @@ export function gitHome(f: Fixtures, use: 'settings' | 'pull'): Promise<string> 
       const base = `/build/api/v1/deployments/${id}`;
       const token = 'sample-git-token';
       if (use === 'pull') {
-        gitServer ??= startGitTestServer(token, { unref: true });
-        const remote = await gitServer;
+        // A repository of its own: test files sharing a worker must not push unrelated histories
+        // onto one repository's main.
+        const remote = await startGitTestServer(token, { unref: true });
         const put = await f.server.app.inject({
           method: 'PUT',
           url: `${base}/git/remote`,

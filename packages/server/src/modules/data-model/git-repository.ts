@@ -332,11 +332,13 @@ function remoteError(e: unknown, url: string, token: string | null): Error {
       ? `answered HTTP ${e.data.statusCode}`
       : e instanceof Errors.UserCanceledError
         ? 'refused the credentials'
-        : e instanceof Errors.SmartHttpError || e instanceof Errors.ParseError
-          ? 'does not answer as a git server'
-          : typeof code === 'string' && network.includes(code)
-            ? 'could not be reached'
-            : null;
+        : e instanceof Errors.PushRejectedError
+          ? 'refused the push: it has commits the branch lacks (pull first)'
+          : e instanceof Errors.SmartHttpError || e instanceof Errors.ParseError
+            ? 'does not answer as a git server'
+            : typeof code === 'string' && network.includes(code)
+              ? 'could not be reached'
+              : null;
   if (kind === null) return e instanceof Error ? e : new Error(String(e));
   const message = `The git remote ${where} ${kind}`;
   return new GitRemoteError(token ? message.split(token).join('***') : message);
